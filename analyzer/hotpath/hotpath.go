@@ -1,0 +1,321 @@
+// Package hotpath defines an Analyzer that estimates, for every position in
+// a package, how often the code there runs. Other goadvise analyzers require
+// it and use its result to rank and filter their findings.
+//
+// Without a profile the estimate is static and coarse: code inside a loop is
+// [Loop]; a function that is called from a loop in the same package, or a
+// method whose name marks per-item work (Read, Next, ServeHTTP, ...), is
+// [PerItem]; everything else is [Cold]. Profile-based hotness is added
+// through the same result, so analyzers never need to know which one they got.
+package hotpath
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// Analyzer computes the hot-path estimate of a package.
+var Analyzer = &analysis.Analyzer{
+	Name:             "hotpath",
+	Doc:              "estimate which code runs per item or in loops (used by other goadvise analyzers)",
+	URL:              "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/hotpath",
+	Run:              run,
+	Requires:         []*analysis.Analyzer{inspect.Analyzer},
+	ResultType:       reflect.TypeFor[*Result](),
+	RunDespiteErrors: true,
+}
+
+// Tier is a coarse estimate of how often code runs. Larger is hotter.
+type Tier int
+
+// The tiers, from coldest to hottest.
+const (
+	Cold    Tier = iota // runs a bounded number of times (setup, errors, main)
+	PerItem             // runs once per item of work (a request, a message, a record)
+	Loop                // runs once per iteration of a loop
+)
+
+func (t Tier) String() string {
+	switch t {
+	case Loop:
+		return "hot-loop"
+	case PerItem:
+		return "per-item"
+	default:
+		return "cold"
+	}
+}
+
+// Info describes the hotness of one position.
+type Info struct {
+	Tier   Tier
+	Reason string // why, in a few words: "inside a loop", "method Next runs per item"
+	Func   string // the enclosing named function, e.g. "(*Reader).Next"; empty at package level
+}
+
+// Result answers hotness questions for one package.
+type Result struct {
+	fset  *token.FileSet
+	funcs []funcSpan // sorted by pos
+	loops []span     // loop bodies, sorted by pos
+	calls map[*types.Func]string
+}
+
+type span struct{ pos, end token.Pos }
+
+type funcSpan struct {
+	span
+	name   string
+	obj    *types.Func // nil for function literals
+	perItm string      // non-empty if the name marks per-item work
+}
+
+// PerItemNames are method names that conventionally do one unit of work per
+// call. Names ending in a listed prefix's wildcard ("Handle*") match by prefix.
+var PerItemNames = []string{
+	"Read", "ReadByte", "ReadRune", "ReadString", "ReadLine", "ReadMsg", "ReadMessage",
+	"Write", "WriteByte", "WriteRune", "WriteString", "WriteTo", "ReadFrom",
+	"Next", "Message", "Scan", "Encode", "Decode", "Marshal", "Unmarshal",
+	"MarshalJSON", "UnmarshalJSON", "MarshalBinary", "UnmarshalBinary",
+	"Equal", "Less", "Compare", "Hash", "Sum", "Len", "Swap",
+	"ServeHTTP", "Serve", "Handle*", "Process*", "Parse*", "Get", "Set", "Put", "Lookup",
+}
+
+// perItemName reports whether a function or method name marks per-item work.
+func perItemName(name string) bool {
+	for _, p := range PerItemNames {
+		if strings.HasSuffix(p, "*") {
+			if strings.HasPrefix(name, p[:len(p)-1]) {
+				return true
+			}
+		} else if name == p {
+			return true
+		}
+	}
+	return false
+}
+
+// At reports the hotness of the code at pos.
+func (r *Result) At(pos token.Pos) Info {
+	var info Info
+	fn := r.enclosing(pos)
+	if fn != nil {
+		info.Func = fn.name
+	}
+	if r.inLoop(pos) {
+		info.Tier, info.Reason = Loop, "inside a loop"
+		return info
+	}
+	if fn == nil {
+		return info
+	}
+	if why, ok := r.calls[fn.obj]; ok && fn.obj != nil {
+		info.Tier, info.Reason = PerItem, why
+		return info
+	}
+	if fn.perItm != "" {
+		info.Tier, info.Reason = PerItem, fn.perItm
+	}
+	return info
+}
+
+// FuncTier reports the tier of a whole function, as if at its first statement
+// but outside any loop.
+func (r *Result) FuncTier(fn *types.Func) Info {
+	for i := range r.funcs {
+		if r.funcs[i].obj == fn {
+			f := &r.funcs[i]
+			info := Info{Func: f.name}
+			if why, ok := r.calls[fn]; ok {
+				info.Tier, info.Reason = PerItem, why
+			} else if f.perItm != "" {
+				info.Tier, info.Reason = PerItem, f.perItm
+			}
+			return info
+		}
+	}
+	return Info{}
+}
+
+// enclosing returns the innermost named function declaration containing pos.
+func (r *Result) enclosing(pos token.Pos) *funcSpan {
+	var best *funcSpan
+	for i := range r.funcs {
+		f := &r.funcs[i]
+		if f.pos > pos {
+			break
+		}
+		if pos < f.end {
+			best = f
+		}
+	}
+	return best
+}
+
+func (r *Result) inLoop(pos token.Pos) bool {
+	i := sort.Search(len(r.loops), func(i int) bool { return r.loops[i].pos > pos })
+	for j := i - 1; j >= 0; j-- {
+		if l := r.loops[j]; pos < l.end {
+			return true
+		}
+	}
+	return false
+}
+
+// FuncName formats a function object the way goadvise names functions in
+// findings: "Func" or "(*T).Method" (without package qualifier).
+func FuncName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return fn.Name()
+	}
+	t := sig.Recv().Type()
+	ptr := false
+	if p, ok := t.(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
+	}
+	name := "?"
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		name = t.Obj().Name()
+	case *types.Interface:
+		name = "interface"
+	}
+	if ptr {
+		return "(*" + name + ")." + fn.Name()
+	}
+	return name + "." + fn.Name()
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	r := &Result{fset: pass.Fset, calls: make(map[*types.Func]string)}
+
+	// Function declarations and loop bodies.
+	var stack []*types.Func
+	ins.Nodes([]ast.Node{(*ast.FuncDecl)(nil), (*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)}, func(n ast.Node, push bool) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if !push {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			obj, _ := pass.TypesInfo.Defs[n.Name].(*types.Func)
+			stack = append(stack, obj)
+			if n.Body == nil || obj == nil {
+				return true
+			}
+			f := funcSpan{span: span{n.Pos(), n.End()}, name: FuncName(obj), obj: obj}
+			if perItemName(obj.Name()) {
+				f.perItm = "method " + obj.Name() + " runs per item"
+				if n.Recv == nil {
+					f.perItm = "function " + obj.Name() + " runs per item"
+				}
+			}
+			r.funcs = append(r.funcs, f)
+		case *ast.ForStmt:
+			if push {
+				// The condition and post statement run per iteration too.
+				start := n.Body.Pos()
+				if n.Cond != nil {
+					start = n.Cond.Pos()
+				}
+				r.loops = append(r.loops, span{start, n.Body.End()})
+			}
+		case *ast.RangeStmt:
+			if push {
+				r.loops = append(r.loops, span{n.Body.Pos(), n.Body.End()})
+			}
+		}
+		return true
+	})
+	sort.Slice(r.funcs, func(i, j int) bool { return r.funcs[i].pos < r.funcs[j].pos })
+	sort.Slice(r.loops, func(i, j int) bool { return r.loops[i].pos < r.loops[j].pos })
+
+	// Calls from loops, and from per-item functions, to functions of this
+	// package, followed transitively: a helper of a hot function is hot.
+	type edge struct {
+		callee *types.Func
+		why    string
+	}
+	callees := make(map[*types.Func][]*types.Func) // caller -> callees in this package
+	var work []edge
+	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		callee := staticCallee(pass.TypesInfo, call)
+		if callee == nil || callee.Pkg() != pass.Pkg {
+			return
+		}
+		caller := r.enclosing(call.Pos())
+		if r.inLoop(call.Pos()) {
+			who := "package level"
+			if caller != nil {
+				who = caller.name
+			}
+			work = append(work, edge{callee, "called in a loop in " + who})
+		}
+		if caller != nil && caller.obj != nil {
+			callees[caller.obj] = append(callees[caller.obj], callee)
+		}
+	})
+	for _, f := range r.funcs {
+		if f.perItm != "" && f.obj != nil {
+			for _, c := range callees[f.obj] {
+				work = append(work, edge{c, "called from " + f.name + ", which runs per item"})
+			}
+		}
+	}
+	for len(work) > 0 {
+		e := work[0]
+		work = work[1:]
+		if _, seen := r.calls[e.callee]; seen {
+			continue
+		}
+		r.calls[e.callee] = e.why
+		for _, c := range callees[e.callee] {
+			work = append(work, edge{c, "called from " + FuncName(e.callee) + ", which runs per item"})
+		}
+	}
+	return r, nil
+}
+
+// staticCallee returns the function or method statically called by call, if any.
+func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
+	fun := ast.Unparen(call.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok { // generic instantiation f[T](...)
+		fun = ix.X
+	} else if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[f]; ok && sel.Kind() == types.MethodVal {
+			if fn, ok := sel.Obj().(*types.Func); ok {
+				if _, isIface := sel.Recv().Underlying().(*types.Interface); isIface {
+					return nil
+				}
+				return fn.Origin()
+			}
+			return nil
+		}
+		id = f.Sel
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	if fn != nil {
+		fn = fn.Origin()
+	}
+	return fn
+}
