@@ -1,6 +1,7 @@
 package deepequal
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -14,12 +15,16 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/docs"
 )
+
+//go:embed doc.go
+var doc string
 
 // Analyzer reports reflect.DeepEqual calls that have a cheaper equivalent.
 var Analyzer = &analysis.Analyzer{
 	Name:     "deepequal",
-	Doc:      "replace reflect.DeepEqual with a type-specific comparison",
+	Doc:      docs.Section(doc, "deepequal"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/deepequal",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer},
 	Run:      run,

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/suite"
+)
+
+func init() {
+	register(&command{
+		name:  "check",
+		usage: "check [flags] [packages]",
+		short: "run the analyzers and print ranked findings (the default command)",
+		long: `Check loads the named packages (default ".") and runs goadvise's analyzers
+on them. Findings are printed hottest first.
+
+Exit status: 0 no findings, 3 findings reported, 1 usage error, load
+failure or tool error. With -fix, 0 when every finding was fixed.`,
+		run: runCheck,
+	})
+}
+
+// checkFlags are the flags of the check command.
+type checkFlags struct {
+	format  string
+	fix     bool
+	diff    bool
+	tests   bool
+	enable  string
+	disable string
+	top     int
+	output  string
+}
+
+func runCheck(args []string) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	var cf checkFlags
+	fs.StringVar(&cf.format, "format", "text", "output `format`: text, json or sarif")
+	fs.BoolVar(&cf.fix, "fix", false, "apply the suggested fixes to the source files")
+	fs.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as unified diffs instead of applying them")
+	fs.BoolVar(&cf.tests, "tests", false, "also analyse _test.go files")
+	fs.StringVar(&cf.enable, "enable", "", "comma-separated `analyzers` to run (default all)")
+	fs.StringVar(&cf.disable, "disable", "", "comma-separated `analyzers` not to run")
+	fs.IntVar(&cf.top, "top", 0, "report only the first `N` findings (0: all)")
+	fs.StringVar(&cf.output, "o", "", "write the report to `file` instead of standard output")
+	all := append(suite.Analyzers(), suite.Helpers()...)
+	registerAnalyzerFlags(fs, all)
+	fs.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: goadvise check [flags] [packages]\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitError
+	}
+	analyzers, err := selectAnalyzers(suite.Analyzers(), cf.enable, cf.disable)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	switch cf.format {
+	case "text", "json", "sarif":
+	default:
+		fmt.Fprintf(os.Stderr, "goadvise: unknown -format %q (want text, json or sarif)\n", cf.format)
+		return exitError
+	}
+	if cf.fix && cf.diff {
+		fmt.Fprintln(os.Stderr, "goadvise: -fix and -diff cannot be used together")
+		return exitError
+	}
+	if cf.output != "" {
+		if _, err := os.Stat(cf.output); err == nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %s already exists; remove it or choose another -o file\n", cf.output)
+			return exitError
+		}
+	}
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	return check(cf, analyzers, patterns)
+}
+
+// registerAnalyzerFlags exposes each analyzer's flags as -NAME.FLAG, the
+// spelling go vet uses.
+func registerAnalyzerFlags(fs *flag.FlagSet, analyzers []*analysis.Analyzer) {
+	for _, a := range analyzers {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+}
+
+// selectAnalyzers applies -enable and -disable to the suite.
+func selectAnalyzers(all []*analysis.Analyzer, enable, disable string) ([]*analysis.Analyzer, error) {
+	byName := make(map[string]*analysis.Analyzer)
+	for _, a := range all {
+		byName[a.Name] = a
+	}
+	parse := func(list, flagName string) (map[string]bool, error) {
+		set := make(map[string]bool)
+		for _, n := range strings.Split(list, ",") {
+			n = strings.TrimSpace(n)
+			if n == "" {
+				continue
+			}
+			if byName[n] == nil {
+				return nil, fmt.Errorf("-%s: unknown analyzer %q (run 'goadvise help' for the list)", flagName, n)
+			}
+			set[n] = true
+		}
+		return set, nil
+	}
+	on, err := parse(enable, "enable")
+	if err != nil {
+		return nil, err
+	}
+	off, err := parse(disable, "disable")
+	if err != nil {
+		return nil, err
+	}
+	var out []*analysis.Analyzer
+	for _, a := range all {
+		if (len(on) == 0 || on[a.Name]) && !off[a.Name] {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no analyzers left to run after -enable/-disable")
+	}
+	return out, nil
+}
+
+func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int {
+	start := time.Now()
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	pkgs, loadErrs, err := load(dir, patterns, cf.tests, analyzers)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	for _, e := range loadErrs {
+		fmt.Fprintf(os.Stderr, "goadvise: %s\n", e)
+	}
+	status := exitOK
+	if len(loadErrs) > 0 {
+		status = exitError
+	}
+
+	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	findings, toolErrs := report.Collect(graph)
+	for _, e := range toolErrs {
+		fmt.Fprintf(os.Stderr, "goadvise: %s\n", e)
+		status = exitError
+	}
+	if !cf.tests {
+		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
+	}
+	report.Rank(findings)
+	total := len(findings)
+	if cf.top > 0 && len(findings) > cf.top {
+		findings = findings[:cf.top]
+	}
+
+	if cf.fix || cf.diff {
+		return fixFindings(cf, dir, findings, status)
+	}
+
+	r := &report.Report{Findings: findings, Stats: report.Stats{
+		Packages:   len(pkgs),
+		Files:      countFiles(pkgs),
+		Findings:   len(findings),
+		Total:      total,
+		ByAnalyzer: byAnalyzer(findings),
+		Ranking:    "static",
+		DurationMS: time.Since(start).Milliseconds(),
+		Errors:     append(loadErrs, toolErrs...),
+	}}
+	var buf bytes.Buffer
+	switch cf.format {
+	case "json":
+		err = report.WriteJSON(&buf, r)
+	case "sarif":
+		err = report.WriteSARIF(&buf, r, analyzers, moduleRoot(pkgs, dir), version())
+	default:
+		err = report.WriteText(&buf, r, dir)
+	}
+	if err == nil {
+		err = writeOutput(cf.output, buf.Bytes())
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	if status == exitOK && len(findings) > 0 {
+		status = exitFindings
+	}
+	return status
+}
+
+// writeOutput writes the report to path (atomically, refusing to replace an
+// existing file) or, if path is empty, to standard output.
+func writeOutput(path string, data []byte) error {
+	if path == "" {
+		_, err := os.Stdout.Write(data)
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	_, err = io.Copy(tmp, bytes.NewReader(data))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// Link instead of rename: it fails if path appeared meanwhile.
+		err = os.Link(tmp.Name(), path)
+	}
+	os.Remove(tmp.Name())
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+func fixFindings(cf checkFlags, dir string, findings []report.Finding, status int) int {
+	res, err := report.ApplyFixes(findings, os.ReadFile)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(os.Stderr, "goadvise: skipped fix: %s\n", s)
+	}
+	if cf.diff {
+		if err := report.WriteDiff(os.Stdout, res, dir); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			return exitError
+		}
+	} else {
+		if err := report.WriteFiles(res); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			return exitError
+		}
+		fmt.Fprintf(os.Stderr, "goadvise: applied %d of %d fixes to %d files; %d findings have no automatic fix\n",
+			res.Applied, res.Findings, len(res.Files), len(findings)-res.Findings)
+	}
+	if status != exitOK {
+		return status
+	}
+	if cf.fix && res.Applied == len(findings) {
+		return exitOK
+	}
+	if len(findings) > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// load loads the packages matching patterns. Packages with errors are
+// reported (one line each, naming the package) and left out; the error
+// result is for failures that stop the whole run.
+func load(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer) ([]*packages.Package, []string, error) {
+	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
+	if needFacts(analyzers) {
+		mode |= packages.NeedDeps
+	}
+	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: tests}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	if len(pkgs) == 0 {
+		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	var ok []*packages.Package
+	var errs []string
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			msgs := make([]string, 0, len(p.Errors))
+			for _, e := range p.Errors {
+				msgs = append(msgs, e.Error())
+			}
+			errs = append(errs, fmt.Sprintf("package %s: %s", p.ID, strings.Join(msgs, "; ")))
+			continue
+		}
+		ok = append(ok, p)
+	}
+	if len(ok) == 0 && len(errs) > 0 {
+		return nil, nil, errors.New(strings.Join(errs, "\n"))
+	}
+	return ok, errs, nil
+}
+
+func needFacts(analyzers []*analysis.Analyzer) bool {
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func(a *analysis.Analyzer) bool
+	visit = func(a *analysis.Analyzer) bool {
+		if seen[a] {
+			return false
+		}
+		seen[a] = true
+		if len(a.FactTypes) > 0 {
+			return true
+		}
+		return slices.ContainsFunc(a.Requires, visit)
+	}
+	return slices.ContainsFunc(analyzers, visit)
+}
+
+func countFiles(pkgs []*packages.Package) int {
+	n := 0
+	for _, p := range pkgs {
+		n += len(p.CompiledGoFiles)
+	}
+	return n
+}
+
+func byAnalyzer(fs []report.Finding) map[string]int {
+	m := make(map[string]int)
+	for _, f := range fs {
+		m[f.Analyzer]++
+	}
+	return m
+}
+
+// moduleRoot returns the directory of the main module, the root for SARIF
+// paths, or dir if the packages have no module.
+func moduleRoot(pkgs []*packages.Package, dir string) string {
+	for _, p := range pkgs {
+		if p.Module != nil && p.Module.Main && p.Module.Dir != "" {
+			return p.Module.Dir
+		}
+	}
+	return dir
+}

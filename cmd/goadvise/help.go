@@ -1,0 +1,84 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/suite"
+)
+
+func init() {
+	register(&command{
+		name:  "help",
+		usage: "help [command|analyzer]",
+		short: "describe a command or an analyzer",
+		run:   runHelp,
+	})
+}
+
+func runHelp(args []string) int {
+	if len(args) == 0 {
+		fmt.Print(`goadvise finds the small, repeated costs that Go services pay at run time
+(heap escapes, reflection, redundant branches, per-call allocations), ranks
+them by what a CPU profile says they cost, and builds and judges default.pgo.
+
+Usage:
+
+	goadvise [check] [flags] [packages]
+	go vet -vettool=$(command -v goadvise) [packages]
+	goadvise <command> [arguments]
+
+Commands:
+
+`)
+		for _, name := range commandNames() {
+			c := commands[name]
+			fmt.Printf("\t%-10s %s\n", c.name, c.short)
+		}
+		fmt.Print("\nAnalyzers:\n\n")
+		for _, a := range suite.Analyzers() {
+			fmt.Printf("\t%-16s %s\n", a.Name, firstLine(a))
+		}
+		fmt.Print("\nRun 'goadvise help <command>' or 'goadvise help <analyzer>' for details.\n")
+		return exitOK
+	}
+	name := args[0]
+	if c, ok := commands[name]; ok {
+		fmt.Printf("usage: goadvise %s\n\n%s\n", c.usage, c.short)
+		if c.long != "" {
+			fmt.Printf("\n%s\n", c.long)
+		}
+		if name != "help" && name != "version" {
+			fmt.Printf("\nRun 'goadvise %s -h' for its flags.\n", name)
+		}
+		return exitOK
+	}
+	for _, a := range append(suite.Analyzers(), suite.Helpers()...) {
+		if a.Name == name {
+			fmt.Printf("%s\n", a.Doc)
+			first := true
+			a.Flags.VisitAll(func(f *flag.Flag) {
+				if first {
+					fmt.Printf("\nFlags (give them as -%s.NAME to check or go vet):\n\n", a.Name)
+					first = false
+				}
+				fmt.Printf("\t-%s.%s=%s\n\t\t%s\n", a.Name, f.Name, f.DefValue, f.Usage)
+			})
+			return exitOK
+		}
+	}
+	fmt.Fprintf(os.Stderr, "goadvise: no command or analyzer named %q (run 'goadvise help')\n", name)
+	return exitError
+}
+
+func firstLine(a *analysis.Analyzer) string {
+	line, _, _ := strings.Cut(a.Doc, "\n")
+	if n, rest, ok := strings.Cut(line, ": "); ok && n == a.Name {
+		return rest
+	}
+	return line
+}

@@ -1,0 +1,85 @@
+// Command goadvise is a whole-program optimization advisor for Go services.
+//
+// Invoked by go vet (go vet -vettool=$(command -v goadvise) ./...) it speaks
+// the vet tool protocol; otherwise it runs one of its subcommands:
+//
+//	goadvise check [flags] [packages]   ranked, fixable findings
+//	goadvise help [command|analyzer]
+//	goadvise version
+//
+// See README.md for the full list.
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+// A command is one goadvise subcommand. Files of this package register their
+// commands in init functions with register.
+type command struct {
+	name  string
+	usage string // one line: "check [flags] [packages]"
+	short string // one sentence for the command list
+	long  string // optional longer help
+	run   func(args []string) int
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("goadvise: duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// Exit statuses of goadvise check (documented in README.md).
+const (
+	exitOK       = 0
+	exitError    = 1 // usage error, load failure, tool error
+	exitFindings = 3
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	if isVetInvocation(args) {
+		vetMain(args) // does not return
+	}
+	if len(args) == 0 {
+		return commands["check"].run(nil)
+	}
+	if c, ok := commands[args[0]]; ok {
+		return c.run(args[1:])
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		return runHelp(nil)
+	}
+	// "goadvise [flags] [packages]" is short for "goadvise check ...".
+	if strings.HasPrefix(args[0], "-") || looksLikePattern(args[0]) {
+		return commands["check"].run(args)
+	}
+	fmt.Fprintf(os.Stderr, "goadvise: unknown command %q (run 'goadvise help')\n", args[0])
+	return exitError
+}
+
+// looksLikePattern reports whether arg is a package pattern rather than a
+// misspelled command name.
+func looksLikePattern(arg string) bool {
+	return strings.ContainsAny(arg, "./") || arg == "all" || arg == "std"
+}
+
+func commandNames() []string {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/goadvise/goadvise/suite"
+)
+
+// isVetInvocation reports whether go vet started this process: it passes
+// -V=full to identify the tool, -flags to list its flags, and otherwise the
+// path of a JSON config file ending in .cfg as the last argument.
+func isVetInvocation(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	last := args[len(args)-1]
+	if strings.HasSuffix(last, ".cfg") {
+		return true
+	}
+	for _, a := range args {
+		if a == "-V=full" || a == "-flags" || a == "--V=full" || a == "--flags" {
+			return true
+		}
+	}
+	return false
+}
+
+// vetAnalyzers is the suite as go vet runs it: the reporting analyzers plus
+// the helpers, so that the helpers' flags (such as -hotpath.profile) can be
+// given on the go vet command line.
+func vetAnalyzers() []*analysis.Analyzer {
+	return append(suite.Analyzers(), suite.Helpers()...)
+}
+
+// vetMain hands the process over to unitchecker, which speaks the go vet
+// protocol. It does not return.
+func vetMain(args []string) {
+	unitchecker.Main(vetAnalyzers()...)
+}

@@ -1,0 +1,252 @@
+// Package report turns analyzer diagnostics into goadvise findings: it
+// names the enclosing function of each, ranks them, writes them as text,
+// JSON or SARIF, and applies their suggested fixes.
+//
+// The JSON form is a contract with users' CI scripts: fields are only ever
+// added, never renamed or removed.
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// A Finding is one diagnostic of one analyzer, located and ranked.
+type Finding struct {
+	Rank      int    `json:"rank"` // 1-based position in the printed order
+	Analyzer  string `json:"analyzer"`
+	File      string `json:"file"` // absolute path
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line,omitempty"`
+	EndColumn int    `json:"end_column,omitempty"`
+	Function  string `json:"function"` // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
+	Package   string `json:"package"`  // import path
+	Message   string `json:"message"`
+	Tier      string `json:"tier"` // "hot-loop", "per-item" or "cold"
+	Fixes     []Fix  `json:"fixes"`
+
+	offset int // byte offset of the start, for tie-breaking
+}
+
+// A Fix is one suggested fix: a message and the edits that make it.
+type Fix struct {
+	Message string `json:"message"`
+	Edits   []Edit `json:"edits"`
+}
+
+// An Edit replaces the bytes [Start, End) of File with New.
+type Edit struct {
+	File  string `json:"file"` // absolute path
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	New   string `json:"new"`
+}
+
+// Stats summarises a run.
+type Stats struct {
+	Packages   int            `json:"packages"`
+	Files      int            `json:"files"`
+	Findings   int            `json:"findings"`             // reported (after -top)
+	Total      int            `json:"total"`                // found, before -top
+	ByAnalyzer map[string]int `json:"by_analyzer"`          // reported findings per analyzer
+	Ranking    string         `json:"ranking"`              // "static" (hot-path tiers) or "profile"
+	DurationMS int64          `json:"duration_ms"`          // wall time of the run
+	Errors     []string       `json:"errors,omitempty"`     // analyzer or load errors that did not stop the run
+	Suppressed int            `json:"suppressed,omitempty"` // findings silenced by directives
+}
+
+// Report is the whole result of a check: the JSON document.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	Stats    Stats     `json:"stats"`
+}
+
+// Collect gathers the diagnostics of the root actions of g into findings.
+// Findings that several actions report (a file analysed both as part of a
+// package and of its test variant) are kept once.
+func Collect(g *checker.Graph) ([]Finding, []string) {
+	var out []Finding
+	var errs []string
+	seen := make(map[string]bool)
+	funcs := make(map[*token.File][]funcRange)
+	for _, act := range g.Roots {
+		if act.Err != nil {
+			errs = append(errs, act.String()+": "+act.Err.Error())
+			continue
+		}
+		pkg := act.Package
+		for _, d := range act.Diagnostics {
+			f := makeFinding(pkg, act.Analyzer, d, funcs)
+			key := fmt.Sprint(f.Analyzer, "\x00", f.File, "\x00", f.offset, "\x00", f.Message)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, f)
+		}
+	}
+	sort.Strings(errs)
+	return out, errs
+}
+
+func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnostic, funcs map[*token.File][]funcRange) Finding {
+	fset := pkg.Fset
+	pos := fset.Position(d.Pos)
+	f := Finding{
+		Analyzer: a.Name,
+		File:     pos.Filename,
+		Line:     pos.Line,
+		Column:   pos.Column,
+		Package:  pkg.PkgPath,
+		Message:  d.Message,
+		Tier:     d.Category,
+		Fixes:    []Fix{},
+		offset:   pos.Offset,
+	}
+	if f.Tier == "" {
+		f.Tier = "cold"
+	}
+	if d.End.IsValid() {
+		end := fset.Position(d.End)
+		f.EndLine, f.EndColumn = end.Line, end.Column
+	}
+	if tf := fset.File(d.Pos); tf != nil {
+		ranges, ok := funcs[tf]
+		if !ok {
+			ranges = funcRanges(pkg, tf)
+			funcs[tf] = ranges
+		}
+		for _, r := range ranges {
+			if r.pos <= d.Pos && d.Pos < r.end {
+				f.Function = r.name // innermost wins: ranges are sorted outer first
+			}
+		}
+	}
+	for _, sf := range d.SuggestedFixes {
+		fix := Fix{Message: sf.Message, Edits: []Edit{}}
+		for _, e := range sf.TextEdits {
+			end := e.End
+			if !end.IsValid() {
+				end = e.Pos
+			}
+			p, q := fset.Position(e.Pos), fset.Position(end)
+			fix.Edits = append(fix.Edits, Edit{File: p.Filename, Start: p.Offset, End: q.Offset, New: string(e.NewText)})
+		}
+		f.Fixes = append(f.Fixes, fix)
+	}
+	return f
+}
+
+type funcRange struct {
+	pos, end token.Pos
+	name     string
+}
+
+// funcRanges lists the function declarations of the syntax file tf of pkg
+// with their goadvise names.
+func funcRanges(pkg *packages.Package, tf *token.File) []funcRange {
+	var file *ast.File
+	for _, f := range pkg.Syntax {
+		if pkg.Fset.File(f.FileStart) == tf {
+			file = f
+		}
+	}
+	if file == nil {
+		return nil
+	}
+	var out []funcRange
+	for _, d := range file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		name := fd.Name.Name
+		if pkg.TypesInfo != nil {
+			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				name = FuncName(fn)
+			}
+		}
+		out = append(out, funcRange{fd.Pos(), fd.End(), pkg.PkgPath + "." + name})
+	}
+	return out
+}
+
+// FuncName formats fn the way profiles name it, without the package path:
+// "Func", "(*T).Method" or "T.Method". Type parameters are written "[...]",
+// as the runtime does.
+func FuncName(fn *types.Func) string {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		if ok && sig.TypeParams().Len() > 0 {
+			return fn.Name() + "[...]"
+		}
+		return fn.Name()
+	}
+	t := sig.Recv().Type()
+	ptr := false
+	if p, ok := t.(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
+	}
+	name := "?"
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		name = n.Obj().Name()
+		if n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0 {
+			name += "[...]"
+		}
+	}
+	if ptr {
+		return "(*" + name + ")." + fn.Name()
+	}
+	return name + "." + fn.Name()
+}
+
+// tierRank orders tiers from hottest to coldest.
+func tierRank(t string) int {
+	switch t {
+	case "hot-loop":
+		return 0
+	case "per-item":
+		return 1
+	}
+	return 2
+}
+
+// Rank sorts findings hottest first and numbers them. Ties are broken by
+// file, position and analyzer so that the order is deterministic.
+func Rank(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.offset, b.offset),
+			cmp.Compare(a.Analyzer, b.Analyzer),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	for i := range fs {
+		fs[i].Rank = i + 1
+	}
+}
+
+// relPath returns path relative to dir when it lies below it.
+func relPath(dir, path string) string {
+	if dir == "" {
+		return path
+	}
+	if r, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}
