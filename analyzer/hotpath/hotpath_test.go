@@ -1,0 +1,41 @@
+package hotpath_test
+
+import (
+	"go/ast"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+)
+
+// marker reports the hot-path estimate at every call of a function named mark.
+var marker = &analysis.Analyzer{
+	Name:     "marker",
+	Doc:      "report hotpath results at calls of mark",
+	Requires: []*analysis.Analyzer{hotpath.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		hot := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result)
+		for _, f := range pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "mark" {
+						info := hot.At(call.Pos())
+						msg := info.Tier.String()
+						if info.Reason != "" {
+							msg += ": " + info.Reason
+						}
+						pass.Reportf(call.Pos(), "%s", msg)
+					}
+				}
+				return true
+			})
+		}
+		return nil, nil
+	},
+}
+
+func TestHotpath(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), marker, "h")
+}

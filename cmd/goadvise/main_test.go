@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/goadvise/goadvise/report"
+)
+
+// bin is the goadvise binary built for the end-to-end tests.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "goadvise-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "goadvise")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		os.RemoveAll(dir)
+		panic("building goadvise: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fixture copies testdata/fixture into a fresh directory and returns it.
+func fixture(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS("testdata/fixture")); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// runCmd runs a command in dir and returns its stdout, stderr and exit code.
+func runCmd(t *testing.T, dir string, name string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// The fixture's expected deepequal findings, as line:column.
+var wantFixture = []string{"24:9", "31:15", "41:9", "46:9"}
+
+func TestVetTool(t *testing.T) {
+	dir := fixture(t)
+	_, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	if code != 1 {
+		t.Fatalf("go vet -vettool exit code %d, want 1 (diagnostics)\n%s", code, stderr)
+	}
+	for _, pos := range wantFixture {
+		re := regexp.MustCompile(`(?m)^shop/shop.go:` + pos + `: reflect.DeepEqual on `)
+		if !re.MatchString(stderr) {
+			t.Errorf("go vet output lacks a finding at shop/shop.go:%s\n%s", pos, stderr)
+		}
+	}
+	if strings.Contains(stderr, "shop.go:51") {
+		t.Errorf("go vet reported the DeepEqual on interfaces (line 51):\n%s", stderr)
+	}
+
+	// -json: diagnostics as JSON, exit status 0.
+	stdout, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-json", "./...")
+	if code != 0 {
+		t.Fatalf("go vet -json exit code %d\n%s", code, stderr)
+	}
+	out := stdout + stderr
+	start := strings.Index(out, "{")
+	var tree map[string]map[string][]struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+	}
+	if start < 0 || json.NewDecoder(strings.NewReader(out[start:])).Decode(&tree) != nil {
+		t.Fatalf("go vet -json output does not hold a JSON object:\n%s", out)
+	}
+	if got := len(tree["example.com/fixture/shop"]["deepequal"]); got != len(wantFixture) {
+		t.Errorf("go vet -json: %d deepequal diagnostics, want %d\n%s", got, len(wantFixture), out)
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	dir := fixture(t)
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "json", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d\n%s", code, exitFindings, stderr)
+	}
+	var r report.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if len(r.Findings) != len(wantFixture) || r.Stats.Findings != len(wantFixture) || r.Stats.Packages != 1 {
+		t.Fatalf("got %d findings, stats %+v; want %d\n%s", len(r.Findings), r.Stats, len(wantFixture), stdout)
+	}
+	got := map[string]report.Finding{}
+	for i, f := range r.Findings {
+		if f.Rank != i+1 {
+			t.Errorf("finding %d has rank %d", i, f.Rank)
+		}
+		if !filepath.IsAbs(f.File) || f.Analyzer != "deepequal" || f.Package != "example.com/fixture/shop" {
+			t.Errorf("finding %d: bad location fields: %+v", i, f)
+		}
+		got[fmt.Sprintf("%d:%d", f.Line, f.Column)] = f
+	}
+	for _, pos := range wantFixture {
+		if _, ok := got[pos]; !ok {
+			t.Errorf("no finding at %s", pos)
+		}
+	}
+	// The loop in Dedup makes its finding the hottest.
+	if f := r.Findings[0]; f.Function != "example.com/fixture/shop.Dedup" || f.Tier != "hot-loop" {
+		t.Errorf("first finding = %s (%s), want the hot loop in shop.Dedup", f.Function, f.Tier)
+	}
+	// Each fix's edits are byte offsets that reproduce the suggested text.
+	f := got["24:9"]
+	src, err := os.ReadFile(f.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Fixes) != 1 {
+		t.Fatalf("finding at 24:9 has %d fixes", len(f.Fixes))
+	}
+	var replaced bool
+	for _, e := range f.Fixes[0].Edits {
+		if string(src[e.Start:e.End]) == "reflect.DeepEqual(a.Items, b.Items)" && e.New == "slices.Equal(a.Items, b.Items)" {
+			replaced = true
+		}
+	}
+	if !replaced {
+		t.Errorf("fix edits do not replace the call with slices.Equal: %+v", f.Fixes[0].Edits)
+	}
+}
+
+func TestCheckSARIF(t *testing.T) {
+	dir := fixture(t)
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "./...")
+	if code != exitFindings {
+		t.Fatalf("exit code %d\n%s", code, stderr)
+	}
+	var log struct {
+		Schema  string `json:"$schema"`
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID   string `json:"id"`
+						Help struct {
+							Text string `json:"text"`
+						} `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   struct {
+					Text string `json:"text"`
+				} `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Properties map[string]any `json:"properties"`
+			} `json:"results"`
+			OriginalURIBaseIDs map[string]struct {
+				URI string `json:"uri"`
+			} `json:"originalUriBaseIds"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif-2.1.0") || len(log.Runs) != 1 {
+		t.Fatalf("not a SARIF 2.1.0 log with one run: version %q schema %q runs %d", log.Version, log.Schema, len(log.Runs))
+	}
+	sr := log.Runs[0]
+	if sr.Tool.Driver.Name != "goadvise" {
+		t.Errorf("driver name %q", sr.Tool.Driver.Name)
+	}
+	rules := map[string]int{}
+	for i, r := range sr.Tool.Driver.Rules {
+		rules[r.ID] = i
+		if r.Help.Text == "" {
+			t.Errorf("rule %s has no help text", r.ID)
+		}
+	}
+	if _, ok := rules["deepequal"]; !ok {
+		t.Fatalf("no deepequal rule: %+v", sr.Tool.Driver.Rules)
+	}
+	if len(sr.Results) != len(wantFixture) {
+		t.Fatalf("%d results, want %d", len(sr.Results), len(wantFixture))
+	}
+	if base := sr.OriginalURIBaseIDs["%SRCROOT%"].URI; !strings.HasPrefix(base, "file:///") || !strings.HasSuffix(base, "/") {
+		t.Errorf("%%SRCROOT%% = %q, want a file:// directory URI", base)
+	}
+	for _, r := range sr.Results {
+		loc := r.Locations[0].PhysicalLocation
+		if r.RuleIndex != rules[r.RuleID] || loc.ArtifactLocation.URI != "shop/shop.go" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || loc.Region.StartLine == 0 {
+			t.Errorf("bad result: %+v", r)
+		}
+		if r.Level != "error" && r.Level != "warning" && r.Level != "note" {
+			t.Errorf("bad level %q", r.Level)
+		}
+		if r.Properties["rank"] == nil || r.Properties["tier"] == nil {
+			t.Errorf("result lacks rank/tier properties: %v", r.Properties)
+		}
+	}
+	if sr.Results[0].Level != "error" {
+		t.Errorf("hot-loop finding has level %q, want error", sr.Results[0].Level)
+	}
+}
+
+func TestCheckFix(t *testing.T) {
+	dir := fixture(t)
+	orig, _ := os.ReadFile(filepath.Join(dir, "shop/shop.go"))
+
+	// -diff prints the change and leaves the file alone.
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-diff", "./...")
+	if code != exitFindings {
+		t.Fatalf("-diff exit code %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"--- a/shop/shop.go", "+++ b/shop/shop.go", "+\treturn slices.Equal(a.Items, b.Items)", "+\t\tif i > 0 && it == items[i-1] {", `+	"slices"`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("-diff output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "shop/shop.go")); !bytes.Equal(now, orig) {
+		t.Fatal("-diff modified the file")
+	}
+
+	// -fix rewrites the files; the result builds, vets and passes its tests,
+	// and a second check finds nothing left to fix.
+	_, stderr, code = runCmd(t, dir, bin, "check", "-fix", "./...")
+	if code != exitOK {
+		t.Fatalf("-fix exit code %d\n%s", code, stderr)
+	}
+	fixed, _ := os.ReadFile(filepath.Join(dir, "shop/shop.go"))
+	if bytes.Equal(fixed, orig) {
+		t.Fatal("-fix left the file unchanged")
+	}
+	if out, _, code := runCmd(t, dir, "gofmt", "-l", "."); code != 0 || out != "" {
+		t.Errorf("fixed files are not gofmt clean: %s", out)
+	}
+	if _, stderr, code := runCmd(t, dir, "go", "vet", "./..."); code != 0 {
+		t.Fatalf("go vet of the fixed fixture failed:\n%s", stderr)
+	}
+	if out, stderr, code := runCmd(t, dir, "go", "test", "./..."); code != 0 {
+		t.Fatalf("tests of the fixed fixture failed:\n%s%s", out, stderr)
+	}
+	stdout, _, code = runCmd(t, dir, bin, "check", "./...")
+	if code != exitOK {
+		t.Errorf("after -fix, check exit code %d, want 0:\n%s", code, stdout)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "shop"))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), "goadvise") {
+			t.Errorf("-fix left a temporary file: %s", e.Name())
+		}
+	}
+}
+
+func TestCheckErrors(t *testing.T) {
+	dir := fixture(t)
+	if err := os.MkdirAll(filepath.Join(dir, "broken"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "broken/broken.go"), []byte("package broken\n\nfunc F() int { return \"x\" }\n"), 0o644)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unknown format", []string{"check", "-format", "xml", "./shop"}, exitError, `unknown -format "xml"`},
+		{"unknown analyzer", []string{"check", "-enable", "nosuch", "./shop"}, exitError, `unknown analyzer "nosuch"`},
+		{"type error", []string{"check", "./..."}, exitError, "package example.com/fixture/broken:"},
+		{"no package", []string{"check", "./nosuch"}, exitError, "nosuch"},
+		{"unknown command", []string{"frobnicate"}, exitError, `unknown command "frobnicate"`},
+		{"disabled", []string{"check", "-disable", "deepequal", "./shop"}, exitError, "no analyzers left"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runCmd(t, dir, bin, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("goadvise %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+			}
+			if strings.Contains(stderr, "panic") {
+				t.Errorf("goadvise %v panicked:\n%s", tc.args, stderr)
+			}
+		})
+	}
+	// The healthy package is still analysed next to the broken one.
+	stdout, _, _ := runCmd(t, dir, bin, "check", "./...")
+	if !strings.Contains(stdout, "shop/shop.go:24:9") {
+		t.Errorf("findings of the healthy package are missing when another fails to load:\n%s", stdout)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	stdout, _, code := runCmd(t, ".", bin, "help")
+	if code != 0 || !strings.Contains(stdout, "deepequal") || !strings.Contains(stdout, "check") {
+		t.Errorf("help: exit %d\n%s", code, stdout)
+	}
+	stdout, _, code = runCmd(t, ".", bin, "help", "deepequal")
+	if code != 0 || !strings.Contains(stdout, "bytes.Equal") {
+		t.Errorf("help deepequal: exit %d\n%s", code, stdout)
+	}
+	stdout, _, code = runCmd(t, ".", bin, "version")
+	if code != 0 || !strings.HasPrefix(stdout, "goadvise ") {
+		t.Errorf("version: exit %d\n%s", code, stdout)
+	}
+}
