@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/goadvise/goadvise/analyzer/directive"
+	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/suite"
 )
@@ -97,6 +100,12 @@ func runCheck(args []string) int {
 	return check(cf, analyzers, patterns)
 }
 
+// escapeOff reports whether -escape.off was given.
+func escapeOff() bool {
+	f := escape.Analyzer.Flags.Lookup("off")
+	return f != nil && f.Value.String() == "true"
+}
+
 // registerAnalyzerFlags exposes each analyzer's flags as -NAME.FLAG, the
 // spelling go vet uses.
 func registerAnalyzerFlags(fs *flag.FlagSet, analyzers []*analysis.Analyzer) {
@@ -154,7 +163,22 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
+	// Load the packages and, at the same time, collect the compiler's
+	// decisions for them with one build: both are go command runs that
+	// mostly wait on the build cache, so they overlap well.
+	escapeDone := make(chan error, 1)
+	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
+		go func() {
+			escapeDone <- escape.Preload(context.Background(), escape.LoadOptions{Dir: dir, Patterns: patterns, Tests: cf.tests})
+		}()
+	} else {
+		escapeDone <- nil
+	}
 	pkgs, loadErrs, err := load(dir, patterns, cf.tests, analyzers)
+	if perr := <-escapeDone; perr != nil {
+		// Not fatal: analyzers that need escape data say it is unavailable.
+		fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", perr)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
@@ -167,12 +191,20 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		status = exitError
 	}
 
-	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	// The directive analyzer is a root too, so that its results (the
+	// suppression counts) are kept.
+	graph, err := checker.Analyze(append(analyzers, directive.Analyzer), pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
 	findings, toolErrs := report.Collect(graph)
+	suppressed := 0
+	for _, act := range graph.Roots {
+		if res, ok := act.Result.(*directive.Result); ok {
+			suppressed += res.Suppressed()
+		}
+	}
 	for _, e := range toolErrs {
 		fmt.Fprintf(os.Stderr, "goadvise: %s\n", e)
 		status = exitError
@@ -199,6 +231,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Ranking:    "static",
 		DurationMS: time.Since(start).Milliseconds(),
 		Errors:     append(loadErrs, toolErrs...),
+		Suppressed: suppressed,
 	}}
 	var buf bytes.Buffer
 	switch cf.format {

@@ -77,6 +77,10 @@ func TestVetTool(t *testing.T) {
 			t.Errorf("go vet output lacks a finding at shop/shop.go:%s\n%s", pos, stderr)
 		}
 	}
+	// heapescape gets the compiler's decisions for the vet unit.
+	if !strings.Contains(stderr, "shop/shop.go:24:28: a.Items escapes to heap") {
+		t.Errorf("go vet output lacks the compiler's escape of a.Items at shop/shop.go:24:28:\n%s", stderr)
+	}
 	if strings.Contains(stderr, "shop.go:51") {
 		t.Errorf("go vet reported the DeepEqual on interfaces (line 51):\n%s", stderr)
 	}
@@ -110,25 +114,31 @@ func TestCheckJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
 	}
-	if len(r.Findings) != len(wantFixture) || r.Stats.Findings != len(wantFixture) || r.Stats.Packages != 1 {
-		t.Fatalf("got %d findings, stats %+v; want %d\n%s", len(r.Findings), r.Stats, len(wantFixture), stdout)
+	if r.Stats.Findings != len(r.Findings) || r.Stats.Packages != 1 || r.Stats.ByAnalyzer["deepequal"] != len(wantFixture) {
+		t.Fatalf("got %d findings, stats %+v; want %d deepequal findings\n%s", len(r.Findings), r.Stats, len(wantFixture), stdout)
+	}
+	// The compiler's escapes of DeepEqual's arguments are reported too.
+	if r.Stats.ByAnalyzer["heapescape"] == 0 {
+		t.Errorf("no heapescape findings: %+v", r.Stats)
 	}
 	got := map[string]report.Finding{}
 	for i, f := range r.Findings {
 		if f.Rank != i+1 {
 			t.Errorf("finding %d has rank %d", i, f.Rank)
 		}
-		if !filepath.IsAbs(f.File) || f.Analyzer != "deepequal" || f.Package != "example.com/fixture/shop" {
+		if !filepath.IsAbs(f.File) || f.Package != "example.com/fixture/shop" || f.Function == "" {
 			t.Errorf("finding %d: bad location fields: %+v", i, f)
 		}
-		got[fmt.Sprintf("%d:%d", f.Line, f.Column)] = f
+		if f.Analyzer == "deepequal" {
+			got[fmt.Sprintf("%d:%d", f.Line, f.Column)] = f
+		}
 	}
 	for _, pos := range wantFixture {
 		if _, ok := got[pos]; !ok {
 			t.Errorf("no finding at %s", pos)
 		}
 	}
-	// The loop in Dedup makes its finding the hottest.
+	// The loop in Dedup makes its findings the hottest.
 	if f := r.Findings[0]; f.Function != "example.com/fixture/shop.Dedup" || f.Tier != "hot-loop" {
 		t.Errorf("first finding = %s (%s), want the hot loop in shop.Dedup", f.Function, f.Tier)
 	}
@@ -154,7 +164,7 @@ func TestCheckJSON(t *testing.T) {
 
 func TestCheckSARIF(t *testing.T) {
 	dir := fixture(t)
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "-enable", "deepequal", "./...")
 	if code != exitFindings {
 		t.Fatalf("exit code %d\n%s", code, stderr)
 	}
@@ -246,7 +256,7 @@ func TestCheckFix(t *testing.T) {
 	orig, _ := os.ReadFile(filepath.Join(dir, "shop/shop.go"))
 
 	// -diff prints the change and leaves the file alone.
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-diff", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-enable", "deepequal", "-diff", "./...")
 	if code != exitFindings {
 		t.Fatalf("-diff exit code %d\n%s", code, stderr)
 	}
@@ -261,7 +271,7 @@ func TestCheckFix(t *testing.T) {
 
 	// -fix rewrites the files; the result builds, vets and passes its tests,
 	// and a second check finds nothing left to fix.
-	_, stderr, code = runCmd(t, dir, bin, "check", "-fix", "./...")
+	_, stderr, code = runCmd(t, dir, bin, "check", "-enable", "deepequal", "-fix", "./...")
 	if code != exitOK {
 		t.Fatalf("-fix exit code %d\n%s", code, stderr)
 	}
@@ -278,7 +288,7 @@ func TestCheckFix(t *testing.T) {
 	if out, stderr, code := runCmd(t, dir, "go", "test", "./..."); code != 0 {
 		t.Fatalf("tests of the fixed fixture failed:\n%s%s", out, stderr)
 	}
-	stdout, _, code = runCmd(t, dir, bin, "check", "./...")
+	stdout, _, code = runCmd(t, dir, bin, "check", "-enable", "deepequal", "./...")
 	if code != exitOK {
 		t.Errorf("after -fix, check exit code %d, want 0:\n%s", code, stdout)
 	}
@@ -308,7 +318,7 @@ func TestCheckErrors(t *testing.T) {
 		{"type error", []string{"check", "./..."}, exitError, "package example.com/fixture/broken:"},
 		{"no package", []string{"check", "./nosuch"}, exitError, "nosuch"},
 		{"unknown command", []string{"frobnicate"}, exitError, `unknown command "frobnicate"`},
-		{"disabled", []string{"check", "-disable", "deepequal", "./shop"}, exitError, "no analyzers left"},
+		{"disabled", []string{"check", "-disable", "deepequal,heapescape", "./shop"}, exitError, "no analyzers left"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, code := runCmd(t, dir, bin, tc.args...)

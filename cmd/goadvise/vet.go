@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
+	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/suite"
 )
 
@@ -38,5 +41,13 @@ func vetAnalyzers() []*analysis.Analyzer {
 // vetMain hands the process over to unitchecker, which speaks the go vet
 // protocol. It does not return.
 func vetMain(args []string) {
+	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") {
+		// Let the escape analyzer compile exactly this unit with the
+		// export data go vet provides. If the config cannot be used, the
+		// analyzer falls back to building the package itself.
+		if err := escape.UseVetConfig(cfg); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		}
+	}
 	unitchecker.Main(vetAnalyzers()...)
 }

@@ -1,0 +1,30 @@
+package heapescape_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/goadvise/goadvise/analyzer/heapescape"
+)
+
+// TestAnalyzer runs heapescape on a fixture module. The Analyzer gets the
+// compiler's decisions by building the fixture (the escape fallback path),
+// so the expectations are the compiler's real decisions.
+func TestAnalyzer(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := filepath.Join(analysistest.TestData(), "src", "a")
+	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
+}
+
+// TestHotOnly checks that -cold=false hides findings in cold code.
+func TestHotOnly(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	if err := heapescape.Analyzer.Flags.Set("cold", "false"); err != nil {
+		t.Fatal(err)
+	}
+	defer heapescape.Analyzer.Flags.Set("cold", "true")
+	dir := filepath.Join(analysistest.TestData(), "src", "hot")
+	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
+}

@@ -1,0 +1,469 @@
+package escape
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// LoadOptions says which packages [Preload] collects.
+type LoadOptions struct {
+	Dir      string   // directory in which to run the go command ("" for the current one)
+	Patterns []string // package patterns, as for go build
+	Tests    bool     // also collect the test variants of the packages
+	Env      []string // environment of the go command (nil for os.Environ())
+}
+
+// PackageResult is the outcome of collecting one package.
+type PackageResult struct {
+	ImportPath string   // package path ("p", or "p_test" for an external test package)
+	Test       bool     // the test variant (the package compiled with its _test.go files)
+	Files      []string // absolute names of the Go files compiled
+	Records    []Record // sorted by position; TokPos is not set
+	Err        string   // why the package has no records (compile error, skipped), or ""
+	Cached     bool     // the records came from goadvise's cache
+}
+
+// table holds the results of Preload and of earlier fallback runs, keyed
+// by tableKey.
+var table = struct {
+	sync.Mutex
+	m map[string]*PackageResult
+}{m: make(map[string]*PackageResult)}
+
+func tableKey(importPath string, test bool) string {
+	if test {
+		return importPath + " [test]"
+	}
+	return importPath
+}
+
+func store(results []*PackageResult) {
+	table.Lock()
+	defer table.Unlock()
+	for _, r := range results {
+		table.m[tableKey(r.ImportPath, r.Test)] = r
+	}
+}
+
+func lookup(importPath string, test bool) *PackageResult {
+	table.Lock()
+	defer table.Unlock()
+	return table.m[tableKey(importPath, test)]
+}
+
+// Preload collects the compiler's decisions for the packages matched by
+// opts, with one go build (plus one go test -c if opts.Tests) for all
+// packages not in the cache, and keeps them for the Analyzer. A package that
+// does not compile gets its compile error as its result; Preload fails only
+// if the packages cannot be listed or the go command cannot run.
+func Preload(ctx context.Context, opts LoadOptions) error {
+	res, err := Collect(ctx, opts)
+	if err != nil {
+		return err
+	}
+	store(res)
+	return nil
+}
+
+// Collect is like Preload but returns the results instead of keeping them.
+func Collect(ctx context.Context, opts LoadOptions) ([]*PackageResult, error) {
+	c := &collector{opts: opts}
+	return c.run(ctx)
+}
+
+// listedPackage is the part of go list -json output that collection needs.
+type listedPackage struct {
+	ImportPath   string
+	Dir          string
+	Name         string
+	GoFiles      []string
+	CgoFiles     []string
+	EmbedFiles   []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Deps         []string
+	ForTest      string
+	Standard     bool
+	DepOnly      bool
+	Module       *struct {
+		Path    string
+		Version string
+		Dir     string
+		Replace *struct{ Path, Version string }
+	}
+	Error *struct{ Err string }
+}
+
+type collector struct {
+	opts    LoadOptions
+	env     goEnv
+	pkgs    map[string]*listedPackage // by ImportPath as go list prints it
+	depKeys map[string]string
+}
+
+// goEnv is the part of the go command's environment that determines the
+// compiler's decisions.
+type goEnv struct {
+	GOVERSION, GOOS, GOARCH, GOFLAGS, GOEXPERIMENT, CGO_ENABLED string
+	GOAMD64, GOARM64, GOARM, GO386, GOMIPS, GOPPC64, GORISCV64  string
+	GOMODCACHE, GOROOT                                          string
+}
+
+func (c *collector) goCmd(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = c.opts.Dir
+	if c.opts.Env != nil {
+		cmd.Env = c.opts.Env
+	}
+	return cmd
+}
+
+func (c *collector) run(ctx context.Context) ([]*PackageResult, error) {
+	// go env and go list are independent: run them at once, as both
+	// are a good part of a warm run.
+	envErr := make(chan error, 1)
+	go func() { envErr <- c.loadEnv(ctx) }()
+	pkgs, err := c.listPackages(ctx)
+	if eerr := <-envErr; eerr != nil {
+		return nil, eerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	targets := c.targets(pkgs)
+
+	var results []*PackageResult
+	var plain, tests []*target
+	for _, t := range targets {
+		res := &PackageResult{ImportPath: t.importPath, Test: t.test, Files: t.files}
+		t.res = res
+		results = append(results, res)
+		if t.skip != "" {
+			res.Err = t.skip
+			continue
+		}
+		if recs, ok := cacheGet(t.key); ok {
+			res.Records, res.Cached = recs, true
+			continue
+		}
+		if t.test {
+			tests = append(tests, t)
+		} else {
+			plain = append(plain, t)
+		}
+	}
+	if err := c.build(ctx, plain, false); err != nil {
+		return nil, err
+	}
+	if err := c.build(ctx, tests, true); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+func (c *collector) loadEnv(ctx context.Context) error {
+	cmd := c.goCmd(ctx, "env", "-json", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED",
+		"GOAMD64", "GOARM64", "GOARM", "GO386", "GOMIPS", "GOPPC64", "GORISCV64", "GOMODCACHE", "GOROOT")
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go env: %v%s", err, stderrOf(err))
+	}
+	if err := json.Unmarshal(out, &c.env); err != nil {
+		return fmt.Errorf("go env: %v", err)
+	}
+	return nil
+}
+
+func stderrOf(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+		return ": " + strings.TrimSpace(string(ee.Stderr))
+	}
+	return ""
+}
+
+// target is one package to collect.
+type target struct {
+	importPath string // without the " [p.test]" suffix
+	test       bool
+	dir        string
+	files      []string
+	key        string
+	skip       string // why the package is skipped, or ""
+	res        *PackageResult
+}
+
+// listPackages runs go list -deps on the patterns.
+func (c *collector) listPackages(ctx context.Context) ([]*listedPackage, error) {
+	args := []string{"list", "-e", "-deps", "-json=ImportPath,Dir,Name,GoFiles,CgoFiles,EmbedFiles,TestGoFiles,XTestGoFiles,Deps,ForTest,Standard,DepOnly,Module,Error"}
+	if c.opts.Tests {
+		args = append(args, "-test")
+	}
+	args = append(args, "--")
+	args = append(args, c.opts.Patterns...)
+	cmd := c.goCmd(ctx, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("go list: %v", err)
+	}
+	c.pkgs = make(map[string]*listedPackage)
+	var order []*listedPackage
+	dec := json.NewDecoder(bufio.NewReader(out))
+	for {
+		p := new(listedPackage)
+		if err := dec.Decode(p); err == io.EOF {
+			break
+		} else if err != nil {
+			cmd.Wait()
+			return nil, fmt.Errorf("go list: %v", err)
+		}
+		c.pkgs[p.ImportPath] = p
+		order = append(order, p)
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("go list %s: %v: %s", strings.Join(c.opts.Patterns, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return order, nil
+}
+
+// targets selects the packages to collect and computes their cache keys.
+func (c *collector) targets(order []*listedPackage) []*target {
+	c.depKeys = make(map[string]string)
+	global := c.globalKey(order)
+	var targets []*target
+	for _, p := range order {
+		if p.DepOnly || strings.HasSuffix(p.ImportPath, ".test") {
+			continue
+		}
+		path, isTest := p.ImportPath, false
+		if p.ForTest != "" {
+			path, _, _ = strings.Cut(p.ImportPath, " ")
+			isTest = true
+		} else if c.opts.Tests && strings.HasSuffix(p.ImportPath, "_test") {
+			continue // an external test package without its variant suffix: not built
+		}
+		t := &target{importPath: path, test: isTest, dir: p.Dir}
+		for _, f := range p.GoFiles {
+			t.files = append(t.files, filepath.Join(p.Dir, f))
+		}
+		for _, f := range p.CgoFiles {
+			t.files = append(t.files, filepath.Join(p.Dir, f))
+		}
+		sort.Strings(t.files)
+		switch {
+		case p.Error != nil:
+			t.skip = "does not load: " + strings.TrimSpace(p.Error.Err)
+		case len(t.files) == 0:
+			t.skip = "no Go files to compile"
+		}
+		if t.skip == "" {
+			t.key = c.packageKey(global, p)
+		}
+		targets = append(targets, t)
+	}
+	return targets
+}
+
+// globalKey hashes what determines every package's result besides its own
+// content: the cache format, the toolchain, the target platform, flags and
+// experiments, and any PGO profile.
+func (c *collector) globalKey(pkgs []*listedPackage) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "goadvise-escape-cache-v1\n%+v\n", c.env)
+	for _, p := range pkgs {
+		if p.Name == "main" && !p.DepOnly {
+			if data, err := os.ReadFile(filepath.Join(p.Dir, "default.pgo")); err == nil {
+				fmt.Fprintf(h, "pgo %s %x\n", p.ImportPath, sha256.Sum256(data))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// packageKey hashes the package's files and the keys of all its
+// dependencies: through inlining, a change in a dependency can change the
+// compiler's decisions in the package.
+func (c *collector) packageKey(global string, p *listedPackage) string {
+	h := sha256.New()
+	// The directory is part of the key because records hold absolute file
+	// names: a copy of the same package elsewhere must not reuse them.
+	fmt.Fprintf(h, "%s\n%s\n%s\n", global, p.ImportPath, p.Dir)
+	hashFiles(h, p)
+	deps := append([]string(nil), p.Deps...)
+	sort.Strings(deps)
+	for _, d := range deps {
+		fmt.Fprintf(h, "dep %s %s\n", d, c.depKey(d))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// depKey identifies the content of a dependency. Standard library packages
+// are fixed by the Go version and module dependencies by their version; the
+// packages of the main module and of local replacements are hashed.
+func (c *collector) depKey(path string) string {
+	if k, ok := c.depKeys[path]; ok {
+		return k
+	}
+	p := c.pkgs[path]
+	var k string
+	switch {
+	case p == nil:
+		k = "missing"
+	case p.Standard:
+		k = "std"
+	case p.Module != nil && p.Module.Version != "" && (p.Module.Replace == nil || p.Module.Replace.Version != ""):
+		k = "mod " + p.Module.Path + "@" + p.Module.Version
+		if r := p.Module.Replace; r != nil {
+			k += " => " + r.Path + "@" + r.Version
+		}
+	default:
+		h := sha256.New()
+		hashFiles(h, p)
+		k = hex.EncodeToString(h.Sum(nil))
+	}
+	c.depKeys[path] = k
+	return k
+}
+
+func hashFiles(h io.Writer, p *listedPackage) {
+	for _, list := range [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles} {
+		for _, f := range list {
+			name := filepath.Join(p.Dir, f)
+			data, err := os.ReadFile(name)
+			if err != nil {
+				fmt.Fprintf(h, "file %s unreadable\n", f)
+				continue
+			}
+			fmt.Fprintf(h, "file %s %x\n", f, sha256.Sum256(data))
+		}
+	}
+}
+
+// build compiles the targets with the optimization log enabled, parses the
+// log of each, and caches the results. Packages that fail to compile get
+// the compiler's errors.
+func (c *collector) build(ctx context.Context, targets []*target, tests bool) error {
+	if len(targets) == 0 {
+		return nil
+	}
+	logDir, err := os.MkdirTemp("", "goadvise-escape-")
+	if err != nil {
+		return fmt.Errorf("creating compiler log directory: %w", err)
+	}
+	defer os.RemoveAll(logDir)
+
+	args := []string{"build"}
+	if tests {
+		args = []string{"test", "-c", "-o", filepath.Join(logDir, "bin") + string(filepath.Separator)}
+	}
+	seen := make(map[string]bool)
+	var paths []string
+	for _, t := range targets {
+		if seen[t.importPath] {
+			continue
+		}
+		seen[t.importPath] = true
+		// The log directory is fresh, so the flag changes the compile
+		// action and the go command cannot reuse a cached compile (which
+		// would write no log).
+		args = append(args, "-gcflags="+t.importPath+"=-json=0,"+logDir)
+		if tests {
+			args = append(args, "-gcflags="+t.importPath+"_test=-json=0,"+logDir)
+		}
+		paths = append(paths, t.importPath)
+	}
+	args = append(args, "--")
+	args = append(args, paths...)
+	cmd := c.goCmd(ctx, args...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	failed := buildErrors(out.String())
+	if runErr != nil && len(failed) == 0 {
+		var ee *exec.ExitError
+		if !errors.As(runErr, &ee) {
+			return fmt.Errorf("go %s: %v", args[0], runErr)
+		}
+		// The go command failed without naming a package: give its
+		// output to every target rather than fail them silently.
+		msg := strings.TrimSpace(out.String())
+		for _, t := range targets {
+			t.res.Err = "go " + args[0] + " failed: " + msg
+		}
+		return nil
+	}
+	for _, t := range targets {
+		if msg, ok := failed[t.importPath]; ok {
+			t.res.Err = "does not compile: " + msg
+			continue
+		}
+		if msg, ok := failed[t.importPath+" [test]"]; ok && t.test {
+			t.res.Err = "does not compile: " + msg
+			continue
+		}
+		recs, err := parseLogDir(logDir, t.importPath)
+		if err != nil {
+			var ufe *UnknownFormatError
+			if errors.As(err, &ufe) {
+				return err
+			}
+			t.res.Err = err.Error()
+			continue
+		}
+		t.res.Records = recs
+		cachePut(t.key, recs)
+	}
+	return nil
+}
+
+// buildErrors splits go build output into the error text of each package,
+// from its "# importpath" header. Test variants appear as "# p [p.test]"
+// and are keyed "p [test]".
+func buildErrors(out string) map[string]string {
+	failed := make(map[string]string)
+	var cur string
+	var buf []string
+	flush := func() {
+		if cur != "" && len(buf) > 0 {
+			failed[cur] = strings.Join(buf, "; ")
+		}
+		buf = buf[:0]
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if h, ok := strings.CutPrefix(line, "# "); ok {
+			flush()
+			cur = h
+			if path, rest, ok := strings.Cut(h, " "); ok && strings.HasPrefix(rest, "[") {
+				cur = path + " [test]"
+			}
+			continue
+		}
+		if cur != "" && strings.TrimSpace(line) != "" && len(buf) < 10 {
+			buf = append(buf, strings.TrimSpace(line))
+		}
+	}
+	flush()
+	return failed
+}
