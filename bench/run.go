@@ -1,0 +1,551 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultCount is the default number of rounds: see the package
+// documentation for why.
+const DefaultCount = 10
+
+// Options configures Run.
+type Options struct {
+	// Dir is the directory the packages are resolved in, inside a git
+	// repository unless both versions are the working tree; "" means ".".
+	Dir string
+
+	// Packages are package patterns, as for go test; nil means ".".
+	Packages []string
+
+	// Base is the base revision; "" means HEAD.
+	Base string
+
+	// Head is the head revision; "" means the working tree as it is,
+	// uncommitted and untracked files included.
+	Head string
+
+	// PGO, if set to a profile file, compares the head code built with
+	// -pgo=off (as base) against the same code built with -pgo=PGO. Base,
+	// BasePGO and HeadPGO must then be empty. If set to "off", both
+	// versions are built with -pgo=off.
+	PGO string
+
+	// BasePGO and HeadPGO are the -pgo build flags of each version
+	// ("off", "auto" or a profile file); "" leaves the go command's
+	// default.
+	BasePGO, HeadPGO string
+
+	// Bench is the benchmark regular expression; "" means ".".
+	Bench string
+
+	// Count is the number of rounds; 0 means DefaultCount.
+	Count int
+
+	// Benchtime and CPU are passed to the test binaries as
+	// -test.benchtime and -test.cpu when set.
+	Benchtime string
+	CPU       string
+
+	// Alpha is the significance level; 0 means DefaultAlpha.
+	Alpha float64
+
+	// Threshold is the regression threshold in percent.
+	Threshold float64
+
+	// Progress, if not nil, receives a progress line that is rewritten
+	// in place (round, benchmark, estimated time left). It should be a
+	// terminal.
+	Progress io.Writer
+}
+
+// A version is one side of a comparison: a source tree and build flags.
+type version struct {
+	label string
+	rev   string // resolved commit; "" for the working tree
+	pgo   string // -pgo flag value; "" for the default
+	dir   string // directory corresponding to Options.Dir in this tree
+	pkgs  map[string]*testBinary
+}
+
+// A testBinary is a built test binary of one package.
+type testBinary struct {
+	importPath string
+	dir        string // the package directory, where the binary runs
+	path       string // the binary
+	hasTests   bool
+}
+
+// Run compares the benchmarks of the base and head versions described by
+// opts and returns the comparison. The context's cancellation stops the
+// builds and benchmarks; temporary worktrees and files are removed before
+// Run returns, whatever happens.
+func Run(ctx context.Context, opts Options) (cmp *Comparison, err error) {
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(opts.Packages) == 0 {
+		opts.Packages = []string{"."}
+	}
+	if opts.Count == 0 {
+		opts.Count = DefaultCount
+	}
+	if opts.Count < 0 {
+		return nil, fmt.Errorf("count must be positive, not %d", opts.Count)
+	}
+	if opts.Bench == "" {
+		opts.Bench = "."
+	}
+
+	base := &version{pgo: opts.BasePGO}
+	head := &version{pgo: opts.HeadPGO}
+	baseRev, headRev := opts.Base, opts.Head
+	switch {
+	case opts.PGO == "off":
+		base.pgo, head.pgo = "off", "off"
+		if opts.BasePGO != "" || opts.HeadPGO != "" {
+			return nil, errors.New("-pgo cannot be combined with -base-pgo or -head-pgo")
+		}
+	case opts.PGO != "":
+		if opts.Base != "" || opts.BasePGO != "" || opts.HeadPGO != "" {
+			return nil, errors.New("-pgo=FILE compares one version with and without the profile; it cannot be combined with -base, -base-pgo or -head-pgo")
+		}
+		base.pgo = "off"
+		head.pgo = opts.PGO
+		baseRev = headRev // the same code on both sides
+	default:
+		if baseRev == "" {
+			baseRev = "HEAD"
+		}
+	}
+	for _, v := range []*version{base, head} {
+		if v.pgo != "" && v.pgo != "off" && v.pgo != "auto" {
+			p, err := filepath.Abs(v.pgo)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := os.Stat(p); err != nil {
+				return nil, fmt.Errorf("PGO profile: %w", err)
+			}
+			v.pgo = p
+		}
+	}
+
+	tmp, err := os.MkdirTemp("", "goadvise-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := os.RemoveAll(tmp); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+
+	// Check out the revisions.
+	var repo *gitRepo
+	for i, spec := range []struct {
+		v   *version
+		rev string
+	}{{base, baseRev}, {head, headRev}} {
+		v := spec.v
+		if spec.rev == "" {
+			v.dir = dir
+			v.label = "working tree"
+		} else {
+			if repo == nil {
+				if repo, err = openRepo(ctx, dir); err != nil {
+					return nil, err
+				}
+			}
+			sha, err := repo.resolve(ctx, spec.rev)
+			if err != nil {
+				return nil, err
+			}
+			v.rev = sha
+			v.label = spec.rev
+			if !strings.HasPrefix(sha, spec.rev) {
+				v.label += " (" + sha[:min(len(sha), 12)] + ")"
+			}
+			wt := filepath.Join(tmp, []string{"base", "head"}[i])
+			defer repo.removeWorktree(wt)
+			if err := repo.addWorktree(ctx, wt, sha); err != nil {
+				return nil, err
+			}
+			v.dir = filepath.Join(wt, filepath.FromSlash(repo.prefix))
+		}
+		switch v.pgo {
+		case "":
+		case "off", "auto":
+			v.label += " (pgo=" + v.pgo + ")"
+		default:
+			v.label += " (pgo=" + filepath.Base(v.pgo) + ")"
+		}
+	}
+	if base.label == head.label {
+		base.label, head.label = "base: "+base.label, "head: "+head.label
+	}
+
+	// Build the test binaries.
+	for i, v := range []*version{base, head} {
+		pkgs, err := listTestPackages(ctx, v.dir, opts.Packages)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.label, err)
+		}
+		v.pkgs = make(map[string]*testBinary)
+		for j, p := range pkgs {
+			p.path = filepath.Join(tmp, fmt.Sprintf("bin%d", i), fmt.Sprintf("%d.test", j))
+			if opts.Progress != nil {
+				fmt.Fprintf(opts.Progress, "\r\033[Kbuilding %s: %s", v.label, p.importPath)
+			}
+			if err := buildTest(ctx, v.dir, p, v.pgo); err != nil {
+				return nil, fmt.Errorf("%s: %w", v.label, err)
+			}
+			v.pkgs[p.importPath] = p
+		}
+	}
+	var common, warnings []string
+	for _, p := range sortedKeys(head.pkgs) {
+		if base.pkgs[p] != nil {
+			common = append(common, p)
+		} else {
+			warnings = append(warnings, fmt.Sprintf("package %s has tests only in %s; not compared", p, head.label))
+		}
+	}
+	for _, p := range sortedKeys(base.pkgs) {
+		if head.pkgs[p] == nil {
+			warnings = append(warnings, fmt.Sprintf("package %s has tests only in %s; not compared", p, base.label))
+		}
+	}
+	if len(common) == 0 {
+		return nil, fmt.Errorf("no package matching %s has tests in both %s and %s", strings.Join(opts.Packages, " "), base.label, head.label)
+	}
+
+	ro := roundOptions{
+		bench: opts.Bench, count: opts.Count, benchtime: opts.Benchtime, cpu: opts.CPU,
+		progress: opts.Progress,
+	}
+	bset, hset, err := runRounds(ctx, base, head, common, ro)
+	if err != nil {
+		return nil, err
+	}
+	cmp = compare(bset, hset, opts.Alpha, opts.Threshold)
+	cmp.BaseLabel, cmp.HeadLabel = base.label, head.label
+	cmp.Warnings = append(warnings, cmp.Warnings...)
+	return cmp, nil
+}
+
+func sortedKeys(m map[string]*testBinary) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// errNoBenchmarks reports that no benchmark matched.
+var errNoBenchmarks = errors.New("no benchmark matches")
+
+// roundOptions configures runRounds.
+type roundOptions struct {
+	bench, benchtime, cpu string
+	count                 int
+	progress              io.Writer
+}
+
+// runRounds runs the benchmarks of the packages in both versions for
+// ro.count rounds. In each round every package is run once in each version;
+// even rounds run base first and odd rounds head first, so that both
+// versions see the same machine conditions on average.
+func runRounds(ctx context.Context, base, head *version, pkgs []string, ro roundOptions) (bset, hset *resultSet, err error) {
+	bset, hset = &resultSet{}, &resultSet{}
+	prog := &progress{w: ro.progress, total: ro.count * len(pkgs) * 2, start: time.Now()}
+	defer prog.clear()
+	// Packages none of whose benchmarks match are dropped after the
+	// first round.
+	active := append([]string(nil), pkgs...)
+	for round := 0; round < ro.count; round++ {
+		order := []*version{base, head}
+		sets := []*resultSet{bset, hset}
+		if round%2 == 1 {
+			order[0], order[1] = order[1], order[0]
+			sets[0], sets[1] = sets[1], sets[0]
+		}
+		var next []string
+		for _, p := range active {
+			found := false
+			for i, v := range order {
+				prog.set(round+1, ro.count, p, v.label)
+				set, err := runBinary(ctx, v.pkgs[p], ro, prog, fmt.Sprintf("%s round %d", v.label, round+1))
+				if err != nil {
+					return nil, nil, fmt.Errorf("%s: %w", v.label, err)
+				}
+				prog.done++
+				found = found || len(set.results) > 0
+				sets[i].add(set)
+			}
+			if found || round > 0 {
+				next = append(next, p)
+			} else {
+				prog.total -= 2 * (ro.count - 1)
+			}
+		}
+		active = next
+		if len(active) == 0 {
+			return nil, nil, fmt.Errorf("%w -bench=%s", errNoBenchmarks, ro.bench)
+		}
+	}
+	return bset, hset, nil
+}
+
+// runBinary runs the benchmarks of one test binary once and parses them.
+func runBinary(ctx context.Context, b *testBinary, ro roundOptions, prog *progress, name string) (*resultSet, error) {
+	args := []string{"-test.run=^$", "-test.bench=" + ro.bench, "-test.benchmem", "-test.count=1"}
+	if ro.benchtime != "" {
+		args = append(args, "-test.benchtime="+ro.benchtime)
+	}
+	if ro.cpu != "" {
+		args = append(args, "-test.cpu="+ro.cpu)
+	}
+	cmd := exec.CommandContext(ctx, b.path, args...)
+	cmd.Dir = b.dir
+	var out, stderr bytes.Buffer
+	cmd.Stdout = io.MultiWriter(&out, &benchWatcher{prog: prog})
+	cmd.Stderr = &stderr
+	interruptOnCancel(cmd)
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("benchmarks of %s failed: %v\n%s", b.importPath, err, tail(out.String()+stderr.String(), 20))
+	}
+	return parse(&out, name)
+}
+
+// interruptOnCancel makes cmd receive an interrupt, rather than be killed,
+// when its context is cancelled, so that the go command can remove its own
+// temporary files; it is killed if it has not exited 10 seconds later.
+func interruptOnCancel(cmd *exec.Cmd) {
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// listTestPackages lists the packages matching patterns in dir that have
+// test files.
+func listTestPackages(ctx context.Context, dir string, patterns []string) ([]*testBinary, error) {
+	all, err := listPackages(ctx, dir, patterns)
+	if err != nil {
+		return nil, err
+	}
+	var pkgs []*testBinary
+	for _, p := range all {
+		if p.hasTests {
+			pkgs = append(pkgs, p)
+		}
+	}
+	return pkgs, nil
+}
+
+// listPackages lists the packages matching patterns in dir.
+func listPackages(ctx context.Context, dir string, patterns []string) ([]*testBinary, error) {
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles,Error"}, patterns...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %v: %s", strings.Join(patterns, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	var pkgs []*testBinary
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p struct {
+			ImportPath, Dir           string
+			TestGoFiles, XTestGoFiles []string
+			Error                     *struct{ Err string }
+		}
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("decoding go list output: %w", err)
+		}
+		if p.Error != nil {
+			return nil, fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
+		}
+		pkgs = append(pkgs, &testBinary{importPath: p.ImportPath, dir: p.Dir, hasTests: len(p.TestGoFiles)+len(p.XTestGoFiles) > 0})
+	}
+	return pkgs, nil
+}
+
+// buildTest builds the test binary of b with go test -c.
+func buildTest(ctx context.Context, dir string, b *testBinary, pgo string) error {
+	if err := os.MkdirAll(filepath.Dir(b.path), 0o777); err != nil {
+		return err
+	}
+	args := []string{"test", "-c", "-o", b.path}
+	if pgo != "" {
+		args = append(args, "-pgo="+pgo)
+	}
+	args = append(args, b.importPath)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	interruptOnCancel(cmd)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("building test binary of %s: %v\n%s", b.importPath, err, tail(string(out), 20))
+	}
+	return nil
+}
+
+// A gitRepo is the git repository containing the directory being
+// benchmarked.
+type gitRepo struct {
+	top    string // the main worktree's top directory
+	prefix string // path of the benchmarked directory relative to top, slash-separated
+}
+
+func openRepo(ctx context.Context, dir string) (*gitRepo, error) {
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("%s is not in a git repository (needed to check out the base revision): %w", dir, err)
+	}
+	prefix, err := git(ctx, dir, "rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, err
+	}
+	return &gitRepo{top: top, prefix: strings.TrimSuffix(prefix, "/")}, nil
+}
+
+func (r *gitRepo) resolve(ctx context.Context, rev string) (string, error) {
+	sha, err := git(ctx, r.top, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("unknown git revision %q", rev)
+	}
+	return sha, nil
+}
+
+// addWorktree checks out commit into a new detached worktree at path. Hooks
+// are disabled so that no user hook runs on the temporary checkout.
+func (r *gitRepo) addWorktree(ctx context.Context, path, commit string) error {
+	_, err := git(ctx, r.top, "-c", "core.hooksPath="+os.DevNull, "worktree", "add", "--detach", "--quiet", path, commit)
+	if err != nil {
+		return fmt.Errorf("checking out %s: %w", commit, err)
+	}
+	return nil
+}
+
+// removeWorktree removes the worktree at path and its administrative files.
+// It runs even when the context of the run was cancelled.
+func (r *gitRepo) removeWorktree(path string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	git(ctx, r.top, "worktree", "remove", "--force", "--force", path)
+	os.RemoveAll(path)
+	git(ctx, r.top, "worktree", "prune")
+}
+
+// git runs a git command in dir and returns its trimmed standard output.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return "", fmt.Errorf("git %s: %s", args[0], msg)
+		}
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// progress maintains a one-line progress display.
+type progress struct {
+	w            io.Writer
+	done, total  int
+	round, count int
+	pkg, label   string
+	bench        string
+	start        time.Time
+}
+
+func (p *progress) set(round, count int, pkg, label string) {
+	p.round, p.count, p.pkg, p.label, p.bench = round, count, pkg, label, ""
+	p.draw()
+}
+
+func (p *progress) setBench(name string) {
+	if name != p.bench {
+		p.bench = name
+		p.draw()
+	}
+}
+
+func (p *progress) draw() {
+	if p.w == nil {
+		return
+	}
+	eta := "?"
+	if p.done > 0 {
+		left := time.Duration(float64(time.Since(p.start)) / float64(p.done) * float64(p.total-p.done))
+		eta = left.Round(time.Second).String()
+	}
+	what := p.pkg
+	if p.bench != "" {
+		what = p.bench
+	}
+	fmt.Fprintf(p.w, "\r\033[Kround %d/%d  %s  %s  ETA %s", p.round, p.count, p.label, what, eta)
+}
+
+func (p *progress) clear() {
+	if p.w != nil {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+// benchWatcher watches benchmark output as it is written and reports the
+// name of the benchmark being run, which the testing package prints before
+// running it.
+type benchWatcher struct {
+	prog *progress
+	line []byte
+}
+
+func (w *benchWatcher) Write(b []byte) (int, error) {
+	if w.prog.w == nil {
+		return len(b), nil
+	}
+	w.line = append(w.line, b...)
+	if i := bytes.LastIndexByte(w.line, '\n'); i >= 0 {
+		w.line = append(w.line[:0], w.line[i+1:]...)
+	}
+	if bytes.HasPrefix(w.line, []byte("Benchmark")) {
+		if f := bytes.Fields(w.line); len(f) > 0 && len(f[0]) < len(w.line) {
+			w.prog.setBench(string(f[0]))
+		}
+	}
+	return len(b), nil
+}

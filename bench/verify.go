@@ -1,0 +1,415 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A FileEdit replaces the bytes [Start, End) of File with New.
+type FileEdit struct {
+	// File is the path of the file in the user's tree, absolute or
+	// relative to VerifyOptions.Dir.
+	File       string
+	Start, End int
+	New        string
+}
+
+// VerifyOptions configures Verify.
+type VerifyOptions struct {
+	// Dir is a directory of the user's module; "" means ".".
+	Dir string
+
+	// Package is a pattern naming the one package whose tests and
+	// benchmarks are run, resolved in Dir; "" means ".".
+	Package string
+
+	// Edits are the changes to verify. Edits to the same file must not
+	// overlap.
+	Edits []FileEdit
+
+	// Bench, Count, Benchtime, CPU, Alpha, Threshold and Progress are as
+	// in Options.
+	Bench            string
+	Count            int
+	Benchtime, CPU   string
+	Alpha, Threshold float64
+	Progress         io.Writer
+}
+
+// A VerifyResult reports the effect of a set of edits.
+type VerifyResult struct {
+	// TestsPassed reports whether the package builds and its tests pass
+	// with the edits applied.
+	TestsPassed bool
+
+	// TestsFailedBefore reports, when the tests fail with the edits,
+	// whether they also failed without them.
+	TestsFailedBefore bool
+
+	// TestOutput is the tail of the go test output when the tests fail.
+	TestOutput string
+
+	// NoBenchmarks reports that the package has no benchmark matching
+	// the Bench pattern, so nothing was measured.
+	NoBenchmarks bool
+
+	// Comparison compares the benchmarks before (base) and after (head)
+	// the edits; nil if the tests failed or there are no benchmarks.
+	Comparison *Comparison
+}
+
+// Regressed reports whether the edits broke the tests or made a benchmark
+// regress (see Comparison.Regressed).
+func (r *VerifyResult) Regressed() bool {
+	return !r.TestsPassed || r.Comparison != nil && r.Comparison.Regressed()
+}
+
+// Summary describes the result in one line, for example
+// "tests pass; sec/op -12.30% faster, allocs/op 2 → 1 better".
+func (r *VerifyResult) Summary() string {
+	if !r.TestsPassed {
+		if r.TestsFailedBefore {
+			return "tests fail (they also fail without the change)"
+		}
+		return "tests fail"
+	}
+	if r.NoBenchmarks || r.Comparison == nil {
+		return "tests pass; no benchmarks to measure"
+	}
+	// Summarize each unit over all benchmarks: the worst verdict wins.
+	type agg struct {
+		verdict Verdict
+		row     *Row
+	}
+	var units []string
+	byUnit := make(map[string]*agg)
+	rank := map[Verdict]int{OnlyBase: 0, OnlyHead: 0, NoChange: 1, TooFewSamples: 2, Changed: 3, Faster: 4, Better: 4, Slower: 5, Worse: 5}
+	for _, row := range r.Comparison.Rows {
+		a := byUnit[row.Unit]
+		if a == nil {
+			a = &agg{}
+			byUnit[row.Unit] = a
+			units = append(units, row.Unit)
+		}
+		if a.row == nil || rank[row.Verdict] > rank[a.verdict] {
+			a.verdict, a.row = row.Verdict, row
+		}
+	}
+	var parts []string
+	for _, u := range units {
+		a := byUnit[u]
+		s := u + " " + string(a.verdict)
+		if a.row.Significant || a.row.Regression {
+			s = u + " " + describeChange(a.row) + " " + string(a.verdict)
+		}
+		parts = append(parts, s)
+	}
+	return "tests pass; " + strings.Join(parts, ", ")
+}
+
+// Verify copies the module containing opts.Dir into a temporary directory,
+// applies opts.Edits to the copy, runs the package's tests and compares its
+// benchmarks before and after the edits, alternating as Run does. The
+// user's files are only read. The copy holds the files of the working tree
+// as they are (for a git repository: tracked and untracked files that are
+// not ignored), so uncommitted changes are included.
+func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err error) {
+	dir := opts.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
+	if opts.Package == "" {
+		opts.Package = "."
+	}
+	if opts.Count == 0 {
+		opts.Count = DefaultCount
+	}
+	if opts.Bench == "" {
+		opts.Bench = "."
+	}
+	tmp, err := os.MkdirTemp("", "goadvise-verify-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := os.RemoveAll(tmp); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+
+	root, err := copyTree(ctx, dir, filepath.Join(tmp, "src"))
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(root, realPath(dir))
+	if err != nil {
+		return nil, err
+	}
+	cdir := filepath.Join(tmp, "src", rel)
+
+	// Resolve the edits before changing anything.
+	type fileEdits struct {
+		path  string // in the copy
+		edits []FileEdit
+		orig  []byte
+	}
+	var files []*fileEdits
+	byFile := make(map[string]*fileEdits)
+	for _, e := range opts.Edits {
+		name := e.File
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		r, err := filepath.Rel(root, realPath(name))
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("verify: %s is outside the module copied from %s", e.File, root)
+		}
+		fe := byFile[r]
+		if fe == nil {
+			fe = &fileEdits{path: filepath.Join(tmp, "src", r)}
+			byFile[r] = fe
+			files = append(files, fe)
+		}
+		fe.edits = append(fe.edits, e)
+	}
+	for _, fe := range files {
+		if fe.orig, err = os.ReadFile(fe.path); err != nil {
+			return nil, fmt.Errorf("verify: %w", err)
+		}
+		if _, err := applyEdits(fe.orig, fe.edits); err != nil {
+			return nil, fmt.Errorf("verify: %s: %w", fe.edits[0].File, err)
+		}
+	}
+
+	pkgs, err := listPackages(ctx, cdir, []string{opts.Package})
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("verify: pattern %q matches %d packages, want one", opts.Package, len(pkgs))
+	}
+	pkg := pkgs[0]
+
+	before := &version{label: "before", dir: cdir, pkgs: map[string]*testBinary{}}
+	after := &version{label: "after", dir: cdir, pkgs: map[string]*testBinary{}}
+	if pkg.hasTests {
+		b := *pkg
+		b.path = filepath.Join(tmp, "bin", "before.test")
+		if err := buildTest(ctx, cdir, &b, ""); err != nil {
+			return nil, fmt.Errorf("verify: without the edits: %w", err)
+		}
+		before.pkgs[pkg.importPath] = &b
+	}
+
+	write := func(edited bool) error {
+		for _, fe := range files {
+			data := fe.orig
+			if edited {
+				data, _ = applyEdits(fe.orig, fe.edits)
+			}
+			if err := os.WriteFile(fe.path, data, 0o666); err != nil {
+				return fmt.Errorf("verify: %w", err)
+			}
+		}
+		return nil
+	}
+	if err := write(true); err != nil {
+		return nil, err
+	}
+	res = &VerifyResult{}
+	out, err := goTest(ctx, cdir, pkg.importPath)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.TestOutput = tail(out, 50)
+		if err := write(false); err != nil {
+			return nil, err
+		}
+		if _, err := goTest(ctx, cdir, pkg.importPath); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			res.TestsFailedBefore = true
+		}
+		return res, nil
+	}
+	res.TestsPassed = true
+	if !pkg.hasTests {
+		res.NoBenchmarks = true
+		return res, nil
+	}
+	a := *pkg
+	a.path = filepath.Join(tmp, "bin", "after.test")
+	if err := buildTest(ctx, cdir, &a, ""); err != nil {
+		return nil, fmt.Errorf("verify: with the edits: %w", err)
+	}
+	after.pkgs[pkg.importPath] = &a
+
+	ro := roundOptions{bench: opts.Bench, count: opts.Count, benchtime: opts.Benchtime, cpu: opts.CPU, progress: opts.Progress}
+	bset, hset, err := runRounds(ctx, before, after, []string{pkg.importPath}, ro)
+	if errors.Is(err, errNoBenchmarks) {
+		res.NoBenchmarks = true
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Comparison = compare(bset, hset, opts.Alpha, opts.Threshold)
+	res.Comparison.BaseLabel, res.Comparison.HeadLabel = before.label, after.label
+	return res, nil
+}
+
+// goTest builds and tests the package and returns the combined output.
+func goTest(ctx context.Context, dir, pkg string) (string, error) {
+	var buf bytes.Buffer
+	for _, args := range [][]string{{"build", pkg}, {"test", pkg}} {
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = dir
+		cmd.Stdout, cmd.Stderr = &buf, &buf
+		interruptOnCancel(cmd)
+		if err := cmd.Run(); err != nil {
+			return buf.String(), err
+		}
+	}
+	return buf.String(), nil
+}
+
+// applyEdits returns src with the edits applied.
+func applyEdits(src []byte, edits []FileEdit) ([]byte, error) {
+	es := append([]FileEdit(nil), edits...)
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Start < es[j].Start })
+	var out []byte
+	pos := 0
+	for _, e := range es {
+		if e.Start < 0 || e.End < e.Start || e.End > len(src) {
+			return nil, fmt.Errorf("edit [%d,%d) out of range for a file of %d bytes", e.Start, e.End, len(src))
+		}
+		if e.Start < pos {
+			return nil, fmt.Errorf("overlapping edits at offset %d", e.Start)
+		}
+		out = append(out, src[pos:e.Start]...)
+		out = append(out, e.New...)
+		pos = e.End
+	}
+	return append(out, src[pos:]...), nil
+}
+
+// realPath returns path with symbolic links resolved, or path itself if it
+// cannot be resolved.
+func realPath(path string) string {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		return p
+	}
+	return path
+}
+
+// copyTree copies the tree containing dir to dst and returns the root of
+// the copied tree (with symbolic links resolved). In a git repository the
+// root is the repository's top directory and the files copied are the
+// tracked and untracked, not ignored files, so that replace directives
+// pointing within the repository keep working; otherwise the root is the
+// main module's directory and all its files but .git are copied.
+func copyTree(ctx context.Context, dir, dst string) (string, error) {
+	if top, err := git(ctx, dir, "rev-parse", "--show-toplevel"); err == nil {
+		top = realPath(top)
+		list, err := git(ctx, top, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+		if err != nil {
+			return "", err
+		}
+		seen := make(map[string]bool)
+		for _, name := range strings.Split(list, "\x00") {
+			if name == "" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			if err := copyPath(filepath.Join(top, name), filepath.Join(dst, name)); err != nil {
+				return "", fmt.Errorf("verify: copying the working tree: %w", err)
+			}
+		}
+		return top, nil
+	}
+	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	gomod := strings.TrimSpace(string(out))
+	if err != nil || gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("verify: %s is not in a Go module", dir)
+	}
+	root := realPath(filepath.Dir(gomod))
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		r, _ := filepath.Rel(root, path)
+		return copyPath(path, filepath.Join(dst, r))
+	})
+	if err != nil {
+		return "", fmt.Errorf("verify: copying the module: %w", err)
+	}
+	return root, nil
+}
+
+// copyPath copies the file, symbolic link or directory (recursively) src to
+// dst. A file that no longer exists (deleted but still in git's index) is
+// skipped.
+func copyPath(src, dst string) error {
+	fi, err := os.Lstat(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+		return err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(src)
+		if err != nil {
+			return err
+		}
+		return os.Symlink(target, dst)
+	case fi.IsDir():
+		// A git submodule or nested repository.
+		return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if d.Name() == ".git" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			r, _ := filepath.Rel(src, path)
+			return copyPath(path, filepath.Join(dst, r))
+		})
+	case fi.Mode().IsRegular():
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, fi.Mode().Perm()|0o200)
+	}
+	return nil // sockets, devices: not source
+}

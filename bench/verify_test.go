@@ -1,0 +1,130 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// editOf returns the edit replacing the first occurrence of old in file.
+func editOf(t *testing.T, file, old, new string) FileEdit {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(data), old)
+	if i < 0 {
+		t.Fatalf("%q not in %s", old, file)
+	}
+	return FileEdit{File: file, Start: i, End: i + len(old), New: new}
+}
+
+func TestVerify(t *testing.T) {
+	tmp := isolateTemp(t)
+	// The commit allocates 3 times, the uncommitted working tree 2: the
+	// verification starts from the working tree as it is.
+	dir := newRepo(t, fixtureFiles(3))
+	writeFiles(t, dir, map[string]string{"fx.go": workSource(2), "untracked.txt": "x\n"})
+	before := snapshot(t, dir)
+	fx := filepath.Join(dir, "fx.go")
+
+	res, err := Verify(context.Background(), VerifyOptions{
+		Dir:       dir,
+		Edits:     []FileEdit{editOf(t, fx, "\tsink[1] = new([64]byte)\n", "")},
+		Count:     5,
+		Benchtime: fixtureBenchtime,
+		Threshold: 1000, // timings are not asserted
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TestsPassed || res.NoBenchmarks || res.Comparison == nil {
+		t.Fatalf("result = %+v, want passing tests and a comparison", res)
+	}
+	row := res.Comparison.Find("Work", "allocs/op")
+	if row == nil || row.Base.Center != 2 || row.Head.Center != 1 || row.Verdict != Better || !row.Significant {
+		t.Errorf("allocs/op row = %+v, want 2 → 1, significant, better", row)
+	}
+	if res.Regressed() {
+		t.Errorf("Regressed() = true for an improvement")
+	}
+	if s := res.Summary(); !strings.HasPrefix(s, "tests pass; ") || !strings.Contains(s, "allocs/op 2.000 → 1.000 (-50.00%) (p=0.008 n=5) better") {
+		t.Errorf("Summary() = %q", s)
+	}
+	checkSnapshot(t, dir, before)
+	checkTempClean(t, tmp)
+}
+
+func TestVerifyTestsFail(t *testing.T) {
+	dir := newRepo(t, fixtureFiles(1))
+	before := snapshot(t, dir)
+	res, err := Verify(context.Background(), VerifyOptions{
+		Dir:   dir,
+		Edits: []FileEdit{editOf(t, filepath.Join(dir, "fx.go"), "return 42", "return 41")},
+		Count: 2, Benchtime: "1x",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TestsPassed || res.TestsFailedBefore || res.Comparison != nil || !res.Regressed() {
+		t.Errorf("result = %+v, want failing tests that passed before, no comparison", res)
+	}
+	if !strings.Contains(res.TestOutput, "Value() = 41, want 42") {
+		t.Errorf("TestOutput lacks the failure:\n%s", res.TestOutput)
+	}
+	if s := res.Summary(); s != "tests fail" {
+		t.Errorf("Summary() = %q, want \"tests fail\"", s)
+	}
+	checkSnapshot(t, dir, before)
+}
+
+func TestVerifyBadEdits(t *testing.T) {
+	dir := newRepo(t, fixtureFiles(1))
+	fx := filepath.Join(dir, "fx.go")
+	for _, tc := range []struct {
+		name  string
+		edits []FileEdit
+		want  string
+	}{
+		{"overlap", []FileEdit{{File: fx, Start: 0, End: 10}, {File: fx, Start: 5, End: 12}}, "overlapping edits"},
+		{"range", []FileEdit{{File: "fx.go", Start: 0, End: 1 << 20}}, "out of range"},
+		{"outside", []FileEdit{{File: filepath.Join(t.TempDir(), "x.go"), Start: 0, End: 0}}, "outside the module"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Verify(context.Background(), VerifyOptions{Dir: dir, Edits: tc.edits})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestApplyEdits(t *testing.T) {
+	got, err := applyEdits([]byte("hello, world"), []FileEdit{{Start: 7, End: 12, New: "gopher"}, {Start: 0, End: 5, New: "goodbye"}})
+	if err != nil || string(got) != "goodbye, gopher" {
+		t.Errorf("applyEdits = %q, %v", got, err)
+	}
+}
+
+func TestVerifyTestsFailedBefore(t *testing.T) {
+	files := fixtureFiles(2)
+	files["fx.go"] = strings.Replace(files["fx.go"], "return 42", "return 7", 1)
+	dir := newRepo(t, files)
+	res, err := Verify(context.Background(), VerifyOptions{
+		Dir:   dir,
+		Edits: []FileEdit{editOf(t, filepath.Join(dir, "fx.go"), "\tsink[1] = new([64]byte)\n", "")},
+		Count: 2, Benchtime: "1x",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TestsPassed || !res.TestsFailedBefore {
+		t.Errorf("result = %+v, want tests failing with and without the edit", res)
+	}
+	if s := res.Summary(); s != "tests fail (they also fail without the change)" {
+		t.Errorf("Summary() = %q", s)
+	}
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/goadvise/goadvise/bench"
+)
+
+// Exit statuses of goadvise bench (documented in README.md). Unlike check,
+// bench reserves 1 for regressions, as CI scripts expect of a comparison.
+const (
+	benchExitOK         = 0
+	benchExitRegression = 1
+	benchExitError      = 2
+)
+
+func init() {
+	register(&command{
+		name:  "bench",
+		usage: "bench [-base REV] [-head REV] [-bench REGEX] [-count N] [-benchtime D] [-cpu LIST] [-pgo FILE|off] [-threshold PCT] [-format text|json|csv] [packages]\n       goadvise bench -old OLD.txt -new NEW.txt",
+		short: "compare the benchmarks of two versions with statistics",
+		long: `Bench builds the base revision (default HEAD, checked out in a temporary
+git worktree) and the head (default: the working tree as it is, uncommitted
+changes included) into test binaries, runs their benchmarks alternately for
+-count rounds and prints a benchstat-style comparison: median ± 95% confidence
+interval, delta and Mann-Whitney p-value per benchmark and unit.
+
+With -pgo FILE it compares the head code built with -pgo=off against the same
+code built with the profile. With -old and -new it compares two files of
+benchmark output instead of running anything.
+
+Exit status: 0 no significant regression; 1 a significant regression larger
+than -threshold percent in some unit (any significant increase of B/op or
+allocs/op counts); 2 error.`,
+		run: runBench,
+	})
+}
+
+func runBench(args []string) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var opts bench.Options
+	fs.StringVar(&opts.Base, "base", "", "base git revision (default HEAD)")
+	fs.StringVar(&opts.Head, "head", "", "head git revision (default: the working tree)")
+	fs.StringVar(&opts.Bench, "bench", ".", "run only benchmarks matching this regular expression")
+	fs.IntVar(&opts.Count, "count", bench.DefaultCount, "number of rounds (samples per benchmark and version)")
+	fs.StringVar(&opts.Benchtime, "benchtime", "", "run each benchmark for this duration or NNNx iterations")
+	fs.StringVar(&opts.CPU, "cpu", "", "comma-separated GOMAXPROCS values")
+	fs.StringVar(&opts.PGO, "pgo", "", "profile FILE: compare -pgo=off with -pgo=FILE on the same code; off: build both with -pgo=off")
+	fs.StringVar(&opts.BasePGO, "base-pgo", "", "-pgo build flag for the base (off, auto or a profile)")
+	fs.StringVar(&opts.HeadPGO, "head-pgo", "", "-pgo build flag for the head (off, auto or a profile)")
+	fs.Float64Var(&opts.Threshold, "threshold", 5, "percent change below which a significant slowdown is not a regression")
+	fs.Float64Var(&opts.Alpha, "alpha", bench.DefaultAlpha, "significance level")
+	format := fs.String("format", "text", "output format: text, json or csv")
+	oldFile := fs.String("old", "", "compare this file of benchmark output (with -new)")
+	newFile := fs.String("new", "", "against this one (with -old)")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			printBenchUsage(fs, os.Stdout)
+			return benchExitOK
+		}
+		fmt.Fprintf(os.Stderr, "goadvise bench: %v\n", err)
+		printBenchUsage(fs, os.Stderr)
+		return benchExitError
+	}
+	switch *format {
+	case bench.FormatText, bench.FormatJSON, bench.FormatCSV:
+	default:
+		fmt.Fprintf(os.Stderr, "goadvise bench: unknown -format %q (want text, json or csv)\n", *format)
+		return benchExitError
+	}
+	if opts.Count < 1 {
+		fmt.Fprintf(os.Stderr, "goadvise bench: -count must be at least 1\n")
+		return benchExitError
+	}
+	if opts.Alpha <= 0 || opts.Alpha >= 1 || opts.Threshold < 0 {
+		fmt.Fprintf(os.Stderr, "goadvise bench: -alpha must be in (0,1) and -threshold non-negative\n")
+		return benchExitError
+	}
+
+	var (
+		cmp *bench.Comparison
+		err error
+	)
+	if *oldFile != "" || *newFile != "" {
+		if *oldFile == "" || *newFile == "" || fs.NArg() > 0 {
+			fmt.Fprintf(os.Stderr, "goadvise bench: -old and -new go together and take no packages\n")
+			return benchExitError
+		}
+		cmp, err = bench.CompareFiles(*oldFile, *newFile, bench.CompareOptions{Alpha: opts.Alpha, Threshold: opts.Threshold})
+	} else {
+		opts.Packages = fs.Args()
+		if benchIsTerminal(os.Stderr) {
+			opts.Progress = os.Stderr
+		}
+		// Ctrl-C cancels the run; Run removes its worktrees before
+		// returning.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		cmp, err = bench.Run(ctx, opts)
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("interrupted")
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise bench: %v\n", err)
+		return benchExitError
+	}
+	if err := bench.Write(os.Stdout, cmp, *format); err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise bench: writing output: %v\n", err)
+		return benchExitError
+	}
+	if cmp.Regressed() {
+		return benchExitRegression
+	}
+	return benchExitOK
+}
+
+func printBenchUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, "usage: goadvise %s\n\nflags:\n", commands["bench"].usage)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// benchIsTerminal reports whether f is a character device, such as a terminal.
+func benchIsTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
