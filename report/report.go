@@ -20,6 +20,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 )
 
 // A Finding is one diagnostic of one analyzer, located and ranked.
@@ -36,6 +38,12 @@ type Finding struct {
 	Message   string `json:"message"`
 	Tier      string `json:"tier"` // "hot-loop", "per-item" or "cold"
 	Fixes     []Fix  `json:"fixes"`
+
+	// Set when a profile weighs the findings (see Score).
+	Score   float64 `json:"score"`          // estimated % of CPU that fixing it saves; 0 without a profile
+	Hot     *Hot    `json:"hot,omitempty"`  // measured weight of the finding's line
+	Cost    string  `json:"cost,omitempty"` // Score as a human figure: "~2.1% of CPU in reflect.DeepEqual"
+	Sampled bool    `json:"-"`              // the profile saw the finding's function or line run
 
 	offset int // byte offset of the start, for tie-breaking
 }
@@ -65,6 +73,25 @@ type Stats struct {
 	DurationMS int64          `json:"duration_ms"`          // wall time of the run
 	Errors     []string       `json:"errors,omitempty"`     // analyzer or load errors that did not stop the run
 	Suppressed int            `json:"suppressed,omitempty"` // findings silenced by directives
+	Hidden     int            `json:"hidden,omitempty"`     // findings in code the profile never saw run (shown with -all)
+	Profile    *ProfileStats  `json:"profile,omitempty"`    // the profile that weighed the findings
+}
+
+// ProfileStats describes the profile behind a ranking.
+type ProfileStats struct {
+	Sources   []string  `json:"sources"`
+	Samples   int64     `json:"samples"`
+	DurationS float64   `json:"duration_s"`
+	GCFactor  float64   `json:"gc_factor"`         // see GCFactor
+	TopCover  float64   `json:"top_cover"`         // % of CPU the reported findings' scores add up to
+	Outside   []HotSpot `json:"outside,omitempty"` // hottest functions outside the module
+}
+
+// A HotSpot is a function and its share of CPU, in percent.
+type HotSpot struct {
+	Function string  `json:"function"`
+	Flat     float64 `json:"flat"`
+	Cum      float64 `json:"cum"`
 }
 
 // Report is the whole result of a check: the JSON document.
@@ -175,41 +202,12 @@ func funcRanges(pkg *packages.Package, tf *token.File) []funcRange {
 		name := fd.Name.Name
 		if pkg.TypesInfo != nil {
 			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				name = FuncName(fn)
+				name = hotpath.FuncName(fn)
 			}
 		}
 		out = append(out, funcRange{fd.Pos(), fd.End(), pkg.PkgPath + "." + name})
 	}
 	return out
-}
-
-// FuncName formats fn the way profiles name it, without the package path:
-// "Func", "(*T).Method" or "T.Method". Type parameters are written "[...]",
-// as the runtime does.
-func FuncName(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		if ok && sig.TypeParams().Len() > 0 {
-			return fn.Name() + "[...]"
-		}
-		return fn.Name()
-	}
-	t := sig.Recv().Type()
-	ptr := false
-	if p, ok := t.(*types.Pointer); ok {
-		t, ptr = p.Elem(), true
-	}
-	name := "?"
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		name = n.Obj().Name()
-		if n.TypeParams().Len() > 0 || n.TypeArgs().Len() > 0 {
-			name += "[...]"
-		}
-	}
-	if ptr {
-		return "(*" + name + ")." + fn.Name()
-	}
-	return name + "." + fn.Name()
 }
 
 // tierRank orders tiers from hottest to coldest.

@@ -20,16 +20,100 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return enc.Encode(r)
 }
 
-// WriteText writes the findings one per line in the file:line:col form
-// that editors and go vet users know, paths relative to dir, followed by
-// a one-line summary.
+// WriteText writes the findings grouped by function, the groups in the
+// order of their best-ranked finding. Each finding is one line in the
+// file:line:col form editors recognise (paths relative to dir), followed by
+// a two-line excerpt: the source line and a caret under the column. The
+// report ends with the hot spots outside the module, when a profile gave
+// them, and a one-line summary.
 func WriteText(w io.Writer, r *Report, dir string) error {
+	var b strings.Builder
+	type group struct {
+		fn       string
+		findings []Finding
+	}
+	var groups []*group
+	byFn := make(map[string]*group)
 	for _, f := range r.Findings {
-		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s: %s\n", relPath(dir, f.File), f.Line, f.Column, f.Analyzer, f.Message); err != nil {
-			return err
+		key := f.Function
+		if key == "" {
+			key = f.Package + " (package level)"
+		}
+		g := byFn[key]
+		if g == nil {
+			g = &group{fn: key}
+			byFn[key] = g
+			groups = append(groups, g)
+		}
+		g.findings = append(g.findings, f)
+	}
+	lines := newLineCache()
+	for _, g := range groups {
+		fmt.Fprintf(&b, "%s\n", g.fn)
+		for _, f := range g.findings {
+			fmt.Fprintf(&b, "  %s:%d:%d: %s: %s\n", relPath(dir, f.File), f.Line, f.Column, f.Analyzer, f.Message)
+			if f.Cost != "" {
+				fmt.Fprintf(&b, "      cost: %s\n", f.Cost)
+			}
+			if src, ok := lines.get(f.File, f.Line); ok {
+				prefix := fmt.Sprintf("%6d | ", f.Line)
+				text, col := expandTabs(src, f.Column)
+				fmt.Fprintf(&b, "%s%s\n", prefix, text)
+				fmt.Fprintf(&b, "%s| %s^\n", strings.Repeat(" ", len(prefix)-2), strings.Repeat(" ", col))
+			}
 		}
 	}
+	if p := r.Stats.Profile; p != nil && len(p.Outside) > 0 {
+		b.WriteString("hot spots outside your module (not reported, but that is where time goes):\n")
+		for _, h := range p.Outside {
+			fmt.Fprintf(&b, "  %6.2f%% flat %6.2f%% cum  %s\n", h.Flat, h.Cum, h.Function)
+		}
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
 	return writeSummary(w, r)
+}
+
+// expandTabs turns the tabs of a source line into four spaces and returns
+// the display column (0-based) of the 1-based byte column col.
+func expandTabs(line string, col int) (string, int) {
+	var out strings.Builder
+	disp := 0
+	for i := 0; i < len(line); i++ {
+		if i == col-1 {
+			disp = out.Len()
+		}
+		if line[i] == '\t' {
+			out.WriteString("    ")
+		} else {
+			out.WriteByte(line[i])
+		}
+	}
+	if col-1 >= len(line) {
+		disp = out.Len()
+	}
+	return out.String(), disp
+}
+
+// lineCache reads source lines, keeping each file's lines once read.
+type lineCache struct{ files map[string][]string }
+
+func newLineCache() *lineCache { return &lineCache{files: make(map[string][]string)} }
+
+func (c *lineCache) get(file string, line int) (string, bool) {
+	lines, ok := c.files[file]
+	if !ok {
+		data, err := os.ReadFile(file)
+		if err == nil {
+			lines = strings.Split(string(data), "\n")
+		}
+		c.files[file] = lines
+	}
+	if line < 1 || line > len(lines) {
+		return "", false
+	}
+	return strings.TrimRight(lines[line-1], "\r"), true
 }
 
 func writeSummary(w io.Writer, r *Report) error {
@@ -39,15 +123,26 @@ func writeSummary(w io.Writer, r *Report) error {
 	case s.Findings == 0:
 		fmt.Fprintf(&b, "no findings in %d packages", s.Packages)
 	case s.Findings < s.Total:
-		fmt.Fprintf(&b, "%d of %d findings shown (-top) in %d packages", s.Findings, s.Total, s.Packages)
+		fmt.Fprintf(&b, "%d of %d findings shown in %d packages", s.Findings, s.Total, s.Packages)
 	default:
 		fmt.Fprintf(&b, "%d %s in %d packages", s.Findings, plural(s.Findings, "finding", "findings"), s.Packages)
+	}
+	if p := s.Profile; p != nil && s.Findings > 0 {
+		top := min(5, s.Findings)
+		cover := 0.0
+		for _, f := range r.Findings[:top] {
+			cover += f.Score
+		}
+		fmt.Fprintf(&b, ", top %d cover ~%.1f%% of CPU", top, cover)
 	}
 	if s.Ranking == "static" && s.Findings > 0 {
 		b.WriteString("; ranking is static (hot-path tiers): give -profile cpu.pprof to rank by measured cost")
 	}
+	if s.Hidden > 0 {
+		fmt.Fprintf(&b, "; %d in code the profile never saw run hidden (-all shows them)", s.Hidden)
+	}
 	if s.Suppressed > 0 {
-		fmt.Fprintf(&b, "; %d suppressed", s.Suppressed)
+		fmt.Fprintf(&b, "; %d suppressed by directives", s.Suppressed)
 	}
 	_, err := fmt.Fprintln(w, b.String())
 	return err
@@ -223,7 +318,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 				ArtifactLocation: loc(f.File),
 				Region:           sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn},
 			}}},
-			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function},
+			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function, "score": f.Score, "cost": f.Cost},
 		}
 		for _, fix := range f.Fixes {
 			sf := sarifFix{Description: sarifText{Text: fix.Message}}

@@ -10,6 +10,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/smallalloc"
 	"github.com/goadvise/goadvise/escape"
 )
 
@@ -17,6 +18,7 @@ import (
 var reporting = []*analysis.Analyzer{
 	deepequal.Analyzer,
 	heapescape.Analyzer,
+	smallalloc.Analyzer,
 }
 
 // wrapped holds the reporting analyzers wrapped so that //goadvise:ignore

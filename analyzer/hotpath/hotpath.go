@@ -10,16 +10,21 @@
 package hotpath
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/goadvise/goadvise/pgo"
 )
 
 // Analyzer computes the hot-path estimate of a package.
@@ -63,6 +68,8 @@ type Info struct {
 
 // Result answers hotness questions for one package.
 type Result struct {
+	prof  *pgo.Hotness // nil without a profile
+	pkg   string       // package path, to name functions as profiles do
 	fset  *token.FileSet
 	funcs []funcSpan // sorted by pos
 	loops []span     // loop bodies, sorted by pos
@@ -103,8 +110,34 @@ func perItemName(name string) bool {
 	return false
 }
 
-// At reports the hotness of the code at pos.
+// At reports the hotness of the code at pos. With a profile, a function
+// the profile never saw run is cold, one with at least HotShare of the CPU
+// under it is hot-loop, and the others keep their static tier; the reason
+// then gives the measured share.
 func (r *Result) At(pos token.Pos) Info {
+	info := r.static(pos)
+	if r.prof == nil || info.Func == "" {
+		return info
+	}
+	w := r.prof.Func(r.pkg + "." + info.Func)
+	switch {
+	case w.Cum == 0:
+		info.Tier, info.Reason = Cold, "never sampled in the profile"
+	case w.Cum >= HotShare:
+		info.Tier, info.Reason = Loop, fmt.Sprintf("profile: %.1f%% of CPU in %s", w.Cum*100, info.Func)
+	default:
+		if info.Reason != "" {
+			info.Reason += "; "
+		}
+		info.Reason += fmt.Sprintf("profile: %.2f%% of CPU in %s", w.Cum*100, info.Func)
+	}
+	return info
+}
+
+// Profiled reports whether the result comes from a profile.
+func (r *Result) Profiled() bool { return r.prof != nil }
+
+func (r *Result) static(pos token.Pos) Info {
 	var info Info
 	fn := r.enclosing(pos)
 	if fn != nil {
@@ -170,11 +203,15 @@ func (r *Result) inLoop(pos token.Pos) bool {
 	return false
 }
 
-// FuncName formats a function object the way goadvise names functions in
-// findings: "Func" or "(*T).Method" (without package qualifier).
+// FuncName formats a function the way profiles name it, without the
+// package path: "Func", "(*T).Method" or "T.Method". Generic functions and
+// methods of generic types are written with "[...]", as the runtime does.
 func FuncName(fn *types.Func) string {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil {
+		if ok && sig.TypeParams().Len() > 0 {
+			return fn.Name() + "[...]"
+		}
 		return fn.Name()
 	}
 	t := sig.Recv().Type()
@@ -186,6 +223,9 @@ func FuncName(fn *types.Func) string {
 	switch t := types.Unalias(t).(type) {
 	case *types.Named:
 		name = t.Obj().Name()
+		if t.TypeParams().Len() > 0 || t.TypeArgs().Len() > 0 {
+			name += "[...]"
+		}
 	case *types.Interface:
 		name = "interface"
 	}
@@ -195,9 +235,50 @@ func FuncName(fn *types.Func) string {
 	return name + "." + fn.Name()
 }
 
+// The profile seam. A driver that has loaded profiles itself hands them
+// over with SetProfile; otherwise the -profile flag names profiles that
+// the analyzer loads once per process (go vet runs one process per package).
+var (
+	profileFlag string
+	profMu      sync.Mutex
+	prof        *pgo.Hotness
+	profErr     error
+	profLoaded  bool
+)
+
+func init() {
+	Analyzer.Flags.StringVar(&profileFlag, "profile", "", "comma-separated CPU `profiles` that decide hotness instead of the static estimate")
+}
+
+// SetProfile makes every later run of the Analyzer in this process use h
+// (nil: the static estimate, unless -profile is given).
+func SetProfile(h *pgo.Hotness) {
+	profMu.Lock()
+	defer profMu.Unlock()
+	prof, profErr, profLoaded = h, nil, h != nil
+}
+
+func loadProfile() (*pgo.Hotness, error) {
+	profMu.Lock()
+	defer profMu.Unlock()
+	if !profLoaded && profileFlag != "" {
+		profLoaded = true
+		prof, profErr = pgo.LoadHotness(context.Background(), strings.Split(profileFlag, ","), pgo.LoadOptions{})
+	}
+	return prof, profErr
+}
+
+// HotShare is the share of CPU (cumulative, in a function) from which a
+// profile makes a function hot-loop tier.
+const HotShare = 0.05
+
 func run(pass *analysis.Pass) (any, error) {
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	r := &Result{fset: pass.Fset, calls: make(map[*types.Func]string)}
+	p, err := loadProfile()
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{prof: p, pkg: pass.Pkg.Path(), fset: pass.Fset, calls: make(map[*types.Func]string)}
 
 	// Function declarations and loop bodies.
 	var stack []*types.Func

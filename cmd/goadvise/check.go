@@ -18,7 +18,9 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/goadvise/goadvise/analyzer/directive"
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/suite"
 )
@@ -39,14 +41,18 @@ failure or tool error. With -fix, 0 when every finding was fixed.`,
 
 // checkFlags are the flags of the check command.
 type checkFlags struct {
-	format  string
-	fix     bool
-	diff    bool
-	tests   bool
-	enable  string
-	disable string
-	top     int
-	output  string
+	format   string
+	fix      bool
+	diff     bool
+	tests    bool
+	enable   string
+	disable  string
+	top      int
+	output   string
+	profile  string
+	heap     string
+	all      bool
+	minScore float64
 }
 
 func runCheck(args []string) int {
@@ -60,6 +66,10 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.disable, "disable", "", "comma-separated `analyzers` not to run")
 	fs.IntVar(&cf.top, "top", 0, "report only the first `N` findings (0: all)")
 	fs.StringVar(&cf.output, "o", "", "write the report to `file` instead of standard output")
+	fs.StringVar(&cf.profile, "profile", "", "rank findings by the CPU `profiles` given (comma-separated files, directories or URLs)")
+	fs.StringVar(&cf.heap, "heap", "", "also weigh allocation findings by these heap `profiles` (alloc_space/alloc_objects)")
+	fs.BoolVar(&cf.all, "all", false, "with -profile, also show findings in code the profile never saw run")
+	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
 	fs.Usage = func() {
@@ -98,6 +108,42 @@ func runCheck(args []string) int {
 		patterns = []string{"."}
 	}
 	return check(cf, analyzers, patterns)
+}
+
+// splitList splits a comma-separated flag value.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// profileStats describes the profile for the report: its size, the GC
+// factor used, and the hottest functions outside the analysed module.
+func profileStats(hot *pgo.Hotness, cf checkFlags, pkgs []*packages.Package) *report.ProfileStats {
+	samples, dur := hot.Total()
+	ps := &report.ProfileStats{
+		Sources:   append(splitList(cf.profile), splitList(cf.heap)...),
+		Samples:   samples,
+		DurationS: dur.Seconds(),
+		GCFactor:  report.GCFactor(hot),
+	}
+	module := ""
+	for _, p := range pkgs {
+		if p.Module != nil && p.Module.Main {
+			module = p.Module.Path
+			break
+		}
+	}
+	if module != "" {
+		for _, h := range hot.Outside(module, 5) {
+			ps.Outside = append(ps.Outside, report.HotSpot{Function: h.Name, Flat: h.Flat * 100, Cum: h.Cum * 100})
+		}
+	}
+	return ps
 }
 
 // escapeOff reports whether -escape.off was given.
@@ -163,6 +209,21 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
+	var hot *pgo.Hotness
+	if cf.profile != "" || cf.heap != "" {
+		if cf.profile == "" {
+			fmt.Fprintln(os.Stderr, "goadvise: -heap needs -profile (a CPU profile) to rank by")
+			return exitError
+		}
+		sources := append(splitList(cf.profile), splitList(cf.heap)...)
+		hot, err = pgo.LoadHotness(context.Background(), sources, pgo.LoadOptions{})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			return exitError
+		}
+		// The analyzers see the same profile through the hot-path seam.
+		hotpath.SetProfile(hot)
+	}
 	// Load the packages and, at the same time, collect the compiler's
 	// decisions for them with one build: both are go command runs that
 	// mostly wait on the build cache, so they overlap well.
@@ -212,10 +273,32 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	if !cf.tests {
 		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
 	}
-	report.Rank(findings)
+	ranking, hidden := "static", 0
+	var profStats *report.ProfileStats
+	if hot != nil {
+		ranking = "profile"
+		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1})
+		if !cf.all {
+			n := len(findings)
+			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return !f.Sampled })
+			hidden = n - len(findings)
+		}
+		if cf.minScore > 0 {
+			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return f.Score < cf.minScore })
+		}
+		report.RankByScore(findings)
+		profStats = profileStats(hot, cf, pkgs)
+	} else {
+		report.Rank(findings)
+	}
 	total := len(findings)
 	if cf.top > 0 && len(findings) > cf.top {
 		findings = findings[:cf.top]
+	}
+	if profStats != nil {
+		for _, f := range findings {
+			profStats.TopCover += f.Score
+		}
 	}
 
 	if cf.fix || cf.diff {
@@ -228,7 +311,9 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Findings:   len(findings),
 		Total:      total,
 		ByAnalyzer: byAnalyzer(findings),
-		Ranking:    "static",
+		Ranking:    ranking,
+		Hidden:     hidden,
+		Profile:    profStats,
 		DurationMS: time.Since(start).Milliseconds(),
 		Errors:     append(loadErrs, toolErrs...),
 		Suppressed: suppressed,

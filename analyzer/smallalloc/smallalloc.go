@@ -1,0 +1,571 @@
+package smallalloc
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/escape"
+)
+
+// Analyzer reports small heap allocations made on every call of hot code.
+var Analyzer = &analysis.Analyzer{
+	Name: "smallalloc",
+	Doc: `find small per-call heap allocations and propose a reusable buffer
+
+smallalloc reports make([]T, n) with a small constant size, new(T), &T{...}
+and small slice literals that the compiler puts on the heap in per-item
+code or loops, when the value does not outlive the call. It proposes a
+fixed-size array field in the pointer receiver, or a buffer hoisted out of
+the loop, and says how many allocations that saves.`,
+	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/smallalloc",
+	Run:      run,
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer},
+}
+
+// threshold is the value of the -threshold flag.
+var threshold int64 = 64
+
+func init() {
+	Analyzer.Flags.Int64Var(&threshold, "threshold", 64, "largest allocation, in bytes, that counts as small")
+}
+
+// allocKind is the syntactic form of a candidate allocation.
+type allocKind int
+
+const (
+	kindMake     allocKind = iota // make([]T, n) or make([]T, n, m)
+	kindNew                       // new(T)
+	kindAddr                      // &T{...}
+	kindSliceLit                  // []T{a, b, c}
+	kindWrite                     // w.Write([]byte(s)) where w has WriteString
+)
+
+// candidate is one allocation that may be worth avoiding.
+type candidate struct {
+	kind     allocKind
+	expr     ast.Expr  // the allocating expression
+	heapPos  token.Pos // where the compiler reports it
+	desc     string    // "make([]byte, 4)"
+	elemType ast.Expr  // kindMake: the element type expression
+	length   int64     // kindMake: the length
+	capacity int64     // kindMake: the capacity (== length without a third argument)
+	typ      types.Type
+	write    *ast.CallExpr // kindWrite: the call of Write
+}
+
+// checker holds the state of one pass.
+type checker struct {
+	pass  *analysis.Pass
+	hot   *hotpath.Result
+	esc   *escape.Result
+	decls map[*types.Func]*ast.FuncDecl // functions declared in the package
+	types map[*types.TypeName]typeDecl  // struct types declared in the package
+	goFns map[*types.Func]bool          // functions called in a go statement
+	added map[*types.TypeName][]string  // field names proposed in this pass
+}
+
+type typeDecl struct {
+	spec *ast.TypeSpec
+	st   *ast.StructType
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass:  pass,
+		hot:   pass.ResultOf[hotpath.Analyzer].(*hotpath.Result),
+		esc:   pass.ResultOf[escape.Analyzer].(*escape.Result),
+		decls: make(map[*types.Func]*ast.FuncDecl),
+		types: make(map[*types.TypeName]typeDecl),
+		goFns: make(map[*types.Func]bool),
+		added: make(map[*types.TypeName][]string),
+	}
+	c.index()
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) || strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				c.funcDecl(fd)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// index records the package's function and struct declarations and the
+// functions started by go statements.
+func (c *checker) index() {
+	info := c.pass.TypesInfo
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := info.Defs[n.Name].(*types.Func); ok {
+					c.decls[fn] = n
+				}
+			case *ast.TypeSpec:
+				if st, ok := n.Type.(*ast.StructType); ok && n.TypeParams == nil {
+					if tn, ok := info.Defs[n.Name].(*types.TypeName); ok {
+						c.types[tn] = typeDecl{n, st}
+					}
+				}
+			case *ast.GoStmt:
+				// Everything called in a go statement, directly or in a
+				// function literal, may run concurrently with other calls.
+				ast.Inspect(n.Call, func(m ast.Node) bool {
+					if call, ok := m.(*ast.CallExpr); ok {
+						if fn := staticCallee(info, call); fn != nil {
+							c.goFns[fn] = true
+						}
+					}
+					if sel, ok := m.(*ast.SelectorExpr); ok { // method value: go f := r.M
+						if fn, ok := info.Uses[sel.Sel].(*types.Func); ok {
+							c.goFns[fn.Origin()] = true
+						}
+					}
+					return true
+				})
+			}
+			return true
+		})
+	}
+}
+
+// parents maps every node of a function body to its parent.
+type parents map[ast.Node]ast.Node
+
+func parentMap(root ast.Node) parents {
+	p := make(parents)
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			p[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return p
+}
+
+// funcDecl checks the allocations of one function declaration, outside
+// function literals.
+func (c *checker) funcDecl(fd *ast.FuncDecl) {
+	par := parentMap(fd)
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false // a closure runs at another time, and may run concurrently
+		}
+		if e, ok := n.(ast.Expr); ok {
+			if cand := c.candidate(e, par); cand != nil {
+				c.check(fd, par, cand)
+			}
+		}
+		return true
+	})
+}
+
+// candidate returns the small allocation that e performs, or nil.
+func (c *checker) candidate(e ast.Expr, par parents) *candidate {
+	info := c.pass.TypesInfo
+	sizes := c.pass.TypesSizes
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		if cand := c.writeConversion(e, par); cand != nil {
+			return cand
+		}
+		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		b, ok := info.Uses[id].(*types.Builtin)
+		if !ok {
+			return nil
+		}
+		switch b.Name() {
+		case "make":
+			sl, ok := info.TypeOf(e).Underlying().(*types.Slice)
+			if !ok || len(e.Args) < 2 {
+				return nil
+			}
+			n, ok1 := constInt(info, e.Args[1])
+			m, ok2 := n, true
+			if len(e.Args) == 3 {
+				m, ok2 = constInt(info, e.Args[2])
+			}
+			if !ok1 || !ok2 || m <= 0 || n > m {
+				return nil
+			}
+			if hasTypeParam(sl.Elem()) {
+				return nil
+			}
+			esize := sizes.Sizeof(sl.Elem())
+			if esize == 0 || m*esize > threshold {
+				return nil
+			}
+			lit, ok := e.Args[0].(*ast.ArrayType)
+			if !ok {
+				return nil
+			}
+			return &candidate{kind: kindMake, expr: e, heapPos: e.Lparen, desc: c.format(e),
+				elemType: lit.Elt, length: n, capacity: m, typ: info.TypeOf(e)}
+		case "new":
+			t := info.TypeOf(e).(*types.Pointer).Elem()
+			if hasTypeParam(t) {
+				return nil
+			}
+			if s := sizes.Sizeof(t); s == 0 || s > threshold {
+				return nil
+			}
+			return &candidate{kind: kindNew, expr: e, heapPos: e.Lparen, desc: c.format(e), typ: t}
+		}
+	case *ast.UnaryExpr:
+		lit, ok := ast.Unparen(e.X).(*ast.CompositeLit)
+		if e.Op != token.AND || !ok {
+			return nil
+		}
+		t := info.TypeOf(lit)
+		if hasTypeParam(t) {
+			return nil
+		}
+		if s := sizes.Sizeof(t); s == 0 || s > threshold {
+			return nil
+		}
+		return &candidate{kind: kindAddr, expr: e, heapPos: e.OpPos, desc: "&" + typeString(c.pass.Pkg, t) + "{...}", typ: t}
+	case *ast.CompositeLit:
+		sl, ok := info.TypeOf(e).Underlying().(*types.Slice)
+		if !ok || len(e.Elts) == 0 || e.Type == nil {
+			return nil
+		}
+		switch p := par[e].(type) {
+		case *ast.CompositeLit:
+			return nil // an element of an outer literal
+		case *ast.UnaryExpr:
+			if p.Op == token.AND {
+				return nil // &[]T{...}: the pointer is the candidate
+			}
+		}
+		for _, elt := range e.Elts {
+			if _, ok := elt.(*ast.KeyValueExpr); ok {
+				return nil
+			}
+		}
+		if hasTypeParam(sl.Elem()) {
+			return nil
+		}
+		esize := sizes.Sizeof(sl.Elem())
+		if esize == 0 || int64(len(e.Elts))*esize > threshold {
+			return nil
+		}
+		return &candidate{kind: kindSliceLit, expr: e, heapPos: e.Lbrace,
+			desc: typeString(c.pass.Pkg, info.TypeOf(e)) + "{...}", typ: info.TypeOf(e)}
+	}
+	return nil
+}
+
+// check decides whether cand is a finding and reports it.
+func (c *checker) check(fd *ast.FuncDecl, par parents, cand *candidate) {
+	hot := c.hot.At(cand.expr.Pos())
+	if hot.Tier == hotpath.Cold {
+		return
+	}
+	if cand.kind == kindWrite {
+		c.reportWrite(cand, hot)
+		return
+	}
+	var rec *escape.Record
+	if c.esc.Available() {
+		if rec = c.esc.Heap(cand.heapPos); rec == nil {
+			return // the compiler keeps it on the stack
+		}
+	}
+
+	// The value must be bound to a local variable whose uses we can see.
+	v, stmt := boundVar(c.pass.TypesInfo, par, cand.expr)
+	if v == nil {
+		return
+	}
+	fl := c.checkVar(v, fd, par, 0, map[*types.Var]bool{})
+	if fl.retained != "" {
+		return // the allocation is needed: the value outlives the call
+	}
+	if rec == nil && fl.iface == "" {
+		return // heuristic: nothing makes it escape
+	}
+
+	because := ""
+	switch {
+	case rec == nil:
+		because = "(heuristic: compiler escape data unavailable) when passed to " + fl.iface
+	case fl.iface != "":
+		// The compiler's flow ends at the call it cannot see through.
+		because = "(passed to " + fl.iface + ", a call the compiler cannot see into)"
+	case rec.Explanation != "":
+		because = "(" + rec.Explanation + ")"
+	case rec.Cause != escape.CauseUnknown:
+		because = "(" + rec.Cause.String() + ")"
+	default:
+		because = "(" + rec.Message + ")"
+	}
+	saves := "saves 1 allocation per call"
+	if hot.Tier == hotpath.Loop {
+		saves = "saves 1 allocation per iteration"
+	}
+
+	// Directly in a loop body: hoist.
+	if loop, ok := loopOf(par, stmt); ok {
+		c.reportHoist(par, cand, v, stmt, loop, because, hot)
+		return
+	}
+	// In a method with a pointer receiver: a field of the receiver.
+	c.reportField(fd, cand, v, stmt, because, saves, hot)
+}
+
+// writeConversion returns the candidate for a []byte(s) conversion passed
+// to the Write method of a value that also has WriteString.
+func (c *checker) writeConversion(conv *ast.CallExpr, par parents) *candidate {
+	info := c.pass.TypesInfo
+	if len(conv.Args) != 1 || !isBytes(info.TypeOf(conv)) {
+		return nil
+	}
+	if tv, ok := info.Types[conv.Fun]; !ok || !tv.IsType() {
+		return nil
+	}
+	if b, ok := info.TypeOf(conv.Args[0]).Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		return nil
+	}
+	call, ok := par[conv].(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || call.Args[0] != conv {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Write" {
+		return nil
+	}
+	s, ok := info.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal || !ioMethod(s.Obj().(*types.Func)) {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(info.TypeOf(sel.X), false, c.pass.Pkg, "WriteString")
+	ws, ok := obj.(*types.Func)
+	if !ok {
+		return nil
+	}
+	sig := ws.Type().(*types.Signature)
+	if sig.Params().Len() != 1 || !types.Identical(sig.Params().At(0).Type(), types.Typ[types.String]) ||
+		sig.Results().Len() != 2 || !isInt(sig.Results().At(0).Type()) || !isError(sig.Results().At(1).Type()) {
+		return nil
+	}
+	return &candidate{kind: kindWrite, expr: conv, heapPos: conv.Args[0].Pos(), desc: c.format(conv), typ: info.TypeOf(conv), write: call}
+}
+
+// reportWrite reports w.Write([]byte(s)) when the conversion escapes and
+// w has a WriteString method.
+func (c *checker) reportWrite(cand *candidate, hot hotpath.Info) {
+	conv := cand.expr.(*ast.CallExpr)
+	var because string
+	if c.esc.Available() {
+		// The compiler reports the conversion at its operand's position,
+		// which for an operand like a+b is the operator's.
+		found := false
+		for _, rec := range c.esc.HeapIn(conv.Pos(), conv.End()) {
+			found = found || strings.Contains(rec.Message, "([]byte)(") || strings.HasPrefix(rec.Name, "([]byte)(")
+		}
+		if !found {
+			return // the compiler keeps the copy on the stack
+		}
+		because = "(passed to Write, which the compiler cannot see into)"
+	} else {
+		// Only a call through an interface surely makes the copy escape.
+		if !types.IsInterface(c.pass.TypesInfo.TypeOf(ast.Unparen(cand.write.Fun).(*ast.SelectorExpr).X)) {
+			return
+		}
+		because = "(heuristic: compiler escape data unavailable)"
+	}
+	sel := ast.Unparen(cand.write.Fun).(*ast.SelectorExpr)
+	x, arg := c.source(sel.X), c.source(conv.Args[0])
+	saves := "saves 1 allocation per call"
+	if hot.Tier == hotpath.Loop {
+		saves = "saves 1 allocation per iteration"
+	}
+	diag := analysis.Diagnostic{
+		Pos:      conv.Pos(),
+		End:      conv.End(),
+		Category: hot.Tier.String(),
+		Message: fmt.Sprintf("%s escapes to the heap %s; call %s.WriteString(%s) instead, which writes the string without copying it and %s%s",
+			cand.desc, because, x, arg, saves, tierSuffix(hot)),
+	}
+	if c.inCommentBlock(conv.Pos()) {
+		c.pass.Report(diag)
+		return
+	}
+	diag.SuggestedFixes = []analysis.SuggestedFix{{
+		Message: "Use WriteString",
+		TextEdits: []analysis.TextEdit{
+			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("WriteString")},
+			{Pos: conv.Pos(), End: conv.End(), NewText: []byte(arg)},
+		},
+	}}
+	c.pass.Report(diag)
+}
+
+// hasTypeParam reports whether t mentions a type parameter, whose size
+// is not known.
+func hasTypeParam(t types.Type) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Named:
+		for a := range t.TypeArgs().Types() {
+			if hasTypeParam(a) {
+				return true
+			}
+		}
+		return t.TypeParams().Len() > 0 && t.TypeArgs().Len() == 0
+	case *types.Pointer:
+		return hasTypeParam(t.Elem())
+	case *types.Slice:
+		return hasTypeParam(t.Elem())
+	case *types.Array:
+		return hasTypeParam(t.Elem())
+	case *types.Map:
+		return hasTypeParam(t.Key()) || hasTypeParam(t.Elem())
+	case *types.Chan:
+		return hasTypeParam(t.Elem())
+	case *types.Struct:
+		for f := range t.Fields() {
+			if hasTypeParam(f.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boundVar returns the local variable that the allocation e initializes
+// in a statement "v := e" or "var v = e", and that statement.
+func boundVar(info *types.Info, par parents, e ast.Expr) (*types.Var, ast.Stmt) {
+	var p ast.Node = par[e]
+	for {
+		if pe, ok := p.(*ast.ParenExpr); ok {
+			p = par[pe]
+			continue
+		}
+		break
+	}
+	switch p := p.(type) {
+	case *ast.AssignStmt:
+		if p.Tok != token.DEFINE || len(p.Lhs) != 1 || len(p.Rhs) != 1 {
+			return nil, nil
+		}
+		id, ok := p.Lhs[0].(*ast.Ident)
+		if !ok {
+			return nil, nil
+		}
+		v, _ := info.Defs[id].(*types.Var)
+		if v == nil {
+			return nil, nil
+		}
+		return v, p
+	case *ast.ValueSpec:
+		if len(p.Names) != 1 || len(p.Values) != 1 {
+			return nil, nil
+		}
+		v, _ := info.Defs[p.Names[0]].(*types.Var)
+		decl, ok := par[par[p]].(*ast.DeclStmt)
+		if v == nil || !ok {
+			return nil, nil
+		}
+		return v, decl
+	}
+	return nil, nil
+}
+
+// loopOf reports the loop whose body holds stmt directly.
+func loopOf(par parents, stmt ast.Stmt) (ast.Stmt, bool) {
+	block, ok := par[stmt].(*ast.BlockStmt)
+	if !ok {
+		return nil, false
+	}
+	switch l := par[block].(type) {
+	case *ast.ForStmt:
+		return l, l.Body == block
+	case *ast.RangeStmt:
+		return l, l.Body == block
+	}
+	return nil, false
+}
+
+// constInt returns the value of a constant integer expression.
+func constInt(info *types.Info, e ast.Expr) (int64, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	var n int64
+	if _, err := fmt.Sscan(tv.Value.ExactString(), &n); err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+// format returns the source text of n, with the whitespace of one line.
+func (c *checker) format(n ast.Node) string {
+	s := c.source(n)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// source returns the source text of n.
+func (c *checker) source(n ast.Node) string {
+	tf := c.pass.Fset.File(n.Pos())
+	content, err := c.pass.ReadFile(tf.Name())
+	if err != nil {
+		return types.ExprString(n.(ast.Expr))
+	}
+	return string(content[tf.Offset(n.Pos()):tf.Offset(n.End())])
+}
+
+func typeString(pkg *types.Package, t types.Type) string {
+	return types.TypeString(t, types.RelativeTo(pkg))
+}
+
+// staticCallee returns the function or method that call statically calls.
+func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[f]; ok {
+			if sel.Kind() != types.MethodVal || types.IsInterface(sel.Recv()) {
+				return nil
+			}
+		}
+		id = f.Sel
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	return fn.Origin()
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/goadvise/goadvise/pgo"
+)
+
+func init() {
+	register(&command{
+		name:  "pgo",
+		usage: "pgo merge|check [flags] ...",
+		short: "merge CPU profiles into a PGO profile, or check a profile against the current code",
+		long: `Usage:
+
+	goadvise pgo merge [-o PATH] [flags] SOURCES...
+	goadvise pgo check [-profile FILE] [flags] [packages]
+
+Sources are profile files (gzip-compressed or not), directories of them, and
+http(s) URLs of net/http/pprof endpoints such as
+http://host:6060/debug/pprof/profile?seconds=30.
+
+merge folds CPU profiles into one profile for go build -pgo, one input at a
+time, keeping Function.start_line. With -o naming a directory (a main
+package), it writes default.pgo there. It never replaces an existing file
+without -force.
+
+check reports whether a profile is valid, whether go tool preprofile
+accepts it, how much of its call-edge weight still matches the current
+source (the compiler matches samples by function name and line offset), the
+hottest functions that no longer match, and the call edges the compiler
+will treat as hot. Without -profile it uses default.pgo of the first main
+package matched.
+
+Run 'goadvise pgo merge -h' or 'goadvise pgo check -h' for the flags.`,
+		run: runPGO,
+	})
+}
+
+func runPGO(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: goadvise pgo merge|check [flags] ... (run 'goadvise help pgo')")
+		return exitError
+	}
+	switch args[0] {
+	case "merge":
+		return runPGOMerge(args[1:], os.Stdout, os.Stderr)
+	case "check":
+		return runPGOCheck(args[1:], os.Stdout, os.Stderr)
+	}
+	fmt.Fprintf(os.Stderr, "goadvise pgo: unknown subcommand %q (want merge or check)\n", args[0])
+	return exitError
+}
+
+func runPGOMerge(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("goadvise pgo merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "write the merged profile to `path` (a directory means path/default.pgo)")
+	force := fs.Bool("force", false, "replace an existing output file")
+	weight := fs.String("weight", "samples", "weigh inputs by raw `samples`, give each input equal weight (equal), or divide by each input's duration (duration)")
+	keepLabels := fs.Bool("keep-labels", false, "keep sample labels (dropped by default: the compiler ignores them)")
+	mainOnly := fs.Bool("main-only", false, "keep only frames of the main binary's mapping")
+	trim := fs.Float64("trim", 0, "keep only the hottest call edges covering `percent` (99 to 100, e.g. 99.9) of the weight; the compiler's hot call sites stay the same")
+	exclude := fs.String("exclude", "", "drop call edges into functions matching `regexp`, so PGO does not inline them")
+	skip := fs.Bool("skip-invalid", false, "skip inputs that are not usable CPU profiles instead of failing")
+	maxSize := fs.Int64("max-size", pgo.DefaultMaxSize, "limit on the decompressed size of one profile, in `bytes`")
+	timeout := fs.Duration("timeout", 0, "limit on one HTTP fetch (default: the seconds parameter + 30s)")
+	if err := fs.Parse(args); err != nil {
+		return exitError
+	}
+	if *out == "" || fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "usage: goadvise pgo merge -o PATH [flags] SOURCES...")
+		return exitError
+	}
+	w, err := pgo.ParseWeighting(*weight)
+	if err != nil {
+		fmt.Fprintf(stderr, "goadvise pgo merge: -weight: %v\n", err)
+		return exitError
+	}
+	if *trim != 0 && (*trim < 99 || *trim >= 100) {
+		fmt.Fprintf(stderr, "goadvise pgo merge: -trim %g: want a percentage from 99 to below 100\n", *trim)
+		return exitError
+	}
+	opts := pgo.MergeOptions{
+		Open:        pgo.OpenOptions{MaxSize: *maxSize, Timeout: *timeout},
+		KeepLabels:  *keepLabels,
+		Weighting:   w,
+		MainOnly:    *mainOnly,
+		Trim:        *trim,
+		SkipInvalid: *skip,
+		Warn:        func(s string) { fmt.Fprintf(stderr, "goadvise pgo merge: warning: %s\n", s) },
+	}
+	if *exclude != "" {
+		re, err := regexp.Compile(*exclude)
+		if err != nil {
+			fmt.Fprintf(stderr, "goadvise pgo merge: -exclude: %v\n", err)
+			return exitError
+		}
+		opts.Exclude = re
+	}
+	// Fail early, before reading any input, if the output exists.
+	dest := *out
+	if fi, err := os.Stat(dest); err == nil && fi.IsDir() {
+		dest = filepath.Join(dest, "default.pgo")
+	}
+	if _, err := os.Lstat(dest); err == nil && !*force {
+		fmt.Fprintf(stderr, "goadvise pgo merge: %s: file exists (use -force to replace it)\n", dest)
+		return exitError
+	}
+	p, stats, err := pgo.Merge(context.Background(), fs.Args(), opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "goadvise pgo merge: %v\n", err)
+		return exitError
+	}
+	path, err := pgo.WriteFile(p, *out, *force)
+	if err != nil {
+		fmt.Fprintf(stderr, "goadvise pgo merge: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d profiles merged (%d skipped), %d samples over %v, %d stacks, %d functions, %d hot call edges\n",
+		path, stats.Inputs, stats.Skipped, stats.Total, stats.Duration.Round(time.Millisecond), stats.Samples, stats.Functions, stats.HotEdges)
+	return exitOK
+}
+
+func runPGOCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("goadvise pgo check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	prof := fs.String("profile", "", "the profile `file` or URL (default: default.pgo of the first main package)")
+	cdf := fs.Float64("cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent` (-d=pgoinlinecdfthreshold)")
+	top := fs.Int("top", 10, "list the `n` hottest stale functions and hot edges")
+	minShare := fs.Float64("min-match", 90, "exit with status 3 if less than `percent` of the checked weight matches the source")
+	if err := fs.Parse(args); err != nil {
+		return exitError
+	}
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	source := *prof
+	if source == "" {
+		var err error
+		source, err = pgo.DefaultProfile(patterns)
+		if err != nil {
+			fmt.Fprintf(stderr, "goadvise pgo check: %v\n", err)
+			return exitError
+		}
+	}
+	rep, err := pgo.Check(context.Background(), source, patterns, pgo.CheckOptions{HotCDF: *cdf, Top: *top, Preprofile: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "goadvise pgo check: %v\n", err)
+		return exitError
+	}
+	fmt.Fprint(stdout, rep.Format())
+	if rep.Preprofile != "ok" && rep.Preprofile != "not run for a URL" {
+		return exitFindings
+	}
+	if rep.Checked > 0 && 100*rep.Share() < *minShare {
+		return exitFindings
+	}
+	return exitOK
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/goadvise/goadvise/report"
+)
+
+// frame is one function and line of a sample's stack, leaf first.
+type frame struct {
+	fn   string
+	line int64
+}
+
+func stacks(p *profile.Profile) (samples [][]frame, values []int64) {
+	vi := len(p.SampleType) - 1 // cpu/nanoseconds
+	for _, s := range p.Sample {
+		var st []frame
+		for _, loc := range s.Location {
+			for _, l := range loc.Line { // innermost (inlined) first
+				st = append(st, frame{l.Function.Name, l.Line})
+			}
+		}
+		samples = append(samples, st)
+		values = append(values, s.Value[vi])
+	}
+	return samples, values
+}
+
+// TestCheckProfileRanking generates a CPU profile of a fixture whose
+// findings have a known order, and checks that check -profile ranks them
+// in that order, with scores that match the shares measured directly from
+// the profile: within 0.5 percentage points (the profile is the same; the
+// tolerance only absorbs rounding of the score to 4 digits and the split of
+// a line's weight when several findings share it).
+func TestCheckProfileRanking(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a 1 s benchmark with -cpuprofile")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/rank")); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "cpu.pprof")
+	if out, stderr, code := runCmd(t, dir, "go", "test", "-run", "^$", "-bench", ".", "-benchtime", "1s", "-cpuprofile", prof, "-o", filepath.Join(dir, "rank.test"), "."); code != 0 {
+		t.Fatalf("benchmark failed:\n%s%s", out, stderr)
+	}
+	os.Remove(filepath.Join(dir, "rank.test"))
+
+	checkJSON := func(args ...string) report.Report {
+		t.Helper()
+		stdout, stderr, code := runCmd(t, dir, bin, append([]string{"check", "-format", "json", "-profile", prof}, append(args, "./...")...)...)
+		if code != exitFindings {
+			t.Fatalf("check %v: exit %d\n%s", args, code, stderr)
+		}
+		var r report.Report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatalf("check output is not JSON: %v\n%s", err, stdout)
+		}
+		return r
+	}
+	r := checkJSON("-all")
+	if r.Stats.Ranking != "profile" || r.Stats.Profile == nil || r.Stats.Profile.Samples == 0 {
+		t.Fatalf("stats do not describe a profile ranking: %+v", r.Stats)
+	}
+	find := func(fs []report.Finding, analyzer string, line int) (report.Finding, bool) {
+		for _, f := range fs {
+			if f.Analyzer == analyzer && f.Line == line {
+				return f, true
+			}
+		}
+		return report.Finding{}, false
+	}
+	hot, ok1 := find(r.Findings, "heapescape", 18)  // &Buf{} in Hot
+	deq, ok2 := find(r.Findings, "deepequal", 29)   // DeepEqual in Lookup
+	rare, ok3 := find(r.Findings, "heapescape", 38) // &Buf{} in Rare
+	if !ok1 || !ok2 || !ok3 {
+		t.Fatalf("missing findings (hot %v, deepequal %v, rare %v):\n%+v", ok1, ok2, ok3, r.Findings)
+	}
+	if !(hot.Rank < deq.Rank && deq.Rank < rare.Rank) {
+		t.Errorf("ranks: Hot alloc %d, DeepEqual %d, Rare alloc %d; want that order", hot.Rank, deq.Rank, rare.Rank)
+	}
+	if rare.Score != 0 || rare.Cost != "never sampled in the profile" {
+		t.Errorf("Rare's finding: score %v cost %q; want 0 and never sampled", rare.Score, rare.Cost)
+	}
+	for _, f := range []report.Finding{hot, deq} {
+		if f.Hot == nil || !strings.HasPrefix(f.Cost, "~") || !strings.Contains(f.Cost, "of CPU") {
+			t.Errorf("finding %s:%d lacks its measured weight: hot %+v cost %q", f.Analyzer, f.Line, f.Hot, f.Cost)
+		}
+	}
+
+	// Measure the same shares directly from the profile.
+	data, err := os.Open(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Parse(data)
+	data.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, values := stacks(p)
+	var total, allocAtHot, deepEqualAtLookup float64
+	isAlloc := func(fn string) bool {
+		return fn == "runtime.mallocgc" || fn == "runtime.newobject" || strings.HasPrefix(fn, "runtime.mallocgc")
+	}
+	for i, st := range samples {
+		v := float64(values[i])
+		total += v
+		counted := false
+		for j := 0; j+1 < len(st) && !counted; j++ {
+			if isAlloc(st[j].fn) && st[j+1] == (frame{"example.com/rank.Hot", 18}) {
+				allocAtHot += v
+				counted = true
+			}
+		}
+		for j := 0; j+1 < len(st); j++ {
+			if st[j].fn == "reflect.DeepEqual" && st[j+1] == (frame{"example.com/rank.Lookup", 29}) {
+				deepEqualAtLookup += v
+				break
+			}
+		}
+	}
+	gc := r.Stats.Profile.GCFactor
+	wantHot := allocAtHot / total * (1 + gc) * 100
+	if math.Abs(hot.Score-wantHot) > 0.5 {
+		t.Errorf("Hot alloc score %.3f%%, measured %.3f%% (alloc %.3f%% x (1+%.2f GC))", hot.Score, wantHot, allocAtHot/total*100, gc)
+	}
+	wantDeq := deepEqualAtLookup / total * 100
+	if math.Abs(deq.Score-wantDeq) > 0.5 {
+		t.Errorf("DeepEqual score %.3f%%, measured %.3f%%", deq.Score, wantDeq)
+	}
+	if wantHot < 10 {
+		t.Errorf("the fixture's Hot allocation is only %.1f%% of CPU; the construction no longer holds", wantHot)
+	}
+
+	// Without -all, code the profile never saw run is hidden and counted.
+	r2 := checkJSON()
+	if _, ok := find(r2.Findings, "heapescape", 38); ok || r2.Stats.Hidden == 0 {
+		t.Errorf("Rare's finding is shown without -all (hidden %d)", r2.Stats.Hidden)
+	}
+	// The ranking is deterministic.
+	r3 := checkJSON()
+	if !reflect.DeepEqual(r2.Findings, r3.Findings) {
+		t.Error("two runs with the same profile rank differently")
+	}
+}

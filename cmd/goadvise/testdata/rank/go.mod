@@ -1,0 +1,3 @@
+module example.com/rank
+
+go 1.26

@@ -1,0 +1,40 @@
+// Package rank is a fixture whose CPU profile orders its findings by
+// construction: Hot allocates in a loop and takes most of the CPU, Lookup
+// compares with reflect.DeepEqual in a loop and takes less, and Rare runs
+// once.
+package rank
+
+import "reflect"
+
+// Buf is a 256-byte buffer.
+type Buf struct{ b [256]byte }
+
+var sink *Buf
+
+// Hot allocates a buffer per iteration.
+func Hot(n int) int {
+	s := 0
+	for i := range n {
+		b := &Buf{}
+		b.b[i%256] = byte(i)
+		sink = b
+		s += int(b.b[0])
+	}
+	return s
+}
+
+// Lookup returns the index of k in keys, comparing with reflect.DeepEqual.
+func Lookup(keys [][]byte, k []byte) int {
+	for i, x := range keys {
+		if reflect.DeepEqual(x, k) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Rare allocates once at start-up.
+func Rare() {
+	b := &Buf{}
+	sink = b
+}

@@ -1,0 +1,19 @@
+package rank
+
+import (
+	"fmt"
+	"testing"
+)
+
+func BenchmarkWork(b *testing.B) {
+	Rare()
+	keys := make([][]byte, 20)
+	for i := range keys {
+		keys[i] = []byte(fmt.Sprintf("key-%03d", i))
+	}
+	miss := []byte("key-999")
+	for b.Loop() {
+		Hot(400)
+		Lookup(keys, miss)
+	}
+}
