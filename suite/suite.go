@@ -4,6 +4,9 @@
 package suite
 
 import (
+	"errors"
+	"fmt"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/deepequal"
@@ -72,4 +75,43 @@ func Requires(analyzers []*analysis.Analyzer, dep *analysis.Analyzer) bool {
 		}
 	}
 	return false
+}
+
+// Select returns the analyzers of the suite named in enable (all if it is
+// empty) minus those named in disable, in suite order. Unknown names are an
+// error, and so is selecting nothing.
+func Select(enable, disable []string) ([]*analysis.Analyzer, error) {
+	all := Analyzers()
+	known := make(map[string]bool)
+	for _, a := range all {
+		known[a.Name] = true
+	}
+	set := func(names []string, what string) (map[string]bool, error) {
+		m := make(map[string]bool)
+		for _, n := range names {
+			if !known[n] {
+				return nil, fmt.Errorf("%s: unknown analyzer %q (run 'goadvise help' for the list)", what, n)
+			}
+			m[n] = true
+		}
+		return m, nil
+	}
+	on, err := set(enable, "-enable")
+	if err != nil {
+		return nil, err
+	}
+	off, err := set(disable, "-disable")
+	if err != nil {
+		return nil, err
+	}
+	var out []*analysis.Analyzer
+	for _, a := range all {
+		if (len(on) == 0 || on[a.Name]) && !off[a.Name] {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no analyzers left to run after -enable/-disable")
+	}
+	return out, nil
 }

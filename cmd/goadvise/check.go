@@ -82,7 +82,7 @@ func runCheck(args []string) int {
 		}
 		return exitError
 	}
-	analyzers, err := selectAnalyzers(suite.Analyzers(), cf.enable, cf.disable)
+	analyzers, err := suite.Select(splitList(cf.enable), splitList(cf.disable))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
@@ -160,46 +160,6 @@ func registerAnalyzerFlags(fs *flag.FlagSet, analyzers []*analysis.Analyzer) {
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
 	}
-}
-
-// selectAnalyzers applies -enable and -disable to the suite.
-func selectAnalyzers(all []*analysis.Analyzer, enable, disable string) ([]*analysis.Analyzer, error) {
-	byName := make(map[string]*analysis.Analyzer)
-	for _, a := range all {
-		byName[a.Name] = a
-	}
-	parse := func(list, flagName string) (map[string]bool, error) {
-		set := make(map[string]bool)
-		for _, n := range strings.Split(list, ",") {
-			n = strings.TrimSpace(n)
-			if n == "" {
-				continue
-			}
-			if byName[n] == nil {
-				return nil, fmt.Errorf("-%s: unknown analyzer %q (run 'goadvise help' for the list)", flagName, n)
-			}
-			set[n] = true
-		}
-		return set, nil
-	}
-	on, err := parse(enable, "enable")
-	if err != nil {
-		return nil, err
-	}
-	off, err := parse(disable, "disable")
-	if err != nil {
-		return nil, err
-	}
-	var out []*analysis.Analyzer
-	for _, a := range all {
-		if (len(on) == 0 || on[a.Name]) && !off[a.Name] {
-			out = append(out, a)
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no analyzers left to run after -enable/-disable")
-	}
-	return out, nil
 }
 
 func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int {

@@ -1,0 +1,62 @@
+// Package golangci registers goadvise as a golangci-lint v2 module plugin,
+// so that its analyzers run inside golangci-lint (built with
+// "golangci-lint custom"). See README.md for the .custom-gcl.yml and
+// .golangci.yml snippets.
+package golangci
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/suite"
+)
+
+// Name is the linter name under which golangci-lint reports goadvise's
+// findings (and the name to use in //nolint:goadvise).
+const Name = "goadvise"
+
+func init() {
+	register.Plugin(Name, New)
+}
+
+// Settings are the plugin's settings in .golangci.yml
+// (linters.settings.custom.goadvise.settings).
+type Settings struct {
+	Enable  []string `json:"enable"`  // analyzers to run (default all)
+	Disable []string `json:"disable"` // analyzers not to run
+	Profile string   `json:"profile"` // CPU profiles (comma-separated) that decide hotness
+}
+
+type plugin struct {
+	settings Settings
+}
+
+// New returns the plugin for the given settings.
+func New(conf any) (register.LinterPlugin, error) {
+	s, err := register.DecodeSettings[Settings](conf)
+	if err != nil {
+		return nil, fmt.Errorf("goadvise plugin settings: %w", err)
+	}
+	return &plugin{settings: s}, nil
+}
+
+// BuildAnalyzers returns the selected analyzers of the suite.
+func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	as, err := suite.Select(p.settings.Enable, p.settings.Disable)
+	if err != nil {
+		return nil, fmt.Errorf("goadvise plugin: %w", err)
+	}
+	if prof := strings.TrimSpace(p.settings.Profile); prof != "" {
+		if err := hotpath.Analyzer.Flags.Set("profile", prof); err != nil {
+			return nil, fmt.Errorf("goadvise plugin: profile: %w", err)
+		}
+	}
+	return as, nil
+}
+
+// GetLoadMode says that the analyzers need type information.
+func (p *plugin) GetLoadMode() string { return register.LoadModeTypesInfo }

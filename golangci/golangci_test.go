@@ -1,0 +1,43 @@
+package golangci_test
+
+import (
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	_ "github.com/goadvise/goadvise/golangci"
+)
+
+// TestPlugin builds the plugin the way golangci-lint does (by name, with
+// settings decoded from YAML-like maps) and runs what it returns.
+func TestPlugin(t *testing.T) {
+	newPlugin, err := register.GetPlugin("goadvise")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlugin(map[string]any{"enable": []any{"deepequal"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.GetLoadMode() != register.LoadModeTypesInfo {
+		t.Errorf("load mode %q", p.GetLoadMode())
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(as) != 1 || as[0].Name != "deepequal" {
+		t.Fatalf("analyzers = %v, want [deepequal]", as)
+	}
+	analysistest.Run(t, analysistest.TestData(), as[0], "p")
+
+	if p, err := newPlugin(map[string]any{"enable": []any{"nosuch"}}); err == nil {
+		if _, err := p.BuildAnalyzers(); err == nil {
+			t.Error("an unknown analyzer in the settings was accepted")
+		}
+	}
+	if _, err := newPlugin(map[string]any{"enable": 3}); err == nil {
+		t.Error("malformed settings were accepted")
+	}
+}
