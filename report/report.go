@@ -45,7 +45,18 @@ type Finding struct {
 	Cost    string  `json:"cost,omitempty"` // Score as a human figure: "~2.1% of CPU in reflect.DeepEqual"
 	Sampled bool    `json:"-"`              // the profile saw the finding's function or line run
 
+	// Set by check -verify for the findings whose fix was tried.
+	Verify *Verification `json:"verify,omitempty"`
+
 	offset int // byte offset of the start, for tie-breaking
+}
+
+// A Verification is the outcome of trying a finding's fix in a copy of
+// the module: the package's tests, and its benchmarks before and after.
+type Verification struct {
+	TestsPassed bool   `json:"tests_passed"`
+	Regressed   bool   `json:"regressed"` // tests fail or a benchmark got significantly worse
+	Summary     string `json:"summary"`   // "tests pass; allocs/op 2 → 1 (-50.00%) better"
 }
 
 // A Fix is one suggested fix: a message and the edits that make it.

@@ -55,6 +55,9 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 			if f.Cost != "" {
 				fmt.Fprintf(&b, "      cost: %s\n", f.Cost)
 			}
+			if f.Verify != nil {
+				fmt.Fprintf(&b, "      verified: %s\n", f.Verify.Summary)
+			}
 			if src, ok := lines.get(f.File, f.Line); ok {
 				prefix := fmt.Sprintf("%6d | ", f.Line)
 				text, col := expandTabs(src, f.Column)

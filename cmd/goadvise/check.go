@@ -53,6 +53,7 @@ type checkFlags struct {
 	heap     string
 	all      bool
 	minScore float64
+	verify   verifyFlags
 }
 
 func runCheck(args []string) int {
@@ -69,6 +70,10 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.profile, "profile", "", "rank findings by the CPU `profiles` given (comma-separated files, directories or URLs)")
 	fs.StringVar(&cf.heap, "heap", "", "also weigh allocation findings by these heap `profiles` (alloc_space/alloc_objects)")
 	fs.BoolVar(&cf.all, "all", false, "with -profile, also show findings in code the profile never saw run")
+	fs.BoolVar(&cf.verify.on, "verify", false, "try the fixes of the top findings in a copy of the module: run the package's tests and benchmarks before and after (with -fix, apply only the fixes that pass and do not regress)")
+	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
+	fs.IntVar(&cf.verify.count, "verify-count", 6, "with -verify, benchmark rounds per version")
+	fs.StringVar(&cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks (default the go test default)")
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
@@ -261,6 +266,17 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 	}
 
+	if cf.verify.on {
+		good, err := verifyFindings(findings, pkgs, cf.verify)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			return exitError
+		}
+		if cf.fix {
+			// Apply only what passed; the others stay reported.
+			return fixFindings(cf, dir, good, status)
+		}
+	}
 	if cf.fix || cf.diff {
 		return fixFindings(cf, dir, findings, status)
 	}
