@@ -48,7 +48,7 @@ type Finding struct {
 	// Set by check -verify for the findings whose fix was tried.
 	Verify *Verification `json:"verify,omitempty"`
 
-	offset int // byte offset of the start, for tie-breaking
+	Offset int `json:"offset"` // byte offset of the start in File
 }
 
 // A Verification is the outcome of trying a finding's fix in a copy of
@@ -77,6 +77,7 @@ type Edit struct {
 type Stats struct {
 	Packages   int            `json:"packages"`
 	Files      int            `json:"files"`
+	Cached     int            `json:"cached"`               // packages whose findings came from the findings cache
 	Findings   int            `json:"findings"`             // reported (after -top)
 	Total      int            `json:"total"`                // found, before -top
 	ByAnalyzer map[string]int `json:"by_analyzer"`          // reported findings per analyzer
@@ -127,7 +128,7 @@ func Collect(g *checker.Graph) ([]Finding, []string) {
 		pkg := act.Package
 		for _, d := range act.Diagnostics {
 			f := makeFinding(pkg, act.Analyzer, d, funcs)
-			key := fmt.Sprint(f.Analyzer, "\x00", f.File, "\x00", f.offset, "\x00", f.Message)
+			key := fmt.Sprint(f.Analyzer, "\x00", f.File, "\x00", f.Offset, "\x00", f.Message)
 			if seen[key] {
 				continue
 			}
@@ -151,7 +152,7 @@ func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnos
 		Message:  d.Message,
 		Tier:     d.Category,
 		Fixes:    []Fix{},
-		offset:   pos.Offset,
+		Offset:   pos.Offset,
 	}
 	if f.Tier == "" {
 		f.Tier = "cold"
@@ -239,7 +240,7 @@ func Rank(fs []Finding) {
 		return cmp.Or(
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
 			cmp.Compare(a.File, b.File),
-			cmp.Compare(a.offset, b.offset),
+			cmp.Compare(a.Offset, b.Offset),
 			cmp.Compare(a.Analyzer, b.Analyzer),
 			cmp.Compare(a.Message, b.Message),
 		)

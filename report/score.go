@@ -138,7 +138,7 @@ func RankByScore(fs []Finding) {
 			cmp.Compare(b.Score, a.Score),
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
 			cmp.Compare(a.File, b.File),
-			cmp.Compare(a.offset, b.offset),
+			cmp.Compare(a.Offset, b.Offset),
 			cmp.Compare(a.Analyzer, b.Analyzer),
 			cmp.Compare(a.Message, b.Message),
 		)

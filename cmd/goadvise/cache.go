@@ -11,10 +11,13 @@ func init() {
 	register(&command{
 		name:  "cache",
 		usage: "cache clean|dir",
-		short: "manage goadvise's cache of compiler decisions",
+		short: "manage goadvise's cache of compiler decisions and findings",
 		long: `The cache holds the compiler's escape and inlining decisions per package,
-keyed by the package's content, its dependencies, the Go version, GOOS/GOARCH
-and flags, so that re-running goadvise on an unchanged tree is cheap.
+and the findings of each package, keyed by the package's content, its
+dependencies, the Go version, GOOS/GOARCH, goadvise itself and the analyzers'
+flags, so that re-running goadvise on an unchanged tree is cheap and a change
+recomputes only the packages it can affect. GOADVISE_NOCACHE=1 bypasses the
+findings cache.
 
 It lives in os.UserCacheDir()/goadvise; GOADVISE_CACHE overrides the location.
 

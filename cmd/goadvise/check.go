@@ -9,15 +9,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/pgo"
@@ -54,6 +53,7 @@ type checkFlags struct {
 	all      bool
 	minScore float64
 	verify   verifyFlags
+	cpuprof  string
 }
 
 func runCheck(args []string) int {
@@ -74,6 +74,7 @@ func runCheck(args []string) int {
 	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
 	fs.IntVar(&cf.verify.count, "verify-count", 6, "with -verify, benchmark rounds per version")
 	fs.StringVar(&cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks (default the go test default)")
+	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
@@ -112,6 +113,19 @@ func runCheck(args []string) int {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	if cf.cpuprof != "" {
+		f, err := os.Create(cf.cpuprof)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			return exitError
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			return exitError
+		}
+		defer pprof.StopCPUProfile()
+	}
 	return check(cf, analyzers, patterns)
 }
 
@@ -128,20 +142,13 @@ func splitList(s string) []string {
 
 // profileStats describes the profile for the report: its size, the GC
 // factor used, and the hottest functions outside the analysed module.
-func profileStats(hot *pgo.Hotness, cf checkFlags, pkgs []*packages.Package) *report.ProfileStats {
+func profileStats(hot *pgo.Hotness, cf checkFlags, module string) *report.ProfileStats {
 	samples, dur := hot.Total()
 	ps := &report.ProfileStats{
 		Sources:   append(splitList(cf.profile), splitList(cf.heap)...),
 		Samples:   samples,
 		DurationS: dur.Seconds(),
 		GCFactor:  report.GCFactor(hot),
-	}
-	module := ""
-	for _, p := range pkgs {
-		if p.Module != nil && p.Module.Main {
-			module = p.Module.Path
-			break
-		}
 	}
 	if module != "" {
 		for _, h := range hot.Outside(module, 5) {
@@ -189,52 +196,17 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		// The analyzers see the same profile through the hot-path seam.
 		hotpath.SetProfile(hot)
 	}
-	// Load the packages and, at the same time, collect the compiler's
-	// decisions for them with one build: both are go command runs that
-	// mostly wait on the build cache, so they overlap well.
-	escapeDone := make(chan error, 1)
-	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
-		go func() {
-			escapeDone <- escape.Preload(context.Background(), escape.LoadOptions{Dir: dir, Patterns: patterns, Tests: cf.tests})
-		}()
-	} else {
-		escapeDone <- nil
-	}
-	pkgs, loadErrs, err := load(dir, patterns, cf.tests, analyzers)
-	if perr := <-escapeDone; perr != nil {
-		// Not fatal: analyzers that need escape data say it is unavailable.
-		fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", perr)
-	}
+	ar, err := analyze(context.Background(), dir, patterns, cf, analyzers)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
-	}
-	for _, e := range loadErrs {
-		fmt.Fprintf(os.Stderr, "goadvise: %s\n", e)
 	}
 	status := exitOK
-	if len(loadErrs) > 0 {
-		status = exitError
-	}
-
-	// The directive analyzer is a root too, so that its results (the
-	// suppression counts) are kept.
-	graph, err := checker.Analyze(append(analyzers, directive.Analyzer), pkgs, nil)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-		return exitError
-	}
-	findings, toolErrs := report.Collect(graph)
-	suppressed := 0
-	for _, act := range graph.Roots {
-		if res, ok := act.Result.(*directive.Result); ok {
-			suppressed += res.Suppressed()
-		}
-	}
-	for _, e := range toolErrs {
+	for _, e := range append(ar.loadErrs, ar.toolErrs...) {
 		fmt.Fprintf(os.Stderr, "goadvise: %s\n", e)
 		status = exitError
 	}
+	findings := ar.findings
 	if !cf.tests {
 		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
 	}
@@ -252,7 +224,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return f.Score < cf.minScore })
 		}
 		report.RankByScore(findings)
-		profStats = profileStats(hot, cf, pkgs)
+		profStats = profileStats(hot, cf, ar.module)
 	} else {
 		report.Rank(findings)
 	}
@@ -267,7 +239,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	}
 
 	if cf.verify.on {
-		good, err := verifyFindings(findings, pkgs, cf.verify)
+		good, err := verifyFindings(findings, ar.dirs, cf.verify)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return exitError
@@ -282,8 +254,9 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	}
 
 	r := &report.Report{Findings: findings, Stats: report.Stats{
-		Packages:   len(pkgs),
-		Files:      countFiles(pkgs),
+		Packages:   ar.packages,
+		Files:      ar.files,
+		Cached:     ar.cached,
 		Findings:   len(findings),
 		Total:      total,
 		ByAnalyzer: byAnalyzer(findings),
@@ -291,15 +264,19 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Hidden:     hidden,
 		Profile:    profStats,
 		DurationMS: time.Since(start).Milliseconds(),
-		Errors:     append(loadErrs, toolErrs...),
-		Suppressed: suppressed,
+		Errors:     append(ar.loadErrs, ar.toolErrs...),
+		Suppressed: ar.suppressed,
 	}}
 	var buf bytes.Buffer
 	switch cf.format {
 	case "json":
 		err = report.WriteJSON(&buf, r)
 	case "sarif":
-		err = report.WriteSARIF(&buf, r, analyzers, moduleRoot(pkgs, dir), version())
+		root := ar.moduleDir
+		if root == "" {
+			root = dir
+		}
+		err = report.WriteSARIF(&buf, r, analyzers, root, version())
 	default:
 		err = report.WriteText(&buf, r, dir)
 	}
@@ -428,29 +405,10 @@ func needFacts(analyzers []*analysis.Analyzer) bool {
 	return slices.ContainsFunc(analyzers, visit)
 }
 
-func countFiles(pkgs []*packages.Package) int {
-	n := 0
-	for _, p := range pkgs {
-		n += len(p.CompiledGoFiles)
-	}
-	return n
-}
-
 func byAnalyzer(fs []report.Finding) map[string]int {
 	m := make(map[string]int)
 	for _, f := range fs {
 		m[f.Analyzer]++
 	}
 	return m
-}
-
-// moduleRoot returns the directory of the main module, the root for SARIF
-// paths, or dir if the packages have no module.
-func moduleRoot(pkgs []*packages.Package, dir string) string {
-	for _, p := range pkgs {
-		if p.Module != nil && p.Module.Main && p.Module.Dir != "" {
-			return p.Module.Dir
-		}
-	}
-	return dir
 }

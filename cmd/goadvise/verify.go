@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/report"
 )
@@ -27,15 +25,9 @@ type verifyFlags struct {
 // run, and its benchmarks are compared before and after (see bench.Verify).
 // It records the outcome in each finding and returns the findings whose
 // fix passed the tests and did not regress. The user's tree is not touched.
-func verifyFindings(findings []report.Finding, pkgs []*packages.Package, vf verifyFlags) ([]report.Finding, error) {
+func verifyFindings(findings []report.Finding, dirOf map[string]string, vf verifyFlags) ([]report.Finding, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	dirOf := make(map[string]string) // package path -> directory
-	for _, p := range pkgs {
-		if len(p.GoFiles) > 0 {
-			dirOf[p.PkgPath] = filepath.Dir(p.GoFiles[0])
-		}
-	}
 	var good []report.Finding
 	done := 0
 	for i := range findings {

@@ -1,0 +1,336 @@
+// Package memo caches the findings of each package between runs of
+// goadvise check, so that a re-run on an unchanged tree costs little more
+// than listing its packages, and a change to one file recomputes only the
+// packages it can affect.
+//
+// A package's key covers everything its findings depend on: the goadvise
+// executable, the Go toolchain and target, the analyzers and all their
+// flag values, any profile given to them, the package's own files (by
+// content), and the keys of all its dependencies (standard library
+// packages by Go version, module dependencies by module version, other
+// packages by their files). A dependency matters because inlining carries
+// compiler decisions across packages and because type information flows
+// from dependencies.
+package memo
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/report"
+)
+
+// A Package is one package of the run, as go list describes it.
+type Package struct {
+	ImportPath   string
+	Dir          string
+	Name         string
+	GoFiles      []string
+	CgoFiles     []string
+	EmbedFiles   []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Deps         []string
+	Standard     bool
+	DepOnly      bool
+	ForTest      string
+	Module       *struct {
+		Path    string
+		Version string
+		Main    bool
+		Dir     string
+		Replace *struct {
+			Path    string
+			Version string
+		}
+	}
+	Error *struct{ Err string }
+
+	key string
+}
+
+// Key returns the package's cache key ("" if it has none, for example
+// because a file could not be read).
+func (p *Package) Key() string { return p.key }
+
+// Files returns the number of Go files of the package that check analyses.
+func (p *Package) Files(tests bool) int {
+	n := len(p.GoFiles) + len(p.CgoFiles)
+	if tests {
+		n += len(p.TestGoFiles) + len(p.XTestGoFiles)
+	}
+	return n
+}
+
+// Entry is what the cache holds for one package.
+type Entry struct {
+	Findings   []report.Finding
+	Suppressed int
+}
+
+// A Run lists the packages of one check run and computes their keys.
+type Run struct {
+	Roots []*Package // the packages the patterns matched, in go list order
+	dir   string
+	pkgs  map[string]*Package
+	deps  map[string]string // dependency key memo
+	salt  string
+	tests bool
+}
+
+// Options describe a run: where, what, and everything besides the
+// packages' content that determines findings.
+type Options struct {
+	Dir      string
+	Patterns []string
+	Tests    bool
+	Salt     string // the executable, analyzers, flags and profiles, already hashed or spelled out
+}
+
+// List runs go list over the patterns (with dependencies) and computes the
+// cache key of every matched package.
+func List(ctx context.Context, opts Options) (*Run, error) {
+	args := []string{"list", "-e", "-deps", "-json=ImportPath,Dir,Name,GoFiles,CgoFiles,EmbedFiles,TestGoFiles,XTestGoFiles,Deps,Standard,DepOnly,ForTest,Module,Error"}
+	if opts.Tests {
+		// Also list the test variants, whose dependencies include what
+		// the test files import.
+		args = append(args, "-test")
+	}
+	args = append(args, "--")
+	args = append(args, opts.Patterns...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = opts.Dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("go list: %s", firstLine(msg))
+	}
+	env, err := goEnv(ctx, opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{
+		dir:   opts.Dir,
+		pkgs:  make(map[string]*Package),
+		deps:  make(map[string]string),
+		salt:  opts.Salt + "\n" + env,
+		tests: opts.Tests,
+	}
+	testDeps := make(map[string][]string)
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		p := new(Package)
+		if err := dec.Decode(p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list output: %w", err)
+		}
+		switch {
+		case p.ForTest != "":
+			// "p [p.test]" or "p_test [p.test]": its dependencies count
+			// for the root p.
+			testDeps[p.ForTest] = append(testDeps[p.ForTest], p.Deps...)
+			continue
+		case strings.HasSuffix(p.ImportPath, ".test") && p.Name == "main":
+			continue // the generated test main
+		}
+		r.pkgs[p.ImportPath] = p
+		if !p.DepOnly {
+			r.Roots = append(r.Roots, p)
+		}
+	}
+	for path, deps := range testDeps {
+		if p := r.pkgs[path]; p != nil {
+			p.Deps = append(p.Deps, deps...)
+		}
+	}
+	for _, p := range r.Roots {
+		if p.Error == nil {
+			p.key = r.packageKey(p)
+		}
+	}
+	return r, nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// goEnv returns the go command's settings that change what it builds.
+func goEnv(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED", "GOWORK", "GOMOD")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env: %w", err)
+	}
+	return string(out), nil
+}
+
+func (r *Run) packageKey(p *Package) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "goadvise-memo-v1\n%s\n%s\n%s\ntests=%v\n", r.salt, p.ImportPath, p.Dir, r.tests)
+	lists := [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles}
+	if r.tests {
+		lists = append(lists, p.TestGoFiles, p.XTestGoFiles)
+	}
+	if !hashFiles(h, p.Dir, lists...) {
+		return ""
+	}
+	deps := append([]string(nil), p.Deps...)
+	sort.Strings(deps)
+	deps = slices.Compact(deps)
+	for _, d := range deps {
+		k := r.depKey(d)
+		if k == "" {
+			return ""
+		}
+		fmt.Fprintf(h, "dep %s %s\n", d, k)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// depKey identifies a dependency's content.
+func (r *Run) depKey(path string) string {
+	if k, ok := r.deps[path]; ok {
+		return k
+	}
+	// A test variant "q [p.test]" has the files of q.
+	base, _, _ := strings.Cut(path, " [")
+	p := r.pkgs[base]
+	var k string
+	switch {
+	case p == nil:
+		k = "missing"
+	case p.Standard:
+		k = "std"
+	case p.Module != nil && p.Module.Version != "" && (p.Module.Replace == nil || p.Module.Replace.Version != ""):
+		k = "mod " + p.Module.Path + "@" + p.Module.Version
+		if rep := p.Module.Replace; rep != nil {
+			k += " => " + rep.Path + "@" + rep.Version
+		}
+	default:
+		h := sha256.New()
+		if hashFiles(h, p.Dir, p.GoFiles, p.CgoFiles, p.EmbedFiles) {
+			k = hex.EncodeToString(h.Sum(nil))
+		}
+	}
+	r.deps[path] = k
+	return k
+}
+
+func hashFiles(h io.Writer, dir string, lists ...[]string) bool {
+	for _, list := range lists {
+		for _, f := range list {
+			data, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				return false
+			}
+			fmt.Fprintf(h, "file %s %x\n", f, sha256.Sum256(data))
+		}
+	}
+	return true
+}
+
+// Dir returns the directory of the findings cache: "findings" in
+// goadvise's cache directory (see escape.CacheDir), which "goadvise cache
+// clean" empties.
+func Dir() (string, error) {
+	d, err := escape.CacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "findings"), nil
+}
+
+func path(key string) (string, error) {
+	d, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, key[:2], key+".json"), nil
+}
+
+// Get returns the cached entry for a key.
+func Get(key string) (*Entry, bool) {
+	if key == "" {
+		return nil, false
+	}
+	p, err := path(key)
+	if err != nil {
+		return nil, false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, false
+	}
+	e := new(Entry)
+	if err := json.Unmarshal(data, e); err != nil {
+		return nil, false
+	}
+	return e, true
+}
+
+// Put stores an entry under a key, atomically. Failures are ignored: the
+// cache only saves time.
+func Put(key string, e *Entry) {
+	if key == "" {
+		return
+	}
+	p, err := path(key)
+	if err != nil {
+		return
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), p)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// Clean removes the findings cache.
+func Clean() error {
+	d, err := Dir()
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(d); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("removing %s: %w", d, err)
+	}
+	return nil
+}
