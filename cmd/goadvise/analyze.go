@@ -98,6 +98,9 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	}
 	res.loadErrs = loadErrs
 	res.loaded = pkgs
+	if len(pkgs) == 0 {
+		return res, nil // every package to analyse failed to load
+	}
 	if run == nil {
 		for _, p := range pkgs {
 			if p.ForTest == "" {
