@@ -6,6 +6,9 @@ package suite
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -26,14 +29,77 @@ var reporting = []*analysis.Analyzer{
 
 // wrapped holds the reporting analyzers wrapped so that //goadvise:ignore
 // and //nolint directives suppress their diagnostics. Wrapping happens once
-// so that every caller gets the same *analysis.Analyzer values.
+// so that every caller gets the same *analysis.Analyzer values. Every
+// analyzer they depend on is guarded against panics in place.
 var wrapped = func() []*analysis.Analyzer {
 	out := make([]*analysis.Analyzer, len(reporting))
+	seen := make(map[*analysis.Analyzer]bool)
 	for i, a := range reporting {
+		for _, r := range a.Requires {
+			guardAll(r, seen)
+		}
 		out[i] = directive.Wrap(a)
+		guard(out[i])
+		run := out[i].Run
+		out[i].Run = func(pass *analysis.Pass) (any, error) {
+			defer completed.Add(1)
+			return run(pass)
+		}
 	}
 	return out
 }()
+
+// completed counts finished runs of the reporting analyzers (one per
+// analyzer and package), for progress reports.
+var completed atomic.Int64
+
+// Completed returns how many runs of a reporting analyzer on a package
+// have finished in this process.
+func Completed() int64 { return completed.Load() }
+
+// guardAll guards a and everything it requires.
+func guardAll(a *analysis.Analyzer, seen map[*analysis.Analyzer]bool) {
+	if seen[a] {
+		return
+	}
+	seen[a] = true
+	for _, r := range a.Requires {
+		guardAll(r, seen)
+	}
+	guard(a)
+}
+
+// guard makes a panic in a's Run an error of that analysis, naming the
+// analyzer, the package and where it panicked, so that drivers report it
+// and go on with the other packages instead of crashing.
+func guard(a *analysis.Analyzer) {
+	run := a.Run
+	a.Run = func(pass *analysis.Pass) (res any, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("internal error: analyzer %s panicked on package %s: %v (at %s); please report it", a.Name, pass.Pkg.Path(), r, panicSite())
+			}
+		}()
+		return run(pass)
+	}
+}
+
+// panicSite returns the file:line of the function that panicked, called
+// from a deferred function during the panic.
+func panicSite() string {
+	pc := make([]uintptr, 32)
+	n := runtime.Callers(3, pc)
+	frames := runtime.CallersFrames(pc[:n])
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "runtime.") && !strings.Contains(f.Function, "/suite.guard") {
+			return fmt.Sprintf("%s:%d in %s", f.File, f.Line, f.Function)
+		}
+		if !more {
+			return "unknown"
+		}
+	}
+}
 
 // Analyzers returns goadvise's analyzers that report findings, in the order
 // they are documented, each honouring suppression directives. Helper

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -47,6 +49,9 @@ type analysisResult struct {
 // escape data and analysed.
 func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, analyzers []*analysis.Analyzer) (*analysisResult, error) {
 	res := &analysisResult{dirs: make(map[string]string)}
+	st := newStatus()
+	defer st.stop()
+	st.set(func() string { return "listing packages" })
 	run, err := listForMemo(ctx, dir, patterns, cf, analyzers)
 	if err != nil {
 		// The cache is an optimisation: without it, analyse everything.
@@ -80,6 +85,16 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	// Load the packages and, at the same time, collect the compiler's
 	// decisions for them with one build: both are go command runs that
 	// mostly wait on the build cache, so they overlap well.
+	n := len(misses)
+	if run == nil {
+		n = 0
+	}
+	st.set(func() string {
+		if n > 0 {
+			return fmt.Sprintf("loading and compiling %d packages (%d cached)", n, res.cached)
+		}
+		return "loading and compiling packages"
+	})
 	escapeDone := make(chan error, 1)
 	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
 		go func() {
@@ -118,7 +133,12 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 
 	// The directive analyzer is a root too, so that its results (the
 	// suppression counts) are kept.
+	base, total := suite.Completed(), len(analyzers)*len(pkgs)
+	st.set(func() string {
+		return fmt.Sprintf("analysed %d/%d (analyzer, package) pairs", suite.Completed()-base, total)
+	})
 	graph, err := checker.Analyze(append(analyzers, directive.Analyzer), pkgs, nil)
+	st.stop()
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +180,68 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		}
 	}
 	return res, nil
+}
+
+// A status line shows what a long run is doing on stderr, when stderr is a
+// terminal and the run has taken more than two seconds; otherwise it
+// prints nothing.
+type status struct {
+	mu    sync.Mutex
+	msg   func() string
+	done  chan struct{}
+	ended chan struct{}
+}
+
+func newStatus() *status {
+	s := &status{msg: func() string { return "" }, done: make(chan struct{}), ended: make(chan struct{})}
+	fi, err := os.Stderr.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		close(s.ended)
+		return s
+	}
+	go func() {
+		defer close(s.ended)
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		begin := time.Now()
+		shown := false
+		for {
+			select {
+			case <-s.done:
+				if shown {
+					fmt.Fprint(os.Stderr, "\r\033[K")
+				}
+				return
+			case <-tick.C:
+				if time.Since(begin) < 2*time.Second {
+					continue
+				}
+				s.mu.Lock()
+				msg := s.msg()
+				s.mu.Unlock()
+				fmt.Fprintf(os.Stderr, "\r\033[Kgoadvise: %s", msg)
+				shown = true
+			}
+		}
+	}()
+	return s
+}
+
+// set changes the message; f is called at each refresh.
+func (s *status) set(f func() string) {
+	s.mu.Lock()
+	s.msg = f
+	s.mu.Unlock()
+}
+
+// stop clears the line and stops refreshing.
+func (s *status) stop() {
+	select {
+	case <-s.done:
+	default:
+		close(s.done)
+	}
+	<-s.ended
 }
 
 // rootPath returns the import path of the package a loaded package belongs

@@ -1,0 +1,59 @@
+package suite
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+func TestGuard(t *testing.T) {
+	boom := &analysis.Analyzer{
+		Name: "boom",
+		Doc:  "panics",
+		Run: func(pass *analysis.Pass) (any, error) {
+			var m map[string]int
+			m["x"]++ // a nil map write panics
+			return nil, nil
+		},
+	}
+	guard(boom)
+	var errs []string
+	analysistest.Run(errRecorder{t, &errs}, analysistest.TestData(), boom, "p")
+	if len(errs) != 1 || !strings.Contains(errs[0], "analyzer boom panicked on package p") || !strings.Contains(errs[0], "suite_test.go:") {
+		t.Errorf("errors = %q; want one naming the analyzer, the package and the panic site", errs)
+	}
+}
+
+// errRecorder records analysistest's errors instead of failing.
+type errRecorder struct {
+	*testing.T
+	errs *[]string
+}
+
+func (r errRecorder) Errorf(format string, args ...any) {
+	*r.errs = append(*r.errs, strings.TrimSpace(fmt.Sprintf(format, args...)))
+}
+
+func TestSelect(t *testing.T) {
+	all, err := Select(nil, nil)
+	if err != nil || len(all) != len(Analyzers()) {
+		t.Fatalf("Select(nil, nil) = %d analyzers, %v", len(all), err)
+	}
+	one, err := Select([]string{"deepequal"}, nil)
+	if err != nil || len(one) != 1 || one[0].Name != "deepequal" {
+		t.Errorf("Select(deepequal) = %v, %v", one, err)
+	}
+	if _, err := Select([]string{"nosuch"}, nil); err == nil {
+		t.Error("unknown analyzer accepted")
+	}
+	var names []string
+	for _, a := range Analyzers() {
+		names = append(names, a.Name)
+	}
+	if _, err := Select(nil, names); err == nil {
+		t.Error("disabling everything accepted")
+	}
+}
