@@ -121,7 +121,7 @@ func List(ctx context.Context, opts Options) (*Run, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, fmt.Errorf("go list: %s", firstLine(msg))
+		return nil, fmt.Errorf("%s: %s", opts.Dir, strings.TrimPrefix(firstLine(msg), "go: "))
 	}
 	env, err := goEnv(ctx, opts.Dir)
 	if err != nil {

@@ -173,6 +173,7 @@ func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnos
 			}
 		}
 	}
+fixes:
 	for _, sf := range d.SuggestedFixes {
 		fix := Fix{Message: sf.Message, Edits: []Edit{}}
 		for _, e := range sf.TextEdits {
@@ -180,7 +181,12 @@ func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnos
 			if !end.IsValid() {
 				end = e.Pos
 			}
-			p, q := fset.Position(e.Pos), fset.Position(end)
+			// Offsets are in the file as parsed; in a file that cgo
+			// rewrote, they do not apply to the user's file: drop the fix.
+			p, q := fset.PositionFor(e.Pos, false), fset.PositionFor(end, false)
+			if p.Filename != fset.Position(e.Pos).Filename {
+				continue fixes
+			}
 			fix.Edits = append(fix.Edits, Edit{File: p.Filename, Start: p.Offset, End: q.Offset, New: string(e.NewText)})
 		}
 		f.Fixes = append(f.Fixes, fix)

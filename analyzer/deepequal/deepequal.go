@@ -16,6 +16,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
+	"github.com/goadvise/goadvise/analyzer/internal/gen"
 )
 
 //go:embed doc.go
@@ -44,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 	generated := make(map[*token.File]bool)
 	for _, f := range pass.Files {
-		if ast.IsGenerated(f) {
+		if gen.IsGenerated(pass, f) {
 			generated[pass.Fset.File(f.FileStart)] = true
 		}
 	}

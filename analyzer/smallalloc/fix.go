@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/gen"
 )
 
 // reportHoist reports an allocation made directly in a loop body, with a
@@ -157,7 +158,7 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 	if !ok {
 		return
 	}
-	if f := c.fileOf(td.spec.Pos()); f == nil || ast.IsGenerated(f) {
+	if f := c.fileOf(td.spec.Pos()); f == nil || gen.IsGenerated(c.pass, f) {
 		return // the struct cannot get a field
 	}
 	if c.goFns[fn] || !c.locksOrSerial(fd, recvName, named) {

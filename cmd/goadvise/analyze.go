@@ -54,8 +54,10 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	st.set(func() string { return "listing packages" })
 	run, err := listForMemo(ctx, dir, patterns, cf, analyzers)
 	if err != nil {
-		// The cache is an optimisation: without it, analyse everything.
-		fmt.Fprintf(os.Stderr, "goadvise: findings cache unavailable: %v\n", err)
+		// go list -e fails only when the go command cannot work here at
+		// all (a go.mod needing a newer toolchain, a broken go.work), and
+		// loading would fail the same way: say it once.
+		return nil, err
 	}
 	var misses []string
 	if run != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -8,8 +9,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/page"
 )
 
 // Exit statuses of goadvise bench (documented in README.md). Unlike check,
@@ -23,7 +26,7 @@ const (
 func init() {
 	register(&command{
 		name:  "bench",
-		usage: "bench [-base REV] [-head REV] [-bench REGEX] [-count N] [-benchtime D] [-cpu LIST] [-pgo FILE|off] [-threshold PCT] [-format text|json|csv] [packages]\n       goadvise bench -old OLD.txt -new NEW.txt",
+		usage: "bench [-base REV] [-head REV] [-bench REGEX] [-count N] [-benchtime D] [-cpu LIST] [-pgo FILE|off] [-threshold PCT] [-format text|json|csv|html] [packages]\n       goadvise bench -old OLD.txt -new NEW.txt",
 		short: "compare the benchmarks of two versions with statistics",
 		long: `Bench builds the base revision (default HEAD, checked out in a temporary
 git worktree) and the head (default: the working tree as it is, uncommitted
@@ -57,7 +60,7 @@ func runBench(args []string) int {
 	fs.StringVar(&opts.HeadPGO, "head-pgo", "", "-pgo build flag for the head (off, auto or a profile)")
 	fs.Float64Var(&opts.Threshold, "threshold", 5, "percent change below which a significant slowdown is not a regression")
 	fs.Float64Var(&opts.Alpha, "alpha", bench.DefaultAlpha, "significance level")
-	format := fs.String("format", "text", "output format: text, json or csv")
+	format := fs.String("format", "text", "output format: text, json, csv or html (one self-contained page)")
 	oldFile := fs.String("old", "", "compare this file of benchmark output (with -new)")
 	newFile := fs.String("new", "", "against this one (with -old)")
 	if err := fs.Parse(args); err != nil {
@@ -70,9 +73,9 @@ func runBench(args []string) int {
 		return benchExitError
 	}
 	switch *format {
-	case bench.FormatText, bench.FormatJSON, bench.FormatCSV:
+	case bench.FormatText, bench.FormatJSON, bench.FormatCSV, "html":
 	default:
-		fmt.Fprintf(os.Stderr, "goadvise bench: unknown -format %q (want text, json or csv)\n", *format)
+		fmt.Fprintf(os.Stderr, "goadvise bench: unknown -format %q (want text, json, csv or html)\n", *format)
 		return benchExitError
 	}
 	if opts.Count < 1 {
@@ -112,7 +115,18 @@ func runBench(args []string) int {
 		fmt.Fprintf(os.Stderr, "goadvise bench: %v\n", err)
 		return benchExitError
 	}
-	if err := bench.Write(os.Stdout, cmp, *format); err != nil {
+	// Render everything before writing, so that a failure leaves no
+	// partial output.
+	var out bytes.Buffer
+	if *format == "html" {
+		err = page.WriteBench(&out, cmp, page.BenchOptions{Version: version(), Generated: time.Now()})
+	} else {
+		err = bench.Write(&out, cmp, *format)
+	}
+	if err == nil {
+		_, err = os.Stdout.Write(out.Bytes())
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise bench: writing output: %v\n", err)
 		return benchExitError
 	}

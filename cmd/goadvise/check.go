@@ -374,16 +374,43 @@ func load(dir string, patterns []string, tests bool, analyzers []*analysis.Analy
 	var errs []string
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
-			msgs := make([]string, 0, len(p.Errors))
-			for _, e := range p.Errors {
-				msgs = append(msgs, e.Error())
-			}
-			errs = append(errs, fmt.Sprintf("package %s: %s", p.ID, strings.Join(msgs, "; ")))
+			errs = append(errs, fmt.Sprintf("package %s: %s", p.ID, packageErrors(p.Errors)))
 			continue
 		}
 		ok = append(ok, p)
 	}
 	return ok, errs, nil
+}
+
+// packageErrors turns a package's errors into one line: each error once,
+// with its position, without the "# pkg" header go list puts on compiler
+// output.
+func packageErrors(errs []packages.Error) string {
+	var msgs []string
+	seen := make(map[string]bool)
+	for _, e := range errs {
+		msg := e.Msg
+		if strings.HasPrefix(msg, "# ") {
+			_, msg, _ = strings.Cut(msg, "\n")
+		}
+		for _, line := range strings.Split(msg, "\n") {
+			line = strings.TrimSpace(line)
+			if e.Pos != "" && e.Pos != "-" && !strings.Contains(line, e.Pos) {
+				line = e.Pos + ": " + line
+			}
+			// go list and the type checker report the same error with
+			// relative and absolute paths: compare without the path.
+			key := line
+			if i := strings.Index(line, ".go:"); i >= 0 {
+				key = line[i:]
+			}
+			if line != "" && !seen[key] {
+				seen[key] = true
+				msgs = append(msgs, line)
+			}
+		}
+	}
+	return strings.Join(msgs, "; ")
 }
 
 func needFacts(analyzers []*analysis.Analyzer) bool {
