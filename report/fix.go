@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -205,9 +206,14 @@ func guessName(path string) string {
 
 // WriteFiles writes the new contents atomically: each file is written to a
 // temporary file in its directory, then renamed over the original, keeping
-// its permissions.
-func WriteFiles(res *FixResult) error {
+// its permissions. When ctx is cancelled (Ctrl-C) it stops between files:
+// every file is then either untouched or completely fixed, and no
+// temporary file is left.
+func WriteFiles(ctx context.Context, res *FixResult) error {
 	for _, file := range sortedKeys(res.Files) {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted before writing %s: %w", file, err)
+		}
 		if err := writeAtomic(file, res.Files[file].New); err != nil {
 			return err
 		}

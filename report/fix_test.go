@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,7 @@ func TestApplyFixes(t *testing.T) {
 	if now, _ := os.ReadFile(file); string(now) != src {
 		t.Fatal("ApplyFixes wrote the file")
 	}
-	if err := WriteFiles(res); err != nil {
+	if err := WriteFiles(context.Background(), res); err != nil {
 		t.Fatal(err)
 	}
 	if now, _ := os.ReadFile(file); string(now) != want {

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -334,7 +336,11 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 			return exitError
 		}
 	} else {
-		if err := report.WriteFiles(res); err != nil {
+		// Ctrl-C stops between files, never inside one.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := report.WriteFiles(ctx, res)
+		stop()
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return exitError
 		}
