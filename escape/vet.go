@@ -57,8 +57,30 @@ func UseVetConfig(cfgPath string) error {
 		return fmt.Errorf("%s: vet config names no package or no Go files", cfgPath)
 	}
 	vetConfig, vetConfigPath = cfg, cfgPath
+	// Compile the unit now, while unitchecker parses and type-checks it:
+	// the two overlap, and the Analyzer waits for the result.
+	done := make(chan struct{})
+	var (
+		recs   []Record
+		cached bool
+		cerr   error
+	)
+	go func() {
+		defer close(done)
+		if !cfg.VetxOnly {
+			recs, cached, cerr = compileUnit(context.Background(), cfg)
+		}
+	}()
+	vetCompile = func() ([]Record, bool, error) {
+		<-done
+		return recs, cached, cerr
+	}
 	return nil
 }
+
+// vetCompile waits for the compile of the vet unit that UseVetConfig
+// started and returns its records.
+var vetCompile func() ([]Record, bool, error)
 
 // vetResult compiles the vet unit, or returns nil if the pass is not it.
 func vetResult(pass *analysis.Pass) *PackageResult {
@@ -72,7 +94,7 @@ func vetResult(pass *analysis.Pass) *PackageResult {
 		res.Err = "go vet asked for facts only; the compiler is not run for dependencies"
 		return res
 	}
-	recs, cached, err := compileUnit(context.Background(), cfg)
+	recs, cached, err := vetCompile()
 	if err != nil {
 		res.Err = err.Error()
 	} else {
@@ -170,7 +192,15 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 	}
 	args = append(args, "--")
 	args = append(args, cfg.GoFiles...)
-	cmd := exec.CommandContext(ctx, "go", args...)
+	// go vet tells its tools where the toolchain's tools are; running the
+	// compiler directly saves starting the go command for each unit.
+	name := "go"
+	if dir := os.Getenv("GOTOOLDIR"); dir != "" {
+		if c := filepath.Join(dir, "compile"); fileExists(c) {
+			name, args = c, args[2:]
+		}
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = cfg.Dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -188,6 +218,11 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 	return recs, false, nil
 }
 
+func fileExists(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && !fi.IsDir()
+}
+
 // langVersion converts "go1.21.0" to "go1.21".
 func langVersion(v string) string {
 	if !strings.HasPrefix(v, "go1.") {
@@ -196,3 +231,9 @@ func langVersion(v string) string {
 	parts := strings.SplitN(v, ".", 3)
 	return parts[0] + "." + parts[1]
 }
+// edit 1
+// edit2 1
+// edit 2
+// edit2 2
+// edit 3
+// edit2 3
