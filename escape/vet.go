@@ -231,9 +231,3 @@ func langVersion(v string) string {
 	parts := strings.SplitN(v, ".", 3)
 	return parts[0] + "." + parts[1]
 }
-// edit 1
-// edit2 1
-// edit 2
-// edit2 2
-// edit 3
-// edit2 3
