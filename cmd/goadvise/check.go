@@ -21,6 +21,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/page"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/suite"
@@ -61,7 +62,7 @@ type checkFlags struct {
 func runCheck(args []string) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var cf checkFlags
-	fs.StringVar(&cf.format, "format", "text", "output `format`: text, json or sarif")
+	fs.StringVar(&cf.format, "format", "text", "output `format`: text, json, sarif or html")
 	fs.BoolVar(&cf.fix, "fix", false, "apply the suggested fixes to the source files")
 	fs.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as unified diffs instead of applying them")
 	fs.BoolVar(&cf.tests, "tests", false, "also analyse _test.go files")
@@ -96,9 +97,9 @@ func runCheck(args []string) int {
 		return exitError
 	}
 	switch cf.format {
-	case "text", "json", "sarif":
+	case "text", "json", "sarif", "html":
 	default:
-		fmt.Fprintf(os.Stderr, "goadvise: unknown -format %q (want text, json or sarif)\n", cf.format)
+		fmt.Fprintf(os.Stderr, "goadvise: unknown -format %q (want text, json, sarif or html)\n", cf.format)
 		return exitError
 	}
 	if cf.fix && cf.diff {
@@ -279,6 +280,8 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 			root = dir
 		}
 		err = report.WriteSARIF(&buf, r, analyzers, root, version())
+	case "html":
+		err = page.WriteCheck(&buf, r, page.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()})
 	default:
 		err = report.WriteText(&buf, r, dir)
 	}
