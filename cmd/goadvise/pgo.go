@@ -62,6 +62,10 @@ func runPGO(args []string) int {
 func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("goadvise pgo merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: goadvise pgo merge -o PATH [flags] SOURCES...")
+		fs.PrintDefaults()
+	}
 	out := fs.String("o", "", "write the merged profile to `path` (a directory means path/default.pgo)")
 	force := fs.Bool("force", false, "replace an existing output file")
 	weight := fs.String("weight", "samples", "weigh inputs by raw `samples`, give each input equal weight (equal), or divide by each input's duration (duration)")
@@ -72,6 +76,7 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 	skip := fs.Bool("skip-invalid", false, "skip inputs that are not usable CPU profiles instead of failing")
 	maxSize := fs.Int64("max-size", pgo.DefaultMaxSize, "limit on the decompressed size of one profile, in `bytes`")
 	timeout := fs.Duration("timeout", 0, "limit on one HTTP fetch (default: the seconds parameter + 30s)")
+	verbose := fs.Bool("v", false, "print each input's samples and duration")
 	if err := fs.Parse(args); err != nil {
 		return exitError
 	}
@@ -96,6 +101,9 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 		Trim:        *trim,
 		SkipInvalid: *skip,
 		Warn:        func(s string) { fmt.Fprintf(stderr, "goadvise pgo merge: warning: %s\n", s) },
+	}
+	if *verbose {
+		opts.Verbose = func(s string) { fmt.Fprintln(stderr, s) }
 	}
 	if *exclude != "" {
 		re, err := regexp.Compile(*exclude)
@@ -132,6 +140,10 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 func runPGOCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("goadvise pgo check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: goadvise pgo check [-profile FILE] [flags] [packages]")
+		fs.PrintDefaults()
+	}
 	prof := fs.String("profile", "", "the profile `file` or URL (default: default.pgo of the first main package)")
 	cdf := fs.Float64("cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent` (-d=pgoinlinecdfthreshold)")
 	top := fs.Int("top", 10, "list the `n` hottest stale functions and hot edges")

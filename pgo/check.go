@@ -1,0 +1,447 @@
+package pgo
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/pprof/profile"
+	"golang.org/x/tools/go/packages"
+)
+
+// A SourceFunc is a function of the current source code as the profile
+// names it.
+type SourceFunc struct {
+	Name      string // "example.com/pkg.(*T).M", "example.com/pkg.F.func1"
+	File      string
+	StartLine int // line of the func keyword, as Function.start_line
+	EndLine   int // line of the closing brace
+
+	// callLines are the lines that can hold a call site of this function
+	// (not of the function literals in it): calls, range statements, and
+	// if the function defers, its returns and its closing brace.
+	callLines map[int]bool
+}
+
+// SourceFuncs returns the functions of pkgs (loaded with syntax and types)
+// under their runtime names. Closures are named as the compiler names them
+// when they are not inlined: F.func1, F.func2 in source order, F.func1.1
+// for a closure in F.func1. Closures created by inlining (named after the
+// inlined function) and range-over-func bodies are not found.
+func SourceFuncs(pkgs []*packages.Package) map[string]SourceFunc {
+	out := map[string]SourceFunc{}
+	for _, pkg := range pkgs {
+		for _, file := range pkg.Syntax {
+			for _, decl := range file.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				prefixes := []string{pkg.PkgPath}
+				if pkg.Name == "main" {
+					// A program names its functions main.F; a test of
+					// the package names them by import path.
+					prefixes = append(prefixes, "main")
+				}
+				for _, prefix := range prefixes {
+					name := prefix + "." + declName(fd)
+					addFunc(out, pkg.Fset, name, fd.Pos(), fd.End(), fd.Body)
+					closures(out, pkg.Fset, name, ".func", fd.Body)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func addFunc(out map[string]SourceFunc, fset *token.FileSet, name string, pos, end token.Pos, body *ast.BlockStmt) {
+	p, e := fset.Position(pos), fset.Position(end)
+	f := SourceFunc{Name: name, File: p.Filename, StartLine: p.Line, EndLine: e.Line, callLines: map[int]bool{}}
+	line := func(pos token.Pos) int { return fset.Position(pos).Line }
+	defers := false
+	var returns []int
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			for l := line(n.Fun.End()); l <= line(n.Rparen); l++ {
+				f.callLines[l] = true
+			}
+		case *ast.RangeStmt:
+			f.callLines[line(n.For)] = true
+			f.callLines[line(n.X.End())] = true
+		case *ast.DeferStmt:
+			defers = true
+		case *ast.ReturnStmt:
+			returns = append(returns, line(n.Pos()))
+		}
+		return true
+	})
+	if defers {
+		for _, l := range returns {
+			f.callLines[l] = true
+		}
+		f.callLines[e.Line] = true
+	}
+	out[name] = f
+}
+
+// closures adds the function literals directly in body (not in nested
+// literals) as outer+sep+N, and recurses into them.
+func closures(out map[string]SourceFunc, fset *token.FileSet, outer, sep string, body ast.Node) {
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		lit, ok := x.(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		n++
+		name := outer + sep + strconv.Itoa(n)
+		addFunc(out, fset, name, lit.Pos(), lit.End(), lit.Body)
+		closures(out, fset, name, ".", lit.Body)
+		return false
+	})
+}
+
+// declName returns the pprof name of a declared function without its
+// package: "F", "T.M", "(*T).M", "F[...]", "(*T[...]).M".
+func declName(fd *ast.FuncDecl) string {
+	name := fd.Name.Name
+	if fd.Type.TypeParams != nil && fd.Type.TypeParams.NumFields() > 0 {
+		name += "[...]"
+	}
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return name
+	}
+	t := fd.Recv.List[0].Type
+	ptr := false
+	if st, ok := t.(*ast.StarExpr); ok {
+		ptr, t = true, st.X
+	}
+	generic := false
+	switch x := t.(type) {
+	case *ast.IndexExpr:
+		t, generic = x.X, true
+	case *ast.IndexListExpr:
+		t, generic = x.X, true
+	}
+	recv := "?"
+	if id, ok := t.(*ast.Ident); ok {
+		recv = id.Name
+	}
+	if generic {
+		recv += "[...]"
+	}
+	if ptr {
+		return "(*" + recv + ")." + name
+	}
+	return recv + "." + name
+}
+
+// CheckReport is the result of [Check].
+type CheckReport struct {
+	Profile  string
+	Warnings []string // validity warnings
+	// Preprofile is the verdict of go tool preprofile: "ok" or its error.
+	Preprofile string
+
+	Total    int64 // call-edge weight of the profile
+	Checked  int64 // weight of the edges whose caller is in the loaded packages
+	Matching int64 // of Checked, the weight whose caller line still exists
+	Packages []PackageMatch
+	Stale    []StaleFunc // hottest first
+
+	HotCDF        float64
+	HotEdges      []Edge // the compiler's hot call edges, hottest first
+	HotThreshold  float64
+	HotEdgesTotal int
+}
+
+// PackageMatch is the staleness of one package.
+type PackageMatch struct {
+	Path              string
+	Checked, Matching int64
+}
+
+// A StaleFunc is a function whose profile samples do not match the
+// current source.
+type StaleFunc struct {
+	Name   string
+	Weight int64  // call-edge weight that no longer matches
+	Reason string // "not found (renamed or removed)", "line offset 12 beyond its body (lines 0-9)"
+}
+
+// Share returns the matching share of the checked weight, from 0 to 1.
+func (r *CheckReport) Share() float64 {
+	if r.Checked == 0 {
+		return 0
+	}
+	return float64(r.Matching) / float64(r.Checked)
+}
+
+// CheckOptions control [Check].
+type CheckOptions struct {
+	Open   OpenOptions
+	Dir    string  // directory to load packages in
+	HotCDF float64 // DefaultHotCDF if zero
+	Top    int     // how many stale functions and hot edges to list; 10 if zero
+	// Preprofile runs go tool preprofile on the profile.
+	Preprofile bool
+}
+
+// Check reports whether the profile at source fits the packages matched by
+// patterns: whether it is valid, whether go tool preprofile accepts it,
+// how much of its call-edge weight still matches the source (the compiler
+// matches samples by function name and line offset from the function's
+// start), and which call edges the compiler will treat as hot.
+func Check(ctx context.Context, source string, patterns []string, opts CheckOptions) (*CheckReport, error) {
+	if opts.Top <= 0 {
+		opts.Top = 10
+	}
+	if opts.HotCDF == 0 {
+		opts.HotCDF = DefaultHotCDF
+	}
+	p, err := Read(ctx, source, opts.Open)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := CheckPGO(p.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", source, err)
+	}
+	rep := &CheckReport{Profile: source, Warnings: ws, HotCDF: opts.HotCDF}
+	if opts.Preprofile {
+		rep.Preprofile = preprofile(ctx, source)
+	}
+	cfg := &packages.Config{
+		Context: ctx,
+		Dir:     opts.Dir,
+		Tests:   true, // profiles of benchmarks name test functions
+		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading packages: %v", oneLine(err))
+	}
+	var errs []string
+	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
+		for _, e := range pkg.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("loading packages: %s", oneLine(fmt.Errorf("%s", errs[0])))
+	}
+	staleness(rep, p.Profile, pkgs, opts.Top)
+	edges := CallEdges(p.Profile)
+	hot, thr := edges.Hot(opts.HotCDF)
+	rep.HotEdgesTotal = len(hot)
+	rep.HotThreshold = thr
+	rep.HotEdges = hot[:min(len(hot), opts.Top)]
+	return rep, nil
+}
+
+func staleness(rep *CheckReport, p *profile.Profile, pkgs []*packages.Package, top int) {
+	funcs := SourceFuncs(pkgs)
+	loaded := map[string]bool{}
+	mainPaths := map[string]bool{}
+	for _, pkg := range pkgs {
+		loaded[pkg.PkgPath] = true
+		if pkg.Name == "main" && !strings.HasSuffix(pkg.PkgPath, ".test") {
+			loaded["main"] = true
+			mainPaths[pkg.PkgPath] = true
+		}
+	}
+	warnedMain := map[string]bool{}
+	generated := map[string]bool{}
+	for _, f := range p.Function {
+		if f.Filename == "<autogenerated>" || f.Filename == "" {
+			generated[f.Name] = true
+		}
+	}
+	// known reports whether name is found, and unsure whether it is a
+	// compiler-made name that goadvise may not reproduce (closures,
+	// wrappers) although its enclosing function exists.
+	known := func(name string) (found, unsure bool) {
+		if _, ok := funcs[name]; ok {
+			return true, false
+		}
+		if strings.Contains(name, "[") {
+			// Generic code: names of instantiations vary.
+			return false, true
+		}
+		outer, made := enclosing(name)
+		if !made {
+			return false, false
+		}
+		_, ok := funcs[outer]
+		return false, ok
+	}
+	byPkg := map[string]*PackageMatch{}
+	stale := map[string]*StaleFunc{}
+	for _, e := range CallEdges(p).Edges {
+		rep.Total += e.Weight
+		pkg := PackageOf(e.Caller)
+		if !loaded[pkg] || generated[e.Caller] {
+			continue
+		}
+		if mainPaths[pkg] && !warnedMain[pkg] {
+			warnedMain[pkg] = true
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("functions of main package %s are named by import path, as in a test or benchmark profile; a build of the program names them main.*, so PGO will not apply to them", pkg))
+		}
+		reason := ""
+		found, unsure := known(e.Caller)
+		f := funcs[e.Caller]
+		userCallee := loaded[PackageOf(e.Callee)] && !generated[e.Callee]
+		switch {
+		case unsure:
+			continue // not checked
+		case !found:
+			reason = "not found in the source (renamed or removed)"
+		case e.Offset < 0 || e.Offset > f.EndLine-f.StartLine:
+			reason = fmt.Sprintf("call at line offset %d is outside its body (offsets 0-%d)", e.Offset, f.EndLine-f.StartLine)
+		case userCallee && !f.callLines[f.StartLine+e.Offset]:
+			reason = fmt.Sprintf("no call at line offset %d (line %d) any more; lines moved", e.Offset, f.StartLine+e.Offset)
+		case userCallee:
+			if found, unsure := known(e.Callee); !found && !unsure {
+				reason = fmt.Sprintf("callee %s not found in the source", e.Callee)
+			}
+		}
+		pm := byPkg[pkg]
+		if pm == nil {
+			pm = &PackageMatch{Path: pkg}
+			byPkg[pkg] = pm
+		}
+		pm.Checked += e.Weight
+		rep.Checked += e.Weight
+		if reason == "" {
+			pm.Matching += e.Weight
+			rep.Matching += e.Weight
+			continue
+		}
+		sf := stale[e.Caller]
+		if sf == nil {
+			sf = &StaleFunc{Name: e.Caller, Reason: reason}
+			stale[e.Caller] = sf
+		}
+		sf.Weight += e.Weight
+	}
+	for _, pm := range byPkg {
+		rep.Packages = append(rep.Packages, *pm)
+	}
+	sort.Slice(rep.Packages, func(i, j int) bool { return rep.Packages[i].Path < rep.Packages[j].Path })
+	for _, sf := range stale {
+		rep.Stale = append(rep.Stale, *sf)
+	}
+	sort.Slice(rep.Stale, func(i, j int) bool {
+		if rep.Stale[i].Weight != rep.Stale[j].Weight {
+			return rep.Stale[i].Weight > rep.Stale[j].Weight
+		}
+		return rep.Stale[i].Name < rep.Stale[j].Name
+	})
+	if len(rep.Stale) > top {
+		rep.Stale = rep.Stale[:top]
+	}
+}
+
+// enclosing returns, for a compiler-made function name (a closure, a
+// range-over-func body, a go or defer wrapper, a method value wrapper), the
+// name of the declared function it belongs to.
+func enclosing(name string) (outer string, made bool) {
+	pkg := PackageOf(name)
+	rest := name[len(pkg):]
+	cut := len(rest)
+	for _, marker := range []string{".func", "-range", ".gowrap", ".deferwrap", "-fm"} {
+		if i := strings.Index(rest, marker); i >= 0 && i < cut {
+			cut = i
+		}
+	}
+	if cut == len(rest) {
+		return name, false
+	}
+	return pkg + rest[:cut], true
+}
+
+// preprofile runs go tool preprofile on the profile at source (a file; a
+// URL is fetched again) and returns "ok" or its error output on one line.
+func preprofile(ctx context.Context, source string) string {
+	if isURL(source) {
+		return "not run for a URL"
+	}
+	tmp, err := os.MkdirTemp("", "goadvise-preprofile")
+	if err != nil {
+		return "not run: " + err.Error()
+	}
+	defer os.RemoveAll(tmp)
+	cmd := exec.CommandContext(ctx, "go", "tool", "preprofile", "-i", source, "-o", filepath.Join(tmp, "out"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		msg := strings.Join(strings.Fields(out.String()), " ")
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "rejected: " + msg
+	}
+	return "ok"
+}
+
+// Format writes a human-readable report.
+func (r *CheckReport) Format() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "profile %s\n", r.Profile)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  warning: %s\n", w)
+	}
+	if r.Preprofile != "" {
+		fmt.Fprintf(&b, "go tool preprofile: %s\n", r.Preprofile)
+	}
+	if r.Checked == 0 {
+		fmt.Fprintf(&b, "staleness: no call-edge weight falls in the loaded packages (%d total)\n", r.Total)
+	} else {
+		fmt.Fprintf(&b, "staleness: %.1f%% of the call-edge weight in the loaded packages matches the current source (%.1f%% of the profile is in them)\n",
+			100*r.Share(), percent(r.Checked, r.Total))
+		for _, pm := range r.Packages {
+			fmt.Fprintf(&b, "  %-50s %5.1f%% matching of %.1f%% of the profile\n", pm.Path, percent(pm.Matching, pm.Checked), percent(pm.Checked, r.Total))
+		}
+	}
+	if len(r.Stale) > 0 {
+		fmt.Fprintf(&b, "hottest stale functions (refresh the profile, or PGO will not optimize them):\n")
+		for _, s := range r.Stale {
+			fmt.Fprintf(&b, "  %5.1f%%  %s: %s\n", percent(s.Weight, r.Total), s.Name, s.Reason)
+		}
+	}
+	fmt.Fprintf(&b, "hot call edges at %g%% CDF: %d (threshold %.3f%% of the weight per edge)\n", r.HotCDF, r.HotEdgesTotal, r.HotThreshold)
+	for _, e := range r.HotEdges {
+		fmt.Fprintf(&b, "  %5.1f%%  %s:+%d -> %s\n", percent(e.Weight, r.Total), e.Caller, e.Offset, e.Callee)
+	}
+	return b.String()
+}
+
+// DefaultProfile returns the default.pgo file of the first main package
+// matched by patterns that has one, the profile go build -pgo=auto uses.
+func DefaultProfile(patterns []string) (string, error) {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles}, patterns...)
+	if err != nil {
+		return "", fmt.Errorf("loading packages: %v", oneLine(err))
+	}
+	for _, pkg := range pkgs {
+		if pkg.Name != "main" || len(pkg.GoFiles) == 0 {
+			continue
+		}
+		f := filepath.Join(filepath.Dir(pkg.GoFiles[0]), "default.pgo")
+		if _, err := os.Stat(f); err == nil {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("no main package in %s has a default.pgo; name the profile with -profile", strings.Join(patterns, " "))
+}

@@ -1,0 +1,180 @@
+package pgo
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func edit(t *testing.T, file string, edits ...string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	for i := 0; i < len(edits); i += 2 {
+		if !strings.Contains(s, edits[i]) {
+			t.Fatalf("%s does not contain %q", file, edits[i])
+		}
+		s = strings.ReplaceAll(s, edits[i], edits[i+1])
+	}
+	if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheckStaleness(t *testing.T) {
+	fx := fixture(t)
+	mod := copyFixture(t)
+	ctx := context.Background()
+
+	rep, err := Check(ctx, fx.cpu, []string{"./..."}, CheckOptions{Dir: mod, Preprofile: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Preprofile != "ok" {
+		t.Errorf("preprofile verdict %q", rep.Preprofile)
+	}
+	if rep.Checked == 0 || rep.Share() != 1 || len(rep.Stale) != 0 {
+		t.Fatalf("fresh profile: %.3f of %d checked matches, stale %+v\n%s", rep.Share(), rep.Checked, rep.Stale, rep.Format())
+	}
+	if rep.HotEdgesTotal == 0 || len(rep.HotEdges) == 0 {
+		t.Errorf("no hot edges")
+	}
+	if len(rep.Packages) != 1 || rep.Packages[0].Path != "example.com/fix/work" {
+		t.Errorf("packages %+v, want example.com/fix/work", rep.Packages)
+	}
+
+	// Rename Sum, shrink Apply's closure to one line, and move Apply's
+	// calls down two lines.
+	work := filepath.Join(mod, "work", "work.go")
+	edit(t, work,
+		"func Sum(", "func Total(",
+		"f := func(x int) int {\n\t\treturn mix(x) + 1\n\t}", "f := func(x int) int { return mix(x) + 1 }",
+		"func Apply(xs []int) int {\n", "func Apply(xs []int) int {\n\t// Four\n\t// new\n\t// lines\n\t// here.\n")
+	edit(t, filepath.Join(mod, "work", "work_test.go"), "Sum(xs)", "Total(xs)")
+	edit(t, filepath.Join(mod, "cmd", "app", "main.go"), "work.Sum(", "work.Total(")
+
+	rep, err = Check(ctx, fx.cpu, []string{"./..."}, CheckOptions{Dir: mod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Share() >= 0.9 {
+		t.Errorf("edited source: %.3f matching, want less", rep.Share())
+	}
+	reasons := map[string]string{}
+	for _, s := range rep.Stale {
+		reasons[s.Name] = s.Reason
+	}
+	for name, want := range map[string]string{
+		"example.com/fix/work.Sum":          "not found",
+		"example.com/fix/work.Apply.func1":  "outside its body",
+		"example.com/fix/work.Apply":        "no call at line offset",
+		"example.com/fix/work.BenchmarkSum": "callee example.com/fix/work.Sum not found",
+	} {
+		if !strings.Contains(reasons[name], want) {
+			t.Errorf("stale %s: reason %q, want %q\n%s", name, reasons[name], want, rep.Format())
+		}
+	}
+	for name := range reasons {
+		if strings.Contains(name, "mix") || strings.Contains(name, "Same") || strings.Contains(name, "Alloc") {
+			t.Errorf("unchanged function %s reported stale: %s", name, reasons[name])
+		}
+	}
+}
+
+func TestCheckRejectsBadProfile(t *testing.T) {
+	fx := fixture(t)
+	_, err := Check(context.Background(), fx.heap, []string{"./..."}, CheckOptions{Dir: fx.dir})
+	checkOneLine(t, err, fx.heap, "not a CPU profile")
+}
+
+func TestSourceFuncNames(t *testing.T) {
+	for _, tc := range []struct{ in, outer string }{
+		{"example.com/p.F.func1", "example.com/p.F"},
+		{"example.com/p.(*T).M.func2.1", "example.com/p.(*T).M"},
+		{"example.com/p.T.M-fm", "example.com/p.T.M"},
+		{"example.com/p.F-range1", "example.com/p.F"},
+	} {
+		if got, made := enclosing(tc.in); !made || got != tc.outer {
+			t.Errorf("enclosing(%q) = %q, %v; want %q", tc.in, got, made, tc.outer)
+		}
+	}
+}
+
+// TestCheckMainPackage profiles a real program, whose functions are named
+// main.*, and checks the profile against its package.
+func TestCheckMainPackage(t *testing.T) {
+	dir := t.TempDir()
+	err := writeTree(dir, map[string]string{
+		"go.mod": "module example.com/prog\n\ngo 1.22\n",
+		"main.go": `package main
+
+import (
+	"os"
+	"runtime/pprof"
+	"time"
+)
+
+func main() {
+	f, err := os.Create(os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	pprof.StartCPUProfile(f)
+	t := 0
+	for start := time.Now(); time.Since(start) < 400*time.Millisecond; {
+		t += spin(t)
+	}
+	pprof.StopCPUProfile()
+	f.Close()
+	os.Exit(t & 0)
+}
+
+func spin(x int) int {
+	for i := 0; i < 1000; i++ {
+		x = churn(x, i)
+	}
+	return x
+}
+
+//go:noinline
+func churn(x, i int) int {
+	return x*31 + i ^ x>>3
+}
+`,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "cpu.pprof")
+	cmd := exec.Command("go", "run", ".", prof)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run: %v\n%s", err, out)
+	}
+	ctx := context.Background()
+	rep, err := Check(ctx, prof, []string{"."}, CheckOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Checked == 0 || rep.Share() != 1 || strings.Contains(strings.Join(rep.Warnings, "\n"), "import path") {
+		t.Fatalf("fresh profile of a program:\n%s", rep.Format())
+	}
+	edit(t, filepath.Join(dir, "main.go"), "spin(", "spin2(")
+	rep, err = Check(ctx, prof, []string{"."}, CheckOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range rep.Stale {
+		found = found || s.Name == "main.spin" && strings.Contains(s.Reason, "not found")
+	}
+	if !found {
+		t.Errorf("renamed main.spin not reported stale:\n%s", rep.Format())
+	}
+}

@@ -1,0 +1,450 @@
+package pgo
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/pprof/profile"
+)
+
+// Weight is the hotness of a function or line, as shares of the total CPU
+// sample weight, from 0 to 1.
+type Weight struct {
+	Flat  float64 // samples with the place at the top of the stack
+	Cum   float64 // samples with the place anywhere on the stack
+	Alloc float64 // samples in which the place calls a runtime allocation function directly
+}
+
+// A Hot is a function and its weight.
+type Hot struct {
+	Name    string // as in profiles: "example.com/pkg.(*T).M"
+	Package string // "example.com/pkg"
+	Weight
+}
+
+// LoadOptions control [LoadHotness].
+type LoadOptions struct {
+	Open OpenOptions
+}
+
+// Hotness answers how much of the CPU time and of the allocations of the
+// profiled program each function and each source line accounts for. It is
+// built from CPU profiles (for Weight) and heap profiles (for HeapLine).
+// Its methods are safe for concurrent use, and lookups are map lookups.
+type Hotness struct {
+	total    float64 // CPU weight (cpu/nanoseconds, or samples/count)
+	samples  int64
+	duration time.Duration
+
+	files  map[string]int32 // profile file name -> ID
+	byBase map[string][]string
+	lines  map[lineKey]*Weight
+	funcs  map[string]*Weight
+	under  map[underKey]float64
+	heap   map[lineKey][2]int64
+
+	mu      sync.Mutex
+	resolve map[string]int32 // query file -> profile file ID, -1 if none
+	roots   [][2]string      // learned (query prefix, profile prefix) pairs
+}
+
+type lineKey struct {
+	file int32
+	line int32
+}
+
+type underKey struct {
+	lineKey
+	callee string
+}
+
+func newHotness() *Hotness {
+	return &Hotness{
+		files:   map[string]int32{},
+		byBase:  map[string][]string{},
+		lines:   map[lineKey]*Weight{},
+		funcs:   map[string]*Weight{},
+		under:   map[underKey]float64{},
+		heap:    map[lineKey][2]int64{},
+		resolve: map[string]int32{},
+	}
+}
+
+// LoadHotness reads CPU and heap profiles from sources (files, directories,
+// URLs) and builds their Hotness. CPU profiles are added up; heap profiles
+// (with alloc_space and alloc_objects) feed HeapLine. Any other profile is
+// an error.
+func LoadHotness(ctx context.Context, sources []string, opts LoadOptions) (*Hotness, error) {
+	h := newHotness()
+	for _, src := range sources {
+		for p, err := range Open(ctx, src, opts.Open) {
+			if err != nil {
+				return nil, err
+			}
+			if err := h.Add(p.Profile); err != nil {
+				return nil, fmt.Errorf("%s: %v", p.Name, err)
+			}
+		}
+	}
+	h.finish()
+	return h, nil
+}
+
+// NewHotness builds a Hotness from parsed profiles.
+func NewHotness(profiles ...*profile.Profile) (*Hotness, error) {
+	h := newHotness()
+	for _, p := range profiles {
+		if err := h.Add(p); err != nil {
+			return nil, err
+		}
+	}
+	h.finish()
+	return h, nil
+}
+
+// Add adds a CPU or heap profile. It must not be called once the Hotness
+// is in use.
+func (h *Hotness) Add(p *profile.Profile) error {
+	info := Inspect(p)
+	switch info.Kind {
+	case CPU:
+		h.addCPU(p)
+	case Heap:
+		h.addHeap(p)
+	default:
+		return fmt.Errorf("neither a CPU nor a heap profile (sample types %s)", info.SampleTypes)
+	}
+	return nil
+}
+
+func (h *Hotness) fileID(name string) int32 {
+	id, ok := h.files[name]
+	if !ok {
+		id = int32(len(h.files))
+		h.files[name] = id
+		base := filepath.Base(filepath.ToSlash(name))
+		h.byBase[base] = append(h.byBase[base], name)
+	}
+	return id
+}
+
+// A hframe is a frame of a sample, for hotness.
+type hframe struct {
+	fn      string
+	key     lineKey
+	inlined bool // inlined into the frame above it (not the location's outermost line)
+}
+
+func (h *Hotness) frames(s *profile.Sample, buf []hframe) []hframe {
+	buf = buf[:0]
+	for _, l := range s.Location {
+		for i, ln := range l.Line {
+			if ln.Function == nil {
+				continue
+			}
+			buf = append(buf, hframe{
+				fn:      ln.Function.Name,
+				key:     lineKey{h.fileID(ln.Function.Filename), int32(ln.Line)},
+				inlined: i < len(l.Line)-1,
+			})
+		}
+	}
+	return buf
+}
+
+func (h *Hotness) addCPU(p *profile.Profile) {
+	vi := sampleIndex(p, "cpu", "nanoseconds")
+	ci := sampleIndex(p, "samples", "count")
+	h.duration += time.Duration(p.DurationNanos)
+	var buf []hframe
+	seenLine := map[lineKey]bool{}
+	seenFn := map[string]bool{}
+	seenUnder := map[underKey]bool{}
+	for _, s := range p.Sample {
+		w := float64(s.Value[vi])
+		h.samples += s.Value[ci]
+		if w == 0 {
+			continue
+		}
+		h.total += w
+		fr := h.frames(s, buf)
+		buf = fr
+		if len(fr) == 0 {
+			continue
+		}
+		h.line(fr[0].key).Flat += w
+		h.fn(fr[0].fn).Flat += w
+		clear(seenLine)
+		clear(seenFn)
+		clear(seenUnder)
+		for i, f := range fr {
+			if !seenLine[f.key] {
+				seenLine[f.key] = true
+				h.line(f.key).Cum += w
+			}
+			if !seenFn[f.fn] {
+				seenFn[f.fn] = true
+				h.fn(f.fn).Cum += w
+			}
+			// Callees reached from f directly or through inlined frames.
+			for k := i - 1; k >= 0; k-- {
+				u := underKey{f.key, fr[k].fn}
+				if !seenUnder[u] {
+					seenUnder[u] = true
+					h.under[u] += w
+				}
+				if !fr[k].inlined {
+					break
+				}
+			}
+		}
+		// Allocation: the first non-runtime frame above an allocation
+		// function.
+		clear(seenLine)
+		for i := 0; i+1 < len(fr); i++ {
+			if isAllocFunc(fr[i].fn) && !isRuntime(fr[i+1].fn) {
+				if f := fr[i+1]; !seenLine[f.key] {
+					seenLine[f.key] = true
+					h.line(f.key).Alloc += w
+					h.fn(f.fn).Alloc += w
+				}
+			}
+		}
+	}
+}
+
+func (h *Hotness) addHeap(p *profile.Profile) {
+	bi := sampleIndex(p, "alloc_space", "bytes")
+	oi := sampleIndex(p, "alloc_objects", "count")
+	var buf []hframe
+	for _, s := range p.Sample {
+		fr := h.frames(s, buf)
+		buf = fr
+		for _, f := range fr {
+			if isRuntime(f.fn) {
+				continue
+			}
+			v := h.heap[f.key]
+			v[0] += s.Value[bi]
+			v[1] += s.Value[oi]
+			h.heap[f.key] = v
+			break
+		}
+	}
+}
+
+func (h *Hotness) line(k lineKey) *Weight {
+	w := h.lines[k]
+	if w == nil {
+		w = new(Weight)
+		h.lines[k] = w
+	}
+	return w
+}
+
+func (h *Hotness) fn(name string) *Weight {
+	w := h.funcs[name]
+	if w == nil {
+		w = new(Weight)
+		h.funcs[name] = w
+	}
+	return w
+}
+
+// finish turns weights into shares.
+func (h *Hotness) finish() {
+	if h.total == 0 {
+		return
+	}
+	for _, w := range h.lines {
+		w.Flat, w.Cum, w.Alloc = w.Flat/h.total, w.Cum/h.total, w.Alloc/h.total
+	}
+	for _, w := range h.funcs {
+		w.Flat, w.Cum, w.Alloc = w.Flat/h.total, w.Cum/h.total, w.Alloc/h.total
+	}
+	for k, v := range h.under {
+		h.under[k] = v / h.total
+	}
+}
+
+// allocFuncs are the runtime's allocation entry points that compiled code
+// calls.
+var allocFuncs = map[string]bool{
+	"runtime.mallocgc": true, "runtime.newobject": true, "runtime.newarray": true,
+	"runtime.makeslice": true, "runtime.makeslicecopy": true, "runtime.growslice": true,
+	"runtime.makemap": true, "runtime.makemap_small": true, "runtime.makechan": true,
+	"runtime.slicebytetostring": true, "runtime.stringtoslicebyte": true, "runtime.stringtoslicerune": true,
+	"runtime.slicerunetostring": true, "runtime.intstring": true, "runtime.rawstring": true,
+	"runtime.rawbyteslice": true, "runtime.rawruneslice": true, "runtime.mapassign": true,
+	"runtime.mapassign_faststr": true, "runtime.mapassign_fast64": true, "runtime.mapassign_fast32": true,
+	"runtime.mapassign_fast64ptr": true, "runtime.newproc": true, "runtime.closureAlloc": true,
+}
+
+func isAllocFunc(name string) bool {
+	return allocFuncs[name] ||
+		strings.HasPrefix(name, "runtime.convT") ||
+		strings.HasPrefix(name, "runtime.concatstring") ||
+		strings.HasPrefix(name, "runtime.mallocgc")
+}
+
+func isRuntime(name string) bool {
+	return strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "internal/runtime/")
+}
+
+// Func returns the weight of the function with the given name, in pprof
+// form: "example.com/pkg.(*T).Method".
+func (h *Hotness) Func(name string) Weight {
+	if w := h.funcs[name]; w != nil {
+		return *w
+	}
+	return Weight{}
+}
+
+// Line returns the weight of a source line. File is a path as the profile
+// has it, usually absolute; a path with a different root (a checkout in
+// another directory, a -trimpath build) is matched by its longest common
+// suffix of at least two path elements, and later by the root learned from
+// such matches.
+func (h *Hotness) Line(file string, line int) Weight {
+	id := h.fileFor(file)
+	if id < 0 {
+		return Weight{}
+	}
+	if w := h.lines[lineKey{id, int32(line)}]; w != nil {
+		return *w
+	}
+	return Weight{}
+}
+
+// HeapLine returns the bytes and objects allocated at a source line
+// according to the heap profiles: allocations whose first frame outside
+// the runtime is that line. It returns zeros if no heap profile was loaded.
+func (h *Hotness) HeapLine(file string, line int) (bytes, objects int64) {
+	id := h.fileFor(file)
+	if id < 0 {
+		return 0, 0
+	}
+	v := h.heap[lineKey{id, int32(line)}]
+	return v[0], v[1]
+}
+
+// Under returns the share of CPU samples in which the given line calls
+// calleeFunc (a pprof name such as "reflect.DeepEqual"), directly or
+// through functions inlined into it.
+func (h *Hotness) Under(callerFile string, callerLine int, calleeFunc string) float64 {
+	id := h.fileFor(callerFile)
+	if id < 0 {
+		return 0
+	}
+	return h.under[underKey{lineKey{id, int32(callerLine)}, calleeFunc}]
+}
+
+// Total returns the number of CPU samples and the total duration of the
+// CPU profiles.
+func (h *Hotness) Total() (samples int64, duration time.Duration) {
+	return h.samples, h.duration
+}
+
+// Outside returns the n hottest functions by flat weight whose package is
+// not module or below it.
+func (h *Hotness) Outside(module string, n int) []Hot {
+	var out []Hot
+	for name, w := range h.funcs {
+		if w.Flat == 0 {
+			continue
+		}
+		pkg := PackageOf(name)
+		if pkg == module || strings.HasPrefix(pkg, module+"/") {
+			continue
+		}
+		out = append(out, Hot{Name: name, Package: pkg, Weight: *w})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Flat != out[j].Flat {
+			return out[i].Flat > out[j].Flat
+		}
+		return out[i].Name < out[j].Name
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// PackageOf returns the package path of a function name in pprof form:
+// "example.com/pkg" for "example.com/pkg.(*T).M".
+func PackageOf(name string) string {
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	slash := strings.LastIndexByte(name, '/')
+	if dot := strings.IndexByte(name[slash+1:], '.'); dot >= 0 {
+		return name[:slash+1+dot]
+	}
+	return name
+}
+
+// fileFor returns the ID of the profile's file that file names, or -1.
+func (h *Hotness) fileFor(file string) int32 {
+	if id, ok := h.files[file]; ok {
+		return id
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if id, ok := h.resolve[file]; ok {
+		return id
+	}
+	id := h.match(file)
+	h.resolve[file] = id
+	return id
+}
+
+// match finds the profile file with the longest common path suffix with
+// file (at least two elements, and only one such file), or one that a
+// learned root substitution turns file into.
+func (h *Hotness) match(file string) int32 {
+	q := strings.Split(filepath.ToSlash(file), "/")
+	best, bestN, tie := "", 0, false
+	for _, cand := range h.byBase[q[len(q)-1]] {
+		c := strings.Split(filepath.ToSlash(cand), "/")
+		n := 0
+		for n < len(q) && n < len(c) && q[len(q)-1-n] == c[len(c)-1-n] {
+			n++
+		}
+		switch {
+		case n > bestN:
+			best, bestN, tie = cand, n, false
+		case n == bestN:
+			tie = true
+		}
+	}
+	if bestN >= 2 && !tie {
+		qp := strings.Join(q[:len(q)-bestN], "/")
+		c := strings.Split(filepath.ToSlash(best), "/")
+		cp := strings.Join(c[:len(c)-bestN], "/")
+		h.learn(qp, cp)
+		return h.files[best]
+	}
+	for _, r := range h.roots {
+		if rest, ok := strings.CutPrefix(filepath.ToSlash(file), r[0]+"/"); ok {
+			if id, ok := h.files[r[1]+"/"+rest]; ok {
+				return id
+			}
+		}
+	}
+	return -1
+}
+
+func (h *Hotness) learn(queryPrefix, profilePrefix string) {
+	for _, r := range h.roots {
+		if r[0] == queryPrefix {
+			return
+		}
+	}
+	h.roots = append(h.roots, [2]string{queryPrefix, profilePrefix})
+}

@@ -1,0 +1,104 @@
+package pgo
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestHotness(t *testing.T) {
+	fx := fixture(t)
+	h, err := LoadHotness(context.Background(), []string{fx.cpu, fx.heap}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(fx.dir, "work", "work.go")
+	samples, dur := h.Total()
+	if samples == 0 || dur == 0 {
+		t.Fatalf("Total() = %d, %v", samples, dur)
+	}
+
+	mix := h.Func("example.com/fix/work.mix")
+	if mix.Flat < 0.02 || mix.Cum < mix.Flat {
+		t.Errorf("mix: %+v, want a sizeable flat share and cum >= flat", mix)
+	}
+	loopLine := lineOf(t, src, "t += mix(x)")
+	loop := h.Line(src, loopLine)
+	if u := h.Under(src, loopLine, "example.com/fix/work.mix"); loop.Cum < 0.02 || u < 0.02 || u > loop.Cum+1e-9 {
+		t.Errorf("the loop calling mix: %+v, of which calling mix %v", loop, u)
+	}
+	// The loop itself does not allocate; Alloc does.
+	if loop.Alloc != 0 {
+		t.Errorf("loop calling mix has alloc share %v", loop.Alloc)
+	}
+	mk := lineOf(t, src, "keep = append(keep, make(")
+	if w := h.Line(src, mk); w.Alloc <= 0 || w.Alloc > w.Cum {
+		t.Errorf("allocating line: %+v, want 0 < Alloc <= Cum", w)
+	}
+	if b, o := h.HeapLine(src, mk); b <= 0 || o <= 0 {
+		t.Errorf("HeapLine(allocating line) = %d bytes, %d objects", b, o)
+	}
+	if b, o := h.HeapLine(src, lineOf(t, src, "t += mix(x)")); b != 0 || o != 0 {
+		t.Errorf("HeapLine(non-allocating line) = %d, %d", b, o)
+	}
+
+	de := lineOf(t, src, "return reflect.DeepEqual(a, b)")
+	under := h.Under(src, de, "reflect.DeepEqual")
+	if deq := h.Func("reflect.DeepEqual"); under <= 0 || under > deq.Cum+1e-9 {
+		t.Errorf("Under(DeepEqual call) = %v, DeepEqual cum %v", under, deq.Cum)
+	}
+	if u := h.Under(src, de, "example.com/fix/work.mix"); u != 0 {
+		t.Errorf("Under(DeepEqual line, mix) = %v, want 0", u)
+	}
+
+	// The same file under another root, and a root-level file after
+	// learning the root.
+	other := "/elsewhere/checkout/fix/work/work.go"
+	if got, want := h.Line(other, mk), h.Line(src, mk); got != want {
+		t.Errorf("Line under another root = %+v, want %+v", got, want)
+	}
+	if w := h.Line("/elsewhere/unrelated/work.go", mk); w != (Weight{}) {
+		t.Errorf("unrelated file with the same base name matched: %+v", w)
+	}
+
+	out := h.Outside("example.com/fix", 5)
+	if len(out) == 0 {
+		t.Fatal("Outside returned nothing")
+	}
+	for i, o := range out {
+		if strings.HasPrefix(o.Name, "example.com/fix") {
+			t.Errorf("Outside returned %s of the module", o.Name)
+		}
+		if i > 0 && o.Flat > out[i-1].Flat {
+			t.Errorf("Outside not sorted: %v", out)
+		}
+	}
+}
+
+func TestPackageOf(t *testing.T) {
+	for name, want := range map[string]string{
+		"example.com/pkg.(*T).M":          "example.com/pkg",
+		"example.com/pkg.F.func1":         "example.com/pkg",
+		"main.main":                       "main",
+		"runtime.mallocgc":                "runtime",
+		"example.com/a.b/pkg.F[...]":      "example.com/a.b/pkg",
+		"example.com/pkg.G[go.shape.int]": "example.com/pkg",
+	} {
+		if got := PackageOf(name); got != want {
+			t.Errorf("PackageOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestLoadHotnessRejectsOtherProfiles(t *testing.T) {
+	p := synth(t, 0, map[string]int64{"main.a:11": 1})
+	p.SampleType = p.SampleType[:1]
+	p.SampleType[0].Type = "contentions"
+	for _, s := range p.Sample {
+		s.Value = s.Value[:1]
+	}
+	name := writeProfile(t, p, filepath.Join(t.TempDir(), "block.pprof"))
+	_, err := LoadHotness(context.Background(), []string{name}, LoadOptions{})
+	checkOneLine(t, err, name, "neither a CPU nor a heap profile")
+}
