@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,6 +200,7 @@ func stderrOf(err error) string {
 type target struct {
 	importPath string // without the " [p.test]" suffix
 	test       bool
+	forTest    string // for a test variant, the package whose test it belongs to
 	dir        string
 	files      []string
 	key        string
@@ -260,7 +262,7 @@ func (c *collector) targets(order []*listedPackage) []*target {
 		} else if c.opts.Tests && strings.HasSuffix(p.ImportPath, "_test") {
 			continue // an external test package without its variant suffix: not built
 		}
-		t := &target{importPath: path, test: isTest, dir: p.Dir}
+		t := &target{importPath: path, test: isTest, forTest: p.ForTest, dir: p.Dir}
 		for _, f := range p.GoFiles {
 			t.files = append(t.files, filepath.Join(p.Dir, f))
 		}
@@ -377,20 +379,30 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	seen := make(map[string]bool)
 	var paths []string
 	for _, t := range targets {
-		if seen[t.importPath] {
-			continue
+		// Each package's log goes to the log directory. The test variant
+		// of p and the external test package p_test are both built by
+		// "go test -c p".
+		if !seen[t.importPath] {
+			seen[t.importPath] = true
+			// The log directory is fresh, so the flag changes the compile
+			// action and the go command cannot reuse a cached compile
+			// (which would write no log).
+			args = append(args, "-gcflags="+t.importPath+"=-json=0,"+logDir)
 		}
-		seen[t.importPath] = true
-		// The log directory is fresh, so the flag changes the compile
-		// action and the go command cannot reuse a cached compile (which
-		// would write no log).
-		args = append(args, "-gcflags="+t.importPath+"=-json=0,"+logDir)
-		if tests {
-			args = append(args, "-gcflags="+t.importPath+"_test=-json=0,"+logDir)
+		path := t.importPath
+		if tests && t.forTest != "" {
+			path = t.forTest
 		}
-		paths = append(paths, t.importPath)
+		if !seen["build "+path] {
+			seen["build "+path] = true
+			paths = append(paths, path)
+		}
 	}
-	args = append(args, "--")
+	if !tests {
+		// go test does not accept "--" before its packages; package
+		// paths never start with "-", so it is only a precaution.
+		args = append(args, "--")
+	}
 	args = append(args, paths...)
 	cmd := c.goCmd(ctx, args...)
 	var out bytes.Buffer
@@ -423,6 +435,12 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			t.res.Err = "does not compile: " + msg
 			continue
 		}
+		if runErr != nil && !hasLog(logDir, t.importPath) {
+			// The go command failed and wrote no log for the package:
+			// say so rather than report a package without decisions.
+			t.res.Err = "go " + args[0] + " failed: " + firstLines(out.String(), 10)
+			continue
+		}
 		recs, err := parseLogDir(logDir, t.importPath)
 		if err != nil {
 			var ufe *UnknownFormatError
@@ -436,6 +454,23 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		cachePut(t.key, recs)
 	}
 	return nil
+}
+
+// hasLog reports whether the compiler wrote a log for pkgPath in dir.
+func hasLog(dir, pkgPath string) bool {
+	_, err := os.Stat(filepath.Join(dir, url.PathEscape(pkgPath)))
+	return err == nil
+}
+
+// firstLines returns the first n non-empty lines of s, joined by "; ".
+func firstLines(s string, n int) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" && len(lines) < n {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "; ")
 }
 
 // buildErrors splits go build output into the error text of each package,

@@ -16,6 +16,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/redundantbranch"
 	"github.com/goadvise/goadvise/analyzer/smallalloc"
 	"github.com/goadvise/goadvise/escape"
 )
@@ -25,6 +26,7 @@ var reporting = []*analysis.Analyzer{
 	deepequal.Analyzer,
 	heapescape.Analyzer,
 	smallalloc.Analyzer,
+	redundantbranch.Analyzer,
 }
 
 // wrapped holds the reporting analyzers wrapped so that //goadvise:ignore

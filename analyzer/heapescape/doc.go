@@ -4,21 +4,59 @@
 //
 // # Analyzer heapescape
 //
-// heapescape: report heap allocations decided by the compiler's escape analysis
+// heapescape: report heap allocations decided by the compiler's escape analysis, with cause and advice
 //
 // The findings are the compiler's own decisions, read from its optimization
-// log (see package escape); heapescape does not guess. Each finding names
-// the value, why it escapes (an interface conversion, a dynamic call, a
-// capturing closure, a return or store, its size, append growth, a go or
-// defer statement), the compiler's flow in short, and the change that would
-// keep the value on the stack where one applies.
+// log (see package escape); heapescape does not guess which values escape.
+// Each finding is one sentence: what allocates and why, then what to do,
+// then the hot-path tier in brackets, for example
+//
+//	make([]byte, 5) escapes to heap because io.ReadFull passes it to an interface method (io.Reader.Read) the compiler cannot see through; keep a fixed-size array in the receiver (a field reused across calls) and pass a slice of it, or let the caller provide the buffer [per-item: method Next runs per item]
+//
+// The cause comes from the compiler's escape flow: an interface conversion,
+// a dynamic call (interface method or function value), a return or a store,
+// the size, append growth, a capturing closure, a go or defer statement.
+// When a value is passed to a statically known function that lets it
+// escape, heapescape reads that function's source (and, up to three levels
+// deep, the functions it calls with the value) to say whether it passes the
+// value to an interface method or a function value, calls the value's
+// methods through an interface, or takes it as an interface; otherwise the
+// message says only that the callee lets it escape.
+//
+// The advice fits the type and the code:
+//
+//   - Returning or storing by value instead of by pointer is suggested only
+//     for structs of at most 64 bytes (by the types.Sizes of the build)
+//     that hold no lock, no noCopy marker and no sync or sync/atomic value,
+//     and never when the pointer is stored in an interface.
+//   - A constructor, a function whose result type is *T returning the
+//     allocated T (with "return &T{...}" or a variable), allocates on
+//     purpose: in cold code it is not reported, nor are the values it
+//     builds into the returned literal. When it runs per item or in a loop
+//     the finding suggests letting the caller provide the value.
+//   - An allocation inlined from another package is reported at the call,
+//     as the compiler reports it, and phrased "calling bufio.NewWriter
+//     allocates (inlined): ..."; the advice is about the call, since the
+//     callee's code cannot be changed. Constructors of other packages
+//     (a New... function with a pointer result) in cold code are not
+//     reported.
+//   - A value boxed only to be passed to reflect.DeepEqual says "(goes away
+//     with the deepequal fix)".
 //
 // Findings are ranked by the hot-path estimate of the hotpath analyzer: the
 // tier ("hot-loop", "per-item" or "cold") ends the message in brackets and
-// is the diagnostic's category. With -cold=false only hot findings are
-// reported.
+// is the diagnostic's category. Allocations on an error path are "cold"
+// with the reason "on an error path", wherever they are: inside a return
+// statement that returns a non-nil error (fmt.Errorf, errors.New, a
+// concrete error type, a package-level error variable, or a variable the
+// enclosing if statement compared with "!= nil", or defined in the block
+// from such a value), inside an if, else or case block whose last
+// statement is such a return or a call that does not return (panic,
+// log.Fatal*, log.Panic*, os.Exit, runtime.Goexit, t.Fatal*, t.Skip*,
+// t.FailNow), or passed as an argument to such a call, to t.Error or
+// t.Errorf, or to panic in inlined code. The detection is syntactic. With
+// -cold=false only per-item and hot-loop findings are reported.
 //
-// Allocations in generated files, and positions outside the package (code
-// inlined from other packages is reported at the call site in this
-// package, as the compiler does), are not reported.
+// Allocations in generated files, and positions outside the package, are
+// not reported.
 package heapescape

@@ -18,7 +18,18 @@ func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
 }
 
-// TestHotOnly checks that -cold=false hides findings in cold code.
+// TestAdvice checks that the advice fits the type (locks, noCopy, atomic
+// values, size), the callee (interface method calls through io.ReadFull),
+// constructors, allocations inlined from other packages, error paths and
+// reflect.DeepEqual arguments.
+func TestAdvice(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := filepath.Join(analysistest.TestData(), "src", "advice")
+	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
+}
+
+// TestHotOnly checks that -cold=false hides findings in cold code and on
+// error paths.
 func TestHotOnly(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	if err := heapescape.Analyzer.Flags.Set("cold", "false"); err != nil {

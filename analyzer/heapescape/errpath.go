@@ -1,0 +1,250 @@
+package heapescape
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// onErrorPath reports whether the node at the end of path (path[0] is the
+// innermost node, as astutil.PathEnclosingInterval returns it) is on an
+// error path: inside a return statement that returns a non-nil error, or
+// inside an if, else or case block whose last statement is such a return
+// or a call of panic. The check is syntactic and stops at the enclosing
+// function.
+func onErrorPath(info *types.Info, path []ast.Node) bool {
+	results := enclosingResults(info, path)
+	for i, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if returnsError(info, results, n, path[i:]) {
+				return true
+			}
+		case *ast.BlockStmt:
+			if i+1 < len(path) {
+				if ifs, ok := path[i+1].(*ast.IfStmt); ok && (ifs.Body == n || ifs.Else == n) {
+					if endsInError(info, results, n.List, path[i:]) {
+						return true
+					}
+				}
+			}
+		case *ast.CaseClause:
+			if endsInError(info, results, n.Body, path[i:]) {
+				return true
+			}
+		case *ast.CommClause:
+			if endsInError(info, results, n.Body, path[i:]) {
+				return true
+			}
+		case *ast.CallExpr:
+			// An argument of a call that ends the program, the
+			// goroutine or the test, or reports a test failure.
+			if i > 0 && (terminal(info, n) || failure(info, n)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// enclosingResults returns the result types of the innermost function
+// enclosing path.
+func enclosingResults(info *types.Info, path []ast.Node) *types.Tuple {
+	for _, n := range path {
+		var t types.Type
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if obj := info.Defs[n.Name]; obj != nil {
+				t = obj.Type()
+			}
+		case *ast.FuncLit:
+			t = info.TypeOf(n)
+		default:
+			continue
+		}
+		if sig, ok := t.(*types.Signature); ok {
+			return sig.Results()
+		}
+		return nil
+	}
+	return nil
+}
+
+// endsInError reports whether the last statement of a block is a return of
+// a non-nil error or a call of panic. outer is the path from the block
+// outwards, for the conditions guarding it.
+func endsInError(info *types.Info, results *types.Tuple, list []ast.Stmt, outer []ast.Node) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch s := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return returnsError(info, results, s, outer)
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		return terminal(info, call)
+	}
+	return false
+}
+
+// terminal reports whether call does not return normally: panic,
+// log.Fatal* and log.Panic* (also as *log.Logger methods), os.Exit,
+// runtime.Goexit, and the testing methods Fatal, Fatalf, FailNow, Skip,
+// Skipf and SkipNow.
+func terminal(info *types.Info, call *ast.CallExpr) bool {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, builtin := info.Uses[id].(*types.Builtin); builtin {
+			return id.Name == "panic"
+		}
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return false
+	}
+	name := fn.Name()
+	switch fn.Pkg().Path() {
+	case "log":
+		return strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")
+	case "os":
+		return name == "Exit"
+	case "runtime":
+		return name == "Goexit"
+	case "testing":
+		switch name {
+		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+			return true
+		}
+	}
+	return false
+}
+
+// failure reports whether call reports a test failure (t.Error, t.Errorf).
+func failure(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "testing" && (fn.Name() == "Error" || fn.Name() == "Errorf")
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// returnsError reports whether ret returns a non-nil value in a result of
+// type error. outer is the path from ret (or its block) outwards.
+func returnsError(info *types.Info, results *types.Tuple, ret *ast.ReturnStmt, outer []ast.Node) bool {
+	if results == nil || len(ret.Results) != results.Len() {
+		return false
+	}
+	for i, e := range ret.Results {
+		if types.Identical(results.At(i).Type(), errorType) && nonNilError(info, e, outer) {
+			return true
+		}
+	}
+	return false
+}
+
+// nonNilError reports whether e, returned as an error, is surely not nil:
+// a call of fmt.Errorf or errors.New, a call or composite literal of a
+// concrete error type, a package-level variable (a sentinel error such as
+// io.EOF), or a variable that an enclosing if statement's condition has
+// compared with "!= nil".
+func nonNilError(info *types.Info, e ast.Expr, outer []ast.Node) bool {
+	e = ast.Unparen(e)
+	switch x := e.(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.UnaryExpr:
+		return x.Op == token.AND
+	case *ast.CallExpr:
+		if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && fn.Pkg() != nil {
+			switch fn.Pkg().Path() + "." + fn.Name() {
+			case "fmt.Errorf", "errors.New":
+				return true
+			}
+		}
+		t := info.TypeOf(x)
+		return t != nil && !types.IsInterface(t) && types.Implements(t, errorType.Underlying().(*types.Interface))
+	case *ast.Ident, *ast.SelectorExpr:
+		var id *ast.Ident
+		if sel, ok := x.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		} else {
+			id = x.(*ast.Ident)
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok {
+			return false
+		}
+		if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+			return true
+		}
+		if _, ok := x.(*ast.Ident); !ok {
+			return false
+		}
+		for _, n := range outer {
+			switch n := n.(type) {
+			case *ast.IfStmt:
+				if comparesNotNil(info, n.Cond, v) {
+					return true
+				}
+			case *ast.BlockStmt:
+				if definedNonNil(info, n.List, v) {
+					return true
+				}
+			case *ast.FuncLit, *ast.FuncDecl:
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// definedNonNil reports whether one of the statements defines v with
+// "v := x" where x is surely a non-nil error (not itself a variable).
+func definedNonNil(info *types.Info, list []ast.Stmt, v *types.Var) bool {
+	for _, st := range list {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
+			continue
+		}
+		for i, lhs := range as.Lhs {
+			if id, ok := lhs.(*ast.Ident); ok && info.Defs[id] == v {
+				switch ast.Unparen(as.Rhs[i]).(type) {
+				case *ast.Ident, *ast.SelectorExpr:
+					return false
+				}
+				return nonNilError(info, as.Rhs[i], nil)
+			}
+		}
+	}
+	return false
+}
+
+// comparesNotNil reports whether cond is, or is a conjunction containing,
+// "v != nil".
+func comparesNotNil(info *types.Info, cond ast.Expr, v *types.Var) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case token.LAND:
+		return comparesNotNil(info, b.X, v) || comparesNotNil(info, b.Y, v)
+	case token.NEQ:
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+			nilID, ok2 := ast.Unparen(pair[1]).(*ast.Ident)
+			if ok && ok2 && info.Uses[id] == v && nilID.Name == "nil" {
+				if _, isNil := info.Uses[nilID].(*types.Nil); isNil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

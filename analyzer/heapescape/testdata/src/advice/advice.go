@@ -1,0 +1,253 @@
+// Package advice checks that heapescape's advice fits the type, the
+// callee and the path of each allocation.
+package advice
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/textproto"
+	"reflect"
+	"sync"
+	"sync/atomic"
+)
+
+var sink any
+
+// Store holds a lock: it must not be copied.
+type Store struct {
+	mu sync.RWMutex
+	m  map[string]int
+}
+
+// NewStore is a constructor: the allocation is its purpose, and it runs
+// rarely, so neither the Store nor its map is reported.
+func NewStore() *Store {
+	return &Store{m: make(map[string]int)}
+}
+
+// counter is small but holds an atomic value.
+type counter struct{ n atomic.Int64 }
+
+// big is larger than 64 bytes.
+type big struct{ a [9]int64 }
+
+// pair is small and may be copied.
+type pair struct{ a, b int }
+
+// noCopy is go vet's marker for values that must not be copied.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// guarded is small but holds a noCopy marker.
+type guarded struct {
+	_ noCopy
+	n int
+}
+
+var (
+	oneCounter *counter
+	oneBig     *big
+	onePair    *pair
+	oneStore   *Store
+	oneGuarded *guarded
+)
+
+// Keep stores pointers: by-value advice only for pair.
+func Keep() {
+	oneStore = &Store{}     // want `&Store{} escapes to heap because it is stored in oneStore; allocate it only when needed and reuse it across calls where its lifetime allows \[cold\]`
+	oneGuarded = &guarded{} // want `&guarded{} escapes to heap because it is stored in oneGuarded; allocate it only when needed and reuse it across calls where its lifetime allows \[cold\]`
+	oneCounter = &counter{} // want `&counter{} escapes to heap because it is stored in oneCounter; allocate it only when needed and reuse it across calls where its lifetime allows \[cold\]`
+	oneBig = &big{}         // want `&big{} escapes to heap because it is stored in oneBig; allocate it only when needed and reuse it across calls where its lifetime allows \[cold\]`
+	onePair = &pair{1, 2}   // want `&pair{...} escapes to heap because it is stored in onePair; pair is small \(16 bytes\) and may be copied: return or store it by value instead of by pointer \[cold\]`
+}
+
+// A Message is decoded per item.
+type Message struct{ Key []byte }
+
+// Decoder decodes messages.
+type Decoder struct {
+	r io.Reader
+}
+
+// NewDecoder is a cold constructor: not reported.
+func NewDecoder(r io.Reader) *Decoder {
+	d := &Decoder{r: r}
+	return d
+}
+
+// Next reads one message: its buffer escapes through io.ReadFull, which
+// passes it to the io.Reader's Read method.
+func (d *Decoder) Next() (*Message, error) {
+	hdr := make([]byte, 4) // want `make\(\[\]byte, 4\) escapes to heap because io.ReadFull passes it to an interface method \(io.Reader.Read\) the compiler cannot see through; keep a fixed-size array in the receiver \(a field reused across calls\) and pass a slice of it, or let the caller provide the buffer \[per-item: method Next runs per item\]`
+	if _, err := io.ReadFull(d.r, hdr); err != nil {
+		return nil, err
+	}
+	if hdr[0] == 0 {
+		return nil, fmt.Errorf("bad header %d", hdr[1]) // want `calling fmt.Errorf allocates \(inlined\): &errors.errorString{...} escapes to heap because .*; this runs only on an error path \(returning an error, panicking, exiting or failing a test\), which is rarely worth optimizing \[cold: on an error path\]` `hdr\[1\] escapes to heap because it is converted to an interface and passed to fmt.Errorf; this runs only on an error path .* \[cold: on an error path\]`
+	}
+	if hdr[1] == 0 {
+		return nil, &FormatError{Offset: int(hdr[2])} // want `&FormatError{...} escapes to heap because .* \[cold: on an error path\]`
+	}
+	if hdr[2] == 0 {
+		return nil, errors.New("zero") // want `calling errors.New allocates \(inlined\): &errors.errorString{...} escapes to heap .* \[cold: on an error path\]`
+	}
+	if hdr[3] == 0 {
+		panic(fmt.Sprint("bad ", hdr[3])) // want `fmt.Sprint\(... argument...\) escapes to heap .* \[cold: on an error path\]` `"bad " escapes to heap .* \[cold: on an error path\]` `hdr\[3\] escapes to heap because it is converted to an interface and passed to fmt.Sprint; .* \[cold: on an error path\]`
+	}
+	return decode(hdr) // want `calling decode allocates \(inlined\): &Message{...} escapes to heap because it is returned; let the caller provide the memory, or reuse one value across calls \[per-item: method Next runs per item\]`
+}
+
+// FormatError is a concrete error type.
+type FormatError struct{ Offset int }
+
+func (e *FormatError) Error() string { return "bad format" }
+
+// decode is a constructor called per item: reported, without by-value
+// advice (its result type is *Message).
+func decode(p []byte) (*Message, error) {
+	m := &Message{Key: p} // want `&Message{...} escapes to heap because decode returns it; let the caller provide the value to fill, or reuse one, so that each call does not allocate \[per-item: called from \(\*Decoder\).Next, which runs per item\]`
+	return m, nil
+}
+
+// Writers creates buffered writers: in a loop the inlined allocation of
+// bufio.NewWriter is reported at the call, naming it.
+func Writers(ws []io.Writer) []*bufio.Writer {
+	out := make([]*bufio.Writer, 0, len(ws)) // want `make\(\[\]\*bufio.Writer, 0, len\(ws\)\) escapes to heap because it is returned; let the caller provide the memory`
+	for _, w := range ws {
+		out = append(out, bufio.NewWriter(w)) // want `append\(out, bufio.NewWriter\(w\)\) escapes to heap because append grows it and it is returned; preallocate .*\[hot-loop: inside a loop\]` `calling bufio.NewWriter allocates \(inlined\): &bufio.Writer{...} escapes to heap .*hoist the call out of the loop, or reuse its result \[hot-loop: inside a loop\]` `calling bufio.NewWriter allocates \(inlined\): make\(\[\]byte, bufio.size\) escapes to heap .*\[hot-loop: inside a loop\]`
+	}
+	return out
+}
+
+// Once creates one buffered writer: a cold constructor of another package,
+// not reported.
+func Once(w io.Writer) *bufio.Writer {
+	return bufio.NewWriter(w)
+}
+
+// Same compares with reflect.DeepEqual: the boxing goes away with the
+// deepequal fix.
+func Same(a, b []byte) bool {
+	return reflect.DeepEqual(a, b) // want `a escapes to heap because it is converted to an interface to be passed to reflect.DeepEqual; .*\(goes away with the deepequal fix\) \[cold\]` `b escapes to heap because .*\(goes away with the deepequal fix\)`
+}
+
+// Checked returns a non-nil error only in the if block; the allocation
+// before it is not on an error path. sink is an interface: by value, the
+// pair would be boxed all the same, so by-value advice does not apply.
+func Checked(n int) error {
+	sink = &pair{n, n} // want `&pair{...} escapes to heap because it is stored in sink; it is kept as an interface value, which needs the heap either way: reuse one value across calls if this runs often \[cold\]`
+	if n < 0 {
+		return &FormatError{Offset: n} // want `&FormatError{...} escapes to heap because .* \[cold: on an error path\]`
+	}
+	return nil
+}
+
+// Local returns an error built into a local variable first: still an
+// error path.
+func Local(n int) (int, error) {
+	if n < 0 {
+		err := &FormatError{Offset: n} // want `&FormatError{...} escapes to heap because .* \[cold: on an error path\]`
+		return 0, err
+	}
+	return n, nil
+}
+
+// Result returns a possibly nil error at the end: not an error path, so
+// the allocation keeps its tier.
+func Result(r io.Reader) ([]byte, error) {
+	buf := make([]byte, 8) // want `make\(\[\]byte, 8\) escapes to heap because it is passed to io.Reader.Read \(an interface method call\), which the compiler cannot see through; .* \[cold\]`
+	_, err := r.Read(buf)
+	return buf, err
+}
+
+// Branch returns from an if block without an error: not an error path.
+func Branch(n int) (*pair, error) {
+	if n > 0 {
+		p := &pair{n, n} // want `&pair{...} escapes to heap because Branch returns it; let the caller provide the value to fill, or reuse one, so that each call does not allocate \[per-item: called in a loop in Loop\]`
+		return p, nil
+	}
+	return nil, nil
+}
+
+// Loop makes Branch per-item.
+func Loop() {
+	for i := 0; i < 3; i++ {
+		Branch(i)
+	}
+}
+
+// Wrapped returns an error from a call that may return nil: not known to
+// be an error path.
+func Wrapped(w *bufio.Writer) (*pair, error) {
+	return &pair{}, w.Flush() // want `&pair{} escapes to heap because Wrapped returns it; .* \[per-item: called in a loop in Loop2\]`
+}
+
+// Loop2 makes Wrapped per-item.
+func Loop2(w *bufio.Writer) {
+	for i := 0; i < 3; i++ {
+		Wrapped(w)
+	}
+}
+
+// apply passes p to a function value.
+//
+//go:noinline
+func apply(p []byte, f func([]byte)) { f(p) }
+
+// UseApply's buffer escapes because apply passes it to a function value.
+func UseApply(f func([]byte)) {
+	buf := make([]byte, 16) // want `make\(\[\]byte, 16\) escapes to heap because apply passes it to a function value \(f\) the compiler cannot see through; keep a fixed-size array in the receiver`
+	apply(buf, f)
+}
+
+// Header is written through a bufio.Writer, whose Write passes the slice
+// on to its io.Writer.
+func Header(w *bufio.Writer, n byte) {
+	var hdr [2]byte // want `variable hdr is moved to heap because \(\*bufio.Writer\).Write passes its address to an interface method \(io.Writer.Write\) the compiler cannot see through; keep a fixed-size array in the receiver`
+	hdr[0] = n
+	w.Write(hdr[:])
+}
+
+// limited is read through io.ReadAll, which calls its Read method through
+// the io.Reader interface.
+type limited struct{ n int }
+
+func (l *limited) Read(p []byte) (int, error) { return 0, io.EOF }
+
+// ReadLimited passes a pointer as an io.Reader.
+func ReadLimited() []byte {
+	b, _ := io.ReadAll(&limited{}) // want `&limited{} escapes to heap because io.ReadAll calls its methods through an interface \(io.Reader.Read\) the compiler cannot see through; reuse one value across calls, or call a function that takes the concrete type`
+	return b
+}
+
+// HandleHeader sets a header per item: the []string is allocated inside
+// textproto.MIMEHeader.Set, inlined here, which names the called method.
+func HandleHeader(h textproto.MIMEHeader, v string) {
+	h.Set("X-Key", v) // want `calling textproto.MIMEHeader.Set allocates \(inlined\): \[\]string{...} escapes to heap because textproto.MIMEHeader.Set stores it; the allocation is inside the called function: call it less often if this path is hot \[per-item: function HandleHeader runs per item\]`
+}
+
+// MustPositive exits on a bad value: the block ending in log.Fatalf is an
+// error path.
+func MustPositive(n int) {
+	if n < 0 {
+		msg := fmt.Sprint("negative: ", n) // want `n escapes to heap .* \[cold: on an error path\]` `"negative: " escapes to heap .* \[cold: on an error path\]`
+		log.Fatalf("%s", msg)              // want `msg escapes to heap .* \[cold: on an error path\]`
+	}
+}
+
+type empty struct{}
+
+func (empty) Read(p []byte) (int, error) { return 0, io.EOF }
+
+// Empty boxes and allocates zero-size values: the runtime does not
+// allocate them, so nothing is reported.
+func Empty() {
+	sink = empty{}
+	sink = &empty{}
+	sink = new(struct{})
+}

@@ -1,0 +1,3 @@
+module advice
+
+go 1.26

@@ -1,0 +1,77 @@
+// Package redundantbranch defines an Analyzer that reports conditional code
+// whose branch does not matter: both arms do the same thing, or one arm
+// computes what the other would compute anyway under the branch condition.
+//
+// # Analyzer redundantbranch
+//
+// redundantbranch: remove branches whose arms compute the same thing
+//
+// A branch whose outcome does not change what the program computes costs a
+// compare and a jump every time it runs, and its duplicated arm makes the
+// function larger, which can keep it from being inlined. The analyzer reports
+// these forms:
+//
+//	if c { A } else { A }               identical arms
+//	if c { return X }; return X          early return equal to the fall-through
+//	if c1 { A } else if c2 { A }         adjacent arms with the same body: c1 || c2
+//	case x: A; case y: A                 adjacent switch cases with the same body
+//
+// and arms that are equal only under the equality the condition establishes:
+//
+//	if off != 0 {
+//		return p[off : n+off] // under off == 0 this is p[:n]
+//	}
+//	return p[:n]
+//
+//	d := hi - lo
+//	if lo == hi {
+//		total = base
+//	} else {
+//		total = base + d // under lo == hi, d is 0
+//	}
+//
+//	if err := f(); err != nil {
+//		return err // under err == nil this is return nil
+//	}
+//	return nil
+//
+// The condition's equalities (x == y in the if arm, the negation of x != y in
+// the else arm, through && and ||) are substituted into the arms, local
+// single-assignment definitions such as delta := b - a are inlined, integer
+// arithmetic is normalised with identities that hold under wrap-around
+// (x-x = 0, x+0 = x, x*1 = x, reordering of + and *), and slice expressions
+// are normalised (s[0:n] = s[:n], s[i:len(s)] = s[i:], s[i:j:cap(s)] =
+// s[i:j]). The arms are then compared with identifiers resolved to their
+// objects, so shadowing is respected.
+//
+// The analyzer prefers missing a finding to reporting a wrong one:
+// equalities are used only for integer and string operands (never floats,
+// where 0 == -0 and NaN break substitution) and for an interface compared
+// with nil (len(s) == 0 also gives s == "" for a string s, never s == nil
+// for a slice; a pointer compared with nil is not used, because a nil
+// pointer converted to an interface is not a nil interface), and only for
+// local variables
+// that are not address-taken, not assigned by a closure, not named results,
+// and not assigned anywhere in the branch. A definition is inlined only when
+// its value is pure arithmetic on such variables and none of them is assigned
+// between the definition and the use, outside loops and in functions without
+// goto. Calls, receives, indexing and pointer dereferences are never
+// reordered or cancelled, and nothing is substituted inside function
+// literals, which may run later.
+//
+// The suggested fix keeps the general arm and deletes the condition and the
+// redundant arm; the if's init statement is kept before it. A condition
+// with a call or receive in it is kept for its side effects, as a call
+// statement or as _ = cond. Possible run-time panics
+// in a condition without calls (a nil dereference, an index out of range)
+// are not preserved. No fix is offered when removing code would leave a
+// variable or import unused or would drop a label.
+//
+// Flags: -nilfacts=false stops using x == nil for interfaces, which is
+// what reports the common if err != nil { return err }; return nil;
+// -mergecases=false stops reporting adjacent switch cases with the same
+// body.
+//
+// Generated files are not reported. The message ends with the hot-path tier
+// of the branch, and the diagnostic's Category is that tier.
+package redundantbranch

@@ -1,0 +1,709 @@
+package redundantbranch
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/docs"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports branches whose arms compute the same thing.
+var Analyzer = &analysis.Analyzer{
+	Name:     "redundantbranch",
+	Doc:      docs.Section(doc, "redundantbranch"),
+	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/redundantbranch",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer},
+	Run:      run,
+}
+
+// Flags of Analyzer.
+var (
+	nilFacts   bool
+	mergeCases bool
+)
+
+func init() {
+	Analyzer.Flags.BoolVar(&nilFacts, "nilfacts", true,
+		"use x == nil for interface variables (reports if err != nil { return err }; return nil)")
+	Analyzer.Flags.BoolVar(&mergeCases, "mergecases", true,
+		"report adjacent switch cases with the same body")
+}
+
+// A checker holds the state of one pass.
+type checker struct {
+	pass *analysis.Pass
+	hot  *hotpath.Result
+	keys map[types.Object]string
+
+	// Per file.
+	file    *ast.File
+	src     []byte
+	pkgUses map[*types.PkgName][]token.Pos
+
+	// Per function.
+	fi *funcInfo
+}
+
+func (c *checker) objKey(obj types.Object) string {
+	k, ok := c.keys[obj]
+	if !ok {
+		k = "o" + strconv.Itoa(len(c.keys))
+		c.keys[obj] = k
+	}
+	return k
+}
+
+func constant0(v constant.Value) bool {
+	switch v.Kind() {
+	case constant.Int, constant.Float, constant.Complex:
+		return constant.Sign(v) == 0
+	}
+	return false
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass: pass,
+		hot:  pass.ResultOf[hotpath.Analyzer].(*hotpath.Result),
+		keys: make(map[types.Object]string),
+	}
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			continue
+		}
+		name := pass.Fset.File(f.FileStart).Name()
+		read := pass.ReadFile
+		if read == nil {
+			read = os.ReadFile
+		}
+		src, err := read(name)
+		if err != nil {
+			continue // no fixes without the source; findings need it too for messages
+		}
+		c.file, c.src = f, src
+		c.pkgUses = make(map[*types.PkgName][]token.Pos)
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if pn, ok := pass.TypesInfo.Uses[id].(*types.PkgName); ok {
+					c.pkgUses[pn] = append(c.pkgUses[pn], id.Pos())
+				}
+			}
+			return true
+		})
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			c.fi = newFuncInfo(pass.TypesInfo, fd)
+			c.checkFunc(fd)
+		}
+	}
+	return nil, nil
+}
+
+func (c *checker) checkFunc(fd *ast.FuncDecl) {
+	var stack []ast.Node
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			c.checkIf(stack, n)
+		case *ast.SwitchStmt:
+			if mergeCases {
+				c.checkSwitch(n.Body)
+			}
+		case *ast.TypeSwitchStmt:
+			if mergeCases {
+				c.checkSwitch(n.Body)
+			}
+		}
+		return true
+	})
+}
+
+// A span is a range of source positions.
+type span struct{ pos, end token.Pos }
+
+func (s span) contains(p token.Pos) bool { return s.pos <= p && p < s.end }
+
+// A fact is an equality the branch condition establishes.
+type fact struct{ x, y ast.Expr }
+
+// outcome is the result of comparing two arms.
+type outcome int
+
+const (
+	different outcome = iota
+	identical         // the arms are the same
+	keepElse          // under the condition, the else arm computes the same as the if arm
+	keepThen          // under the negated condition, the if arm computes the same as the else arm
+)
+
+// compareArms decides whether the arms then (run when cond holds) and els
+// (run otherwise) make the branch redundant. region is the code in which
+// the condition's equalities must hold.
+func (c *checker) compareArms(cond ast.Expr, then, els []ast.Stmt, region span) (outcome, []fact, []string) {
+	if c.effectiveLen(then) != c.effectiveLen(els) {
+		return different, nil, nil // cheap test first: canonical forms have a line per statement
+	}
+	if c.canonStmts(then, nil, nil) == c.canonStmts(els, nil, nil) {
+		return identical, nil, nil
+	}
+	for _, positive := range []bool{true, false} {
+		var facts []fact
+		c.collectFacts(cond, positive, &facts)
+		subst, consts, used := c.substitution(facts, region)
+		if len(subst) == 0 {
+			continue
+		}
+		var notes []string
+		a := c.canonStmts(then, &canon{subst: subst, consts: consts}, &notes)
+		b := c.canonStmts(els, &canon{subst: subst, consts: consts}, &notes)
+		if a == b {
+			if positive {
+				return keepElse, used, notes
+			}
+			return keepThen, used, notes
+		}
+	}
+	return different, nil, nil
+}
+
+// effectiveLen returns the number of statements of list that appear in its
+// canonical form.
+func (c *checker) effectiveLen(list []ast.Stmt) int {
+	n := 0
+	for _, s := range list {
+		if _, ok := s.(*ast.EmptyStmt); !ok && !c.fi.droppable(s) {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *checker) canonStmts(list []ast.Stmt, cn *canon, notes *[]string) string {
+	if cn == nil {
+		cn = &canon{}
+	}
+	cn.c, cn.fi, cn.notes = c, c.fi, notes
+	cn.local = make(map[types.Object]string)
+	return cn.stmts(list)
+}
+
+// collectFacts adds to facts the equalities that hold when cond evaluates
+// to positive.
+func (c *checker) collectFacts(cond ast.Expr, positive bool, facts *[]fact) {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			c.collectFacts(e.X, !positive, facts)
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND:
+			if positive {
+				c.collectFacts(e.X, true, facts)
+				c.collectFacts(e.Y, true, facts)
+			}
+		case token.LOR:
+			if !positive {
+				c.collectFacts(e.X, false, facts)
+				c.collectFacts(e.Y, false, facts)
+			}
+		case token.EQL:
+			if positive {
+				*facts = append(*facts, fact{e.X, e.Y})
+			}
+		case token.NEQ:
+			if !positive {
+				*facts = append(*facts, fact{e.X, e.Y})
+			}
+		}
+	}
+}
+
+// atom returns the substitution key of an operand of an equality, if it is
+// a constant, a stable local variable not assigned in region, or len or cap
+// of one.
+func (c *checker) atom(e ast.Expr, region span) (key string, val constant.Value, ok bool) {
+	e = ast.Unparen(e)
+	info := c.pass.TypesInfo
+	tv, ok := info.Types[e]
+	if !ok {
+		return "", nil, false
+	}
+	if tv.Value != nil {
+		t := (&canon{c: c}).constTerm(tv.Value, tv.Type)
+		return t.key, tv.Value, true
+	}
+	if tv.IsNil() && nilFacts {
+		return nilKey, nil, true
+	}
+	if !isInteger(tv.Type) && !isString(tv.Type) && !isInterface(tv.Type) {
+		return "", nil, false // not floats (0 == -0, NaN), not pointers
+	}
+	varOK := func(e ast.Expr) (*types.Var, bool) {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil, false
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || !c.fi.stable(v) || c.fi.assignedIn(v, region.pos, region.end) {
+			return nil, false
+		}
+		if fn := c.fi.innermost(region.pos); fn != c.fi.decl && v.Pos() < fn.Pos() {
+			// Captured from an enclosing function: that function may
+			// assign it while this literal runs (in another goroutine).
+			return nil, false
+		}
+		return v, true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		if v, ok := varOK(e); ok {
+			return c.objKey(v), nil, true
+		}
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
+		if !ok || len(e.Args) != 1 {
+			break
+		}
+		b, ok := info.Uses[id].(*types.Builtin)
+		if !ok || (b.Name() != "len" && b.Name() != "cap") {
+			break
+		}
+		switch info.TypeOf(e.Args[0]).Underlying().(type) {
+		case *types.Slice, *types.Basic:
+			if v, ok := varOK(e.Args[0]); ok {
+				return b.Name() + "(" + c.objKey(v) + ")", nil, true
+			}
+		}
+	}
+	return "", nil, false
+}
+
+// substitution turns facts into a map from atom keys to the representative
+// of their equivalence class (a constant if the class has one). It returns
+// the facts it used.
+func (c *checker) substitution(facts []fact, region span) (map[string]string, map[string]constant.Value, []fact) {
+	parent := make(map[string]string)
+	var find func(string) string
+	find = func(k string) string {
+		p, ok := parent[k]
+		if !ok || p == k {
+			parent[k] = k
+			return k
+		}
+		r := find(p)
+		parent[k] = r
+		return r
+	}
+	consts := make(map[string]constant.Value)
+	var used []fact
+	for _, f := range facts {
+		kx, vx, okx := c.atom(f.x, region)
+		ky, vy, oky := c.atom(f.y, region)
+		if !okx || !oky || (isConstKey(kx, vx) && isConstKey(ky, vy)) {
+			continue
+		}
+		// An interface equals only nil exactly: two interfaces may be ==
+		// and yet hold 0 and -0.
+		if (isInterface(c.pass.TypesInfo.TypeOf(f.x)) || isInterface(c.pass.TypesInfo.TypeOf(f.y))) && kx != nilKey && ky != nilKey {
+			continue
+		}
+		if vx != nil {
+			consts[kx] = vx
+		}
+		if vy != nil {
+			consts[ky] = vy
+		}
+		rx, ry := find(kx), find(ky)
+		if rx != ry {
+			parent[rx] = ry
+		}
+		used = append(used, f)
+		// len(s) == 0 for a string s means s == "".
+		for _, side := range [][2]ast.Expr{{f.x, f.y}, {f.y, f.x}} {
+			s, ok := c.emptyString(side[0], side[1], region)
+			if !ok {
+				continue
+			}
+			t := (&canon{c: c}).constTerm(constant.MakeString(""), s.Type())
+			consts[t.key] = t.val
+			if rs, rt := find(c.objKey(s)), find(t.key); rs != rt {
+				parent[rs] = rt
+			}
+		}
+	}
+	classes := make(map[string][]string)
+	for k := range parent {
+		r := find(k)
+		classes[r] = append(classes[r], k)
+	}
+	subst := make(map[string]string)
+	for _, members := range classes {
+		sort.Strings(members)
+		rep := members[0]
+		nconst := 0
+		for _, m := range members {
+			if isConstKey(m, consts[m]) {
+				rep = m
+				nconst++
+			}
+		}
+		if nconst > 1 {
+			return nil, nil, nil // contradictory or redundant constants: give up
+		}
+		for _, m := range members {
+			if m != rep {
+				subst[m] = rep
+			}
+		}
+	}
+	return subst, consts, used
+}
+
+// emptyString returns s if l is len(s) for a string variable s that is an
+// atom and r is the constant 0.
+func (c *checker) emptyString(l, r ast.Expr, region span) (*types.Var, bool) {
+	rv := c.pass.TypesInfo.Types[ast.Unparen(r)].Value
+	if rv == nil || !constant0(rv) {
+		return nil, false
+	}
+	call, ok := ast.Unparen(l).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil, false
+	}
+	if key, _, ok := c.atom(call, region); !ok || !strings.HasPrefix(key, "len(") {
+		return nil, false
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isString(v.Type()) {
+		return nil, false
+	}
+	return v, true
+}
+
+// nilKey is the canonical key of the predeclared nil.
+const nilKey = "nil:untyped nil"
+
+func isConstKey(key string, val constant.Value) bool { return val != nil || key == nilKey }
+
+// isInterface reports whether t is an interface type (not a type
+// parameter, whose values need not be interfaces).
+func isInterface(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if _, ok := t.(*types.TypeParam); ok {
+		return false
+	}
+	return types.IsInterface(t)
+}
+
+func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
+	if len(stack) < 2 {
+		return
+	}
+	parent := stack[len(stack)-2]
+	if _, ok := parent.(*ast.LabeledStmt); ok {
+		return
+	}
+	elsePos := false
+	if p, ok := parent.(*ast.IfStmt); ok && p.Else == ifs {
+		elsePos = true
+	}
+
+	// if c1 { A } else if c2 { A }: join the conditions.
+	if inner, ok := ifs.Else.(*ast.IfStmt); ok {
+		body := c.canonStmts(ifs.Body.List, nil, nil)
+		if els, ok := inner.Else.(*ast.BlockStmt); ok && c.canonStmts(els.List, nil, nil) == body {
+			// if c1 { A } else if c2 { A } else { A }: the inner if is
+			// reported as identical; once fixed, so is this one.
+			return
+		}
+		if inner.Init == nil && len(ifs.Body.List) > 0 && body == c.canonStmts(inner.Body.List, nil, nil) {
+			var edits []analysis.TextEdit
+			if c.removalOK([]span{{ifs.Body.Lbrace, inner.Cond.Pos()}}) {
+				edits = []analysis.TextEdit{{Pos: ifs.Cond.End(), End: inner.Cond.Pos(), NewText: []byte(" || ")}}
+			}
+			c.report(ifs.Pos(), "this if and the else if after it have the same body: join their conditions with || so the function is smaller and cheaper to inline", edits, "Join the conditions with ||")
+		}
+		return
+	}
+
+	if els, ok := ifs.Else.(*ast.BlockStmt); ok {
+		out, facts, notes := c.compareArms(ifs.Cond, ifs.Body.List, els.List, span{ifs.Pos(), ifs.End()})
+		if out == different {
+			return
+		}
+		keep, drop := els, ifs.Body
+		var msg string
+		switch out {
+		case identical:
+			msg = "both branches of this if do the same thing, so the condition only costs a compare and a jump: replace the if with one branch"
+		case keepElse:
+			msg = fmt.Sprintf("under %s, the if branch computes the same as the else branch, so the condition only costs a compare and a jump: drop it and keep the else branch", because(facts, notes))
+		case keepThen:
+			keep, drop = ifs.Body, els
+			msg = fmt.Sprintf("under %s, the else branch computes the same as the if branch, so the condition only costs a compare and a jump: drop it and keep the if branch", because(facts, notes))
+		}
+		edits := c.flattenIf(ifs, keep, drop, elsePos, stack)
+		c.report(ifs.Pos(), msg, edits, "Remove the redundant branch")
+		return
+	}
+
+	// if c { ...; return X }; ...; return X
+	if ifs.Else != nil || elsePos || len(ifs.Body.List) == 0 {
+		return
+	}
+	list := stmtList(parent)
+	i := indexOf(list, ifs)
+	if i < 0 || i+1 >= len(list) {
+		return
+	}
+	rest := list[i+1:]
+	if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ok {
+		return
+	}
+	if _, ok := rest[len(rest)-1].(*ast.ReturnStmt); !ok {
+		return
+	}
+	last := rest[len(rest)-1]
+	out, facts, notes := c.compareArms(ifs.Cond, ifs.Body.List, rest, span{ifs.Pos(), last.End()})
+	if ifs.Init != nil && out != keepThen {
+		// The statements after the if cannot see the variables of the
+		// init statement, so the init would be left with unused
+		// variables; such code is rare enough not to handle.
+		return
+	}
+	var msg string
+	var edits []analysis.TextEdit
+	switch out {
+	case different:
+		return
+	case identical:
+		msg = "this if does the same as the code after it, so the condition only costs a compare and a jump: delete the if"
+		edits = c.deleteIf(ifs)
+	case keepElse:
+		msg = fmt.Sprintf("under %s, the if body computes the same as the code after the if, so the condition only costs a compare and a jump: delete the if", because(facts, notes))
+		edits = c.deleteIf(ifs)
+	case keepThen:
+		msg = fmt.Sprintf("under %s, the code after the if computes the same as the if body, so the condition only costs a compare and a jump: keep only the if body", because(facts, notes))
+		edits = c.keepIfBody(ifs, rest, stack)
+	}
+	c.report(ifs.Pos(), msg, edits, "Remove the redundant branch")
+}
+
+// because explains the facts behind an equivalence: "lo == hi, d is 0".
+func because(facts []fact, notes []string) string {
+	var parts []string
+	for _, f := range facts {
+		parts = append(parts, types.ExprString(f.x)+" == "+types.ExprString(f.y))
+	}
+	s := strings.Join(parts, " and ")
+	if len(notes) > 0 {
+		s += ", " + strings.Join(notes, " and ")
+	}
+	return s
+}
+
+func stmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}
+
+func indexOf(list []ast.Stmt, s ast.Stmt) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkSwitch reports runs of adjacent cases with the same body, once per
+// run.
+func (c *checker) checkSwitch(body *ast.BlockStmt) {
+	mergeable := func(i int) bool {
+		a, ok1 := body.List[i].(*ast.CaseClause)
+		b, ok2 := body.List[i+1].(*ast.CaseClause)
+		if !ok1 || !ok2 || len(a.List) == 0 || len(b.List) == 0 || len(a.Body) == 0 {
+			return false
+		}
+		if fallsThrough(a.Body) || fallsThrough(b.Body) {
+			return false
+		}
+		return c.canonStmts(a.Body, nil, nil) == c.canonStmts(b.Body, nil, nil)
+	}
+	asDefault := c.sameAsDefault(body)
+	for i := 0; i+1 < len(body.List); i++ {
+		if asDefault[i] {
+			continue
+		}
+		j := i
+		for j+1 < len(body.List) && !asDefault[j+1] && mergeable(j) {
+			j++
+		}
+		if j == i {
+			continue
+		}
+		var edits []analysis.TextEdit
+		var removed []span
+		var names []string
+		for k := i; k <= j; k++ {
+			cc := body.List[k].(*ast.CaseClause)
+			names = append(names, c.caseName(cc))
+			if k < j {
+				removed = append(removed, span{cc.Colon, body.List[k+1].(*ast.CaseClause).Case})
+			}
+		}
+		if c.removalOK(removed) {
+			for k := i; k < j; k++ {
+				a, b := body.List[k].(*ast.CaseClause), body.List[k+1].(*ast.CaseClause)
+				edits = append(edits, analysis.TextEdit{Pos: a.List[len(a.List)-1].End(), End: b.List[0].Pos(), NewText: []byte(", ")})
+			}
+		}
+		list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+		msg := fmt.Sprintf("cases %s have the same body: list them in one case so the body is compiled once and the function is smaller and cheaper to inline", list)
+		c.report(body.List[i].Pos(), msg, edits, "Merge the cases")
+		i = j
+	}
+}
+
+// sameAsDefault reports the cases that do the same as the default case and
+// that no later case could take over from once deleted: the cases after
+// the last case whose body differs from the default's. It returns them by
+// index in body.List.
+func (c *checker) sameAsDefault(body *ast.BlockStmt) map[int]bool {
+	dflt := -1
+	for i, s := range body.List {
+		if cc, ok := s.(*ast.CaseClause); ok && cc.List == nil {
+			dflt = i
+		}
+	}
+	if dflt < 0 {
+		return nil
+	}
+	dc := body.List[dflt].(*ast.CaseClause)
+	if len(dc.Body) == 0 || fallsThrough(dc.Body) {
+		return nil
+	}
+	want := c.canonStmts(dc.Body, nil, nil)
+	run := make(map[int]bool)
+	for i := len(body.List) - 1; i >= 0; i-- {
+		if i == dflt {
+			continue
+		}
+		cc := body.List[i].(*ast.CaseClause)
+		if fallsThrough(cc.Body) || c.effectiveLen(cc.Body) != c.effectiveLen(dc.Body) {
+			break
+		}
+		if i > 0 && fallsThrough(body.List[i-1].(*ast.CaseClause).Body) {
+			break // deleting the case would change where the previous one falls
+		}
+		pure := true
+		for _, e := range cc.List {
+			if c.hasSideEffects(e) {
+				pure = false
+			}
+		}
+		if !pure || c.canonStmts(cc.Body, nil, nil) != want {
+			break
+		}
+		run[i] = true
+	}
+	if len(run) == 0 {
+		return nil
+	}
+	var idx []int
+	var names []string
+	var removed []span
+	for i := range body.List {
+		if run[i] {
+			idx = append(idx, i)
+			cc := body.List[i].(*ast.CaseClause)
+			names = append(names, c.caseName(cc))
+			removed = append(removed, span{c.withDoc(cc), cc.End()})
+		}
+	}
+	var edits []analysis.TextEdit
+	if c.removalOK(removed) {
+		for _, r := range removed {
+			edits = append(edits, c.deleteLines(r.pos, r.end))
+		}
+	}
+	var msg string
+	if len(names) == 1 {
+		msg = fmt.Sprintf("case %s does the same as the default case, so testing it only costs a compare and a jump: delete the case", names[0])
+	} else {
+		msg = fmt.Sprintf("cases %s and %s do the same as the default case, so testing them only costs compares and jumps: delete the cases", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	}
+	c.report(body.List[idx[0]].Pos(), msg, edits, "Delete the cases")
+	return run
+}
+
+// caseName shortens the expression list of a case for a message.
+func (c *checker) caseName(cc *ast.CaseClause) string {
+	s := types.ExprString(cc.List[0])
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	if len(cc.List) > 1 {
+		s += ", ..."
+	}
+	return s
+}
+
+func fallsThrough(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	b, ok := list[len(list)-1].(*ast.BranchStmt)
+	return ok && b.Tok == token.FALLTHROUGH
+}
+
+func (c *checker) report(pos token.Pos, msg string, edits []analysis.TextEdit, fixMsg string) {
+	info := c.hot.At(pos)
+	msg += " [" + info.Tier.String()
+	if info.Reason != "" {
+		msg += ": " + info.Reason
+	}
+	msg += "]"
+	d := analysis.Diagnostic{Pos: pos, Message: msg, Category: info.Tier.String()}
+	if len(edits) > 0 {
+		d.SuggestedFixes = []analysis.SuggestedFix{{Message: fixMsg, TextEdits: edits}}
+	}
+	c.pass.Report(d)
+}
