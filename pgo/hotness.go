@@ -167,10 +167,10 @@ func (h *Hotness) addCPU(p *profile.Profile) {
 	seenUnder := map[underKey]bool{}
 	for _, s := range p.Sample {
 		w := float64(s.Value[vi])
-		h.samples += s.Value[ci]
-		if w == 0 {
+		if w == 0 || isResidual(s) {
 			continue
 		}
+		h.samples += s.Value[ci]
 		h.total += w
 		fr := h.frames(s, buf)
 		buf = fr
@@ -216,6 +216,16 @@ func (h *Hotness) addCPU(p *profile.Profile) {
 			}
 		}
 	}
+}
+
+// isResidual reports whether s is one of the samples that carry the weight
+// removed by trimming (see MergeOptions.Trim).
+func isResidual(s *profile.Sample) bool {
+	if len(s.Location) == 0 {
+		return false
+	}
+	l := s.Location[0].Line
+	return len(l) > 0 && l[0].Function != nil && l[0].Function.Name == residualCallee
 }
 
 func (h *Hotness) addHeap(p *profile.Profile) {
@@ -273,16 +283,15 @@ func (h *Hotness) finish() {
 }
 
 // allocFuncs are the runtime's allocation entry points that compiled code
-// calls.
+// calls. Map assignment and goroutine creation allocate too, but most of
+// their time is not allocation, so they are left out.
 var allocFuncs = map[string]bool{
 	"runtime.mallocgc": true, "runtime.newobject": true, "runtime.newarray": true,
 	"runtime.makeslice": true, "runtime.makeslicecopy": true, "runtime.growslice": true,
 	"runtime.makemap": true, "runtime.makemap_small": true, "runtime.makechan": true,
 	"runtime.slicebytetostring": true, "runtime.stringtoslicebyte": true, "runtime.stringtoslicerune": true,
 	"runtime.slicerunetostring": true, "runtime.intstring": true, "runtime.rawstring": true,
-	"runtime.rawbyteslice": true, "runtime.rawruneslice": true, "runtime.mapassign": true,
-	"runtime.mapassign_faststr": true, "runtime.mapassign_fast64": true, "runtime.mapassign_fast32": true,
-	"runtime.mapassign_fast64ptr": true, "runtime.newproc": true, "runtime.closureAlloc": true,
+	"runtime.rawbyteslice": true, "runtime.rawruneslice": true,
 }
 
 func isAllocFunc(name string) bool {

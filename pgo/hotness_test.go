@@ -2,8 +2,10 @@ package pgo
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -101,4 +103,32 @@ func TestLoadHotnessRejectsOtherProfiles(t *testing.T) {
 	name := writeProfile(t, p, filepath.Join(t.TempDir(), "block.pprof"))
 	_, err := LoadHotness(context.Background(), []string{name}, LoadOptions{})
 	checkOneLine(t, err, name, "neither a CPU nor a heap profile")
+}
+
+// TestHotnessConcurrent calls the lookups from several goroutines, as
+// analyzers running in parallel do; run with -race.
+func TestHotnessConcurrent(t *testing.T) {
+	fx := fixture(t)
+	h, err := LoadHotness(context.Background(), []string{fx.cpu}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(fx.dir, "work", "work.go")
+	want := h.Line(src, lineOf(t, src, "t += mix(x)"))
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 100; j++ {
+				if got := h.Line(fmt.Sprintf("/root%d/fix/work/work.go", j%3), lineOf(t, src, "t += mix(x)")); got != want {
+					t.Errorf("Line under another root = %+v, want %+v", got, want)
+					return
+				}
+				h.Func("example.com/fix/work.mix")
+				h.Under(src, 1, "x")
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/pprof/profile"
@@ -103,6 +104,10 @@ type MergeStats struct {
 	Total     int64 // total samples/count value in the result
 	Duration  time.Duration
 	HotEdges  int // call edges the compiler treats as hot (99% CDF)
+
+	// PeakParsed is the largest number of parsed inputs held in memory
+	// at once: at most Parallel, however many inputs there are.
+	PeakParsed int
 }
 
 // The residual functions carry the call-edge weight removed by trimming;
@@ -402,8 +407,7 @@ func (m *merger) finish() *Merged {
 	r := &Merged{hdr: p, samples: m.samples, factor: factor}
 	m.samples, m.funcs, m.locs = nil, nil, nil
 	if m.opts.Trim > 0 {
-		r.trimmed = r.Profile()
-		trim(r.trimmed, m.opts.Trim)
+		r.trimmed = trimmed(r.hdr, r.each, m.opts.Trim)
 		r.samples = nil
 	}
 	return r
@@ -450,12 +454,16 @@ func (r *Merged) Profile() *profile.Profile {
 	}
 	p.Sample = make([]*profile.Sample, 0, len(r.samples))
 	r.each(func(s *profile.Sample) {
-		c := *s
-		c.Value = slices.Clone(s.Value)
-		c.Location = slices.Clone(s.Location)
-		p.Sample = append(p.Sample, &c)
+		p.Sample = append(p.Sample, cloneSample(s))
 	})
 	return p
+}
+
+func cloneSample(s *profile.Sample) *profile.Sample {
+	c := *s
+	c.Value = slices.Clone(s.Value)
+	c.Location = slices.Clone(s.Location)
+	return &c
 }
 
 // Write writes the merged profile, gzip-compressed, to w, without building
@@ -473,14 +481,22 @@ func (r *Merged) CallEdges() *Edges {
 	return callEdges(r.hdr.SampleType, r.each)
 }
 
-// trim reduces p to the last two locations of the samples that carry the
-// call edges making up percent of the call-edge weight, and adds residual
-// edges so that the total call-edge weight stays the same and the
-// compiler's hot-edge selection does not change (see MergeOptions.Trim).
-func trim(p *profile.Profile, pct float64) {
-	edges := CallEdges(p)
+// trimmed returns the samples each yields, reduced to the last two
+// locations of those that carry the call edges making up pct percent of
+// the call-edge weight, plus residual edges so that the total call-edge
+// weight stays the same and the compiler's hot-edge selection does not
+// change (see MergeOptions.Trim); the rest of the profile comes from hdr. It renumbers hdr's locations and functions, which
+// it shares, so hdr must not be written afterwards.
+func trimmed(hdr *profile.Profile, each func(func(*profile.Sample)), pct float64) *profile.Profile {
+	p := &profile.Profile{
+		SampleType: hdr.SampleType, PeriodType: hdr.PeriodType, Period: hdr.Period,
+		TimeNanos: hdr.TimeNanos, DurationNanos: hdr.DurationNanos, Comments: hdr.Comments,
+		Mapping: hdr.Mapping, Location: slices.Clone(hdr.Location), Function: slices.Clone(hdr.Function),
+	}
+	edges := callEdges(hdr.SampleType, each)
 	if edges.Total == 0 {
-		return
+		each(func(s *profile.Sample) { p.Sample = append(p.Sample, cloneSample(s)) })
+		return p
 	}
 	hot := map[edgeKey]bool{}
 	var cum, minKept int64
@@ -494,28 +510,27 @@ func trim(p *profile.Profile, pct float64) {
 	}
 	// Keep the samples contributing to a kept edge, cut to what the
 	// compiler reads, and merge the equal stacks.
-	kept := p.Sample[:0]
 	index := map[[2]*profile.Location]*profile.Sample{}
-	for _, s := range p.Sample {
+	each(func(s *profile.Sample) {
 		keep := false
 		forEachEdge(s, func(k edgeKey) {
 			keep = keep || hot[k]
 		})
 		if !keep {
-			continue
+			return
 		}
 		var k [2]*profile.Location
 		copy(k[:], s.Location)
 		if t := index[k]; t != nil && s.Label == nil && t.Label == nil {
 			t.Value[0] += s.Value[0]
 			t.Value[1] += s.Value[1]
-			continue
+			return
 		}
-		s.Location = s.Location[:min(2, len(s.Location))]
-		index[k] = s
-		kept = append(kept, s)
-	}
-	p.Sample = kept
+		c := cloneSample(s)
+		c.Location = c.Location[:min(2, len(c.Location))]
+		index[k] = c
+		p.Sample = append(p.Sample, c)
+	})
 	residual := edges.Total - CallEdges(p).Total
 	if residual > 0 {
 		caller := &profile.Function{Name: residualCaller, SystemName: residualCaller, StartLine: 1}
@@ -572,6 +587,7 @@ func trim(p *profile.Profile, pct float64) {
 		}
 	}
 	p.Function = fns
+	return p
 }
 
 // Merge reads the profiles named by sources (files, directories, URLs),
@@ -609,6 +625,7 @@ func Merge(ctx context.Context, sources []string, opts MergeOptions) (*Merged, M
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tokens := make(chan struct{}, par)
+	var parsed, peakParsed atomic.Int64
 	go func() {
 		for i, name := range names {
 			select {
@@ -621,6 +638,15 @@ func Merge(ctx context.Context, sources []string, opts MergeOptions) (*Merged, M
 			}
 			go func() {
 				p, err := Read(ctx, name, opts.Open)
+				if p != nil {
+					n := int(parsed.Add(1))
+					for {
+						peak := peakParsed.Load()
+						if int64(n) <= peak || peakParsed.CompareAndSwap(peak, int64(n)) {
+							break
+						}
+					}
+				}
 				results[i] <- result{p, err}
 			}()
 		}
@@ -642,6 +668,9 @@ func Merge(ctx context.Context, sources []string, opts MergeOptions) (*Merged, M
 			for _, w := range ws {
 				warn(name + ": " + w)
 			}
+			if opts.Weighting == ByDuration && r.p.DurationNanos <= 0 {
+				warn(name + ": profile has no duration; weighed as if it lasted 1s")
+			}
 			if opts.Verbose != nil {
 				info := Inspect(r.p.Profile)
 				opts.Verbose(fmt.Sprintf("%s: %d samples over %v, %d locations", name, info.Samples, info.Duration.Round(time.Millisecond), info.Locations))
@@ -649,8 +678,10 @@ func Merge(ctx context.Context, sources []string, opts MergeOptions) (*Merged, M
 			m.add(r.p.Profile)
 		}
 		r.p = nil
+		parsed.Add(-1)
 		<-tokens
 	}
+	stats.PeakParsed = int(peakParsed.Load())
 	if m.inputs == 0 {
 		return nil, stats, errors.New("no valid profiles to merge")
 	}

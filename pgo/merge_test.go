@@ -182,3 +182,32 @@ func TestMergeBuildsWithPGO(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeStreams merges a directory of many profiles and checks that only
+// a few were held in memory at once and that the result is exact.
+func TestMergeStreams(t *testing.T) {
+	fx := fixture(t)
+	data, err := os.ReadFile(fx.cpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	const n = 24
+	for i := 0; i < n; i++ {
+		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(i)+".pprof"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, stats, err := Merge(context.Background(), []string{dir}, MergeOptions{Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Inputs != n || stats.PeakParsed < 1 || stats.PeakParsed > 2 {
+		t.Errorf("merged %d inputs holding up to %d parsed at once; want %d and at most 2", stats.Inputs, stats.PeakParsed, n)
+	}
+	want := CallEdges(readProfile(t, fx.cpu)).Edges
+	for i := range want {
+		want[i].Weight *= n
+	}
+	sameEdges(t, "edges of 24 merged copies", m.CallEdges().Edges, want)
+}

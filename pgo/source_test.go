@@ -217,7 +217,18 @@ func FuzzReadData(f *testing.F) {
 			}
 			return
 		}
-		CheckPGO(p)
+		NewHotness(p)
+		if _, err := CheckPGO(p); err == nil {
+			m := newMerger(MergeOptions{})
+			m.add(p)
+			var b bytes.Buffer
+			if err := m.finish().Write(&b); err != nil {
+				t.Fatalf("merged profile cannot be written: %v", err)
+			}
+			if _, err := ReadData(b.Bytes(), 0); err != nil {
+				t.Fatalf("merged profile does not read back: %v", err)
+			}
+		}
 		CallEdges(p)
 		var b bytes.Buffer
 		if err := p.Write(&b); err != nil {
