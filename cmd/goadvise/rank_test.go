@@ -43,14 +43,14 @@ func stacks(p *profile.Profile) (samples [][]frame, values []int64) {
 // a line's weight when several findings share it).
 func TestCheckProfileRanking(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs a 1 s benchmark with -cpuprofile")
+		t.Skip("runs a 2 s benchmark with -cpuprofile")
 	}
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("testdata/rank")); err != nil {
 		t.Fatal(err)
 	}
 	prof := filepath.Join(dir, "cpu.pprof")
-	if out, stderr, code := runCmd(t, dir, "go", "test", "-run", "^$", "-bench", ".", "-benchtime", "1s", "-cpuprofile", prof, "-o", filepath.Join(dir, "rank.test"), "."); code != 0 {
+	if out, stderr, code := runCmd(t, dir, "go", "test", "-run", "^$", "-bench", ".", "-benchtime", "2s", "-cpuprofile", prof, "-o", filepath.Join(dir, "rank.test"), "."); code != 0 {
 		t.Fatalf("benchmark failed:\n%s%s", out, stderr)
 	}
 	os.Remove(filepath.Join(dir, "rank.test"))

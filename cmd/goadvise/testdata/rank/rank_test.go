@@ -7,13 +7,13 @@ import (
 
 func BenchmarkWork(b *testing.B) {
 	Rare()
-	keys := make([][]byte, 20)
+	keys := make([][]byte, 100)
 	for i := range keys {
 		keys[i] = []byte(fmt.Sprintf("key-%03d", i))
 	}
 	miss := []byte("key-999")
 	for b.Loop() {
-		Hot(400)
+		Hot(2000)
 		Lookup(keys, miss)
 	}
 }
