@@ -96,6 +96,8 @@ type ProfileStats struct {
 	DurationS float64   `json:"duration_s"`
 	GCFactor  float64   `json:"gc_factor"`         // see GCFactor
 	TopCover  float64   `json:"top_cover"`         // % of CPU the reported findings' scores add up to
+	Match     *float64  `json:"match,omitempty"`   // % of the profile's call-edge weight that still matches the source (see pgo check)
+	Stale     []string  `json:"stale,omitempty"`   // hottest functions of the profile that no longer match
 	Outside   []HotSpot `json:"outside,omitempty"` // hottest functions outside the module
 }
 

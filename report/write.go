@@ -66,6 +66,13 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 			}
 		}
 	}
+	if p := r.Stats.Profile; p != nil && p.Match != nil && *p.Match < 90 {
+		fmt.Fprintf(&b, "the profile is stale: only %.0f%% of its call-edge weight matches the current source", *p.Match)
+		if len(p.Stale) > 0 {
+			fmt.Fprintf(&b, " (no longer matching: %s)", strings.Join(p.Stale, ", "))
+		}
+		b.WriteString("; collect a fresh one\n")
+	}
 	if p := r.Stats.Profile; p != nil && len(p.Outside) > 0 {
 		b.WriteString("hot spots outside your module (not reported, but that is where time goes):\n")
 		for _, h := range p.Outside {

@@ -161,6 +161,24 @@ func profileStats(hot *pgo.Hotness, cf checkFlags, module string) *report.Profil
 	return ps
 }
 
+// staleness measures how well the first CPU profile matches the current
+// source (pgo check's answer) and records it in ps. Failing that, it
+// leaves ps alone: the ranking does not depend on it.
+func staleness(ps *report.ProfileStats, dir string, patterns []string) {
+	if len(ps.Sources) == 0 || strings.Contains(ps.Sources[0], "://") {
+		return
+	}
+	rep, err := pgo.Check(context.Background(), ps.Sources[0], patterns, pgo.CheckOptions{Dir: dir, Top: 3})
+	if err != nil || rep.Checked == 0 {
+		return
+	}
+	m := rep.Share() * 100
+	ps.Match = &m
+	for _, f := range rep.Stale {
+		ps.Stale = append(ps.Stale, f.Name)
+	}
+}
+
 // escapeOff reports whether -escape.off was given.
 func escapeOff() bool {
 	f := escape.Analyzer.Flags.Lookup("off")
@@ -228,6 +246,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 		report.RankByScore(findings)
 		profStats = profileStats(hot, cf, ar.module)
+		staleness(profStats, dir, patterns)
 	} else {
 		report.Rank(findings)
 	}
@@ -281,7 +300,14 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 		err = report.WriteSARIF(&buf, r, analyzers, root, version())
 	case "html":
-		err = page.WriteCheck(&buf, r, page.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()})
+		opts := page.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
+		if p := r.Stats.Profile; p != nil && p.Match != nil {
+			opts.Staleness = fmt.Sprintf("%.0f%% of the profile's call-edge weight matches the current source", *p.Match)
+			if len(p.Stale) > 0 {
+				opts.Staleness += "; no longer matching: " + strings.Join(p.Stale, ", ")
+			}
+		}
+		err = page.WriteCheck(&buf, r, opts)
 	default:
 		err = report.WriteText(&buf, r, dir)
 	}

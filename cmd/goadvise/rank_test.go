@@ -147,9 +147,24 @@ func TestCheckProfileRanking(t *testing.T) {
 	if _, ok := find(r2.Findings, "heapescape", 38); ok || r2.Stats.Hidden == 0 {
 		t.Errorf("Rare's finding is shown without -all (hidden %d)", r2.Stats.Hidden)
 	}
+	if m := r2.Stats.Profile.Match; m == nil || *m < 99 {
+		t.Errorf("a fresh profile matches %v%% of the source, want 100", m)
+	}
 	// The ranking is deterministic.
 	r3 := checkJSON()
 	if !reflect.DeepEqual(r2.Findings, r3.Findings) {
 		t.Error("two runs with the same profile rank differently")
+	}
+
+	// After renaming the hottest function the profile is stale, and the
+	// text report says so.
+	src, _ := os.ReadFile(filepath.Join(dir, "rank.go"))
+	src = []byte(strings.ReplaceAll(string(src), "Hot(", "Warm("))
+	os.WriteFile(filepath.Join(dir, "rank.go"), src, 0o644)
+	test, _ := os.ReadFile(filepath.Join(dir, "rank_test.go"))
+	os.WriteFile(filepath.Join(dir, "rank_test.go"), []byte(strings.ReplaceAll(string(test), "Hot(", "Warm(")), 0o644)
+	stdout, _, _ := runCmd(t, dir, bin, "check", "-profile", prof, "./...")
+	if !strings.Contains(stdout, "the profile is stale") || !strings.Contains(stdout, "example.com/rank.Hot") {
+		t.Errorf("no staleness warning after renaming Hot:\n%s", stdout)
 	}
 }
