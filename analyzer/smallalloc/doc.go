@@ -4,8 +4,7 @@
 //
 // # Analyzer smallalloc
 //
-// smallalloc: find small per-call heap allocations and propose a reusable
-// buffer
+// smallalloc: find small per-call heap allocations and propose a reusable buffer
 //
 // A reader that does buf := make([]byte, 4) on every Message call
 // allocates once per message for the life of the service. The usual fix is

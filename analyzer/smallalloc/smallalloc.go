@@ -1,6 +1,7 @@
 package smallalloc
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -11,20 +12,18 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/escape"
 )
 
+//go:embed doc.go
+var doc string
+
 // Analyzer reports small heap allocations made on every call of hot code.
 var Analyzer = &analysis.Analyzer{
-	Name: "smallalloc",
-	Doc: `find small per-call heap allocations and propose a reusable buffer
-
-smallalloc reports make([]T, n) with a small constant size, new(T), &T{...}
-and small slice literals that the compiler puts on the heap in per-item
-code or loops, when the value does not outlive the call. It proposes a
-fixed-size array field in the pointer receiver, or a buffer hoisted out of
-the loop, and says how many allocations that saves.`,
+	Name:     "smallalloc",
+	Doc:      docs.Section(doc, "smallalloc"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/smallalloc",
 	Run:      run,
 	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer},
