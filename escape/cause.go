@@ -7,10 +7,11 @@ import (
 // A flow step is either "flow: dst ← src:" (a value moves from one location
 // to another) or "from expr (reason)" (the expression that moves it).
 
-// stepReason splits a "from expr (reason)" step. ok is false for "flow:"
-// steps.
-func stepReason(text string) (expr, reason string, ok bool) {
-	rest, found := strings.CutPrefix(text, "from ")
+// From splits a "from expr (reason)" step of the flow into the expression
+// and the compiler's reason, such as "call parameter". ok is false for
+// "flow:" steps.
+func (s Step) From() (expr, reason string, ok bool) {
+	rest, found := strings.CutPrefix(s.Text, "from ")
 	if !found || !strings.HasSuffix(rest, ")") {
 		return "", "", false
 	}
@@ -64,7 +65,7 @@ func isGoDefer(expr string) bool {
 func classify(rec *Record) Cause {
 	var reasons, exprs []string
 	for _, s := range rec.Flow {
-		if e, r, ok := stepReason(s.Text); ok {
+		if e, r, ok := s.From(); ok {
 			exprs = append(exprs, e)
 			reasons = append(reasons, r)
 		}
@@ -134,13 +135,13 @@ func explain(name, verb string, flow []Step) string {
 	var phrases []string
 	n := 0
 	for _, s := range flow {
-		if _, _, ok := stepReason(s.Text); ok {
+		if _, _, ok := s.From(); ok {
 			n++
 		}
 	}
 	i := 0
 	for _, s := range flow {
-		expr, reason, ok := stepReason(s.Text)
+		expr, reason, ok := s.From()
 		if !ok {
 			continue
 		}

@@ -96,7 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 // as the message of a panic in a callee).
 func passedToPanic(rec *escape.Record) bool {
 	for _, s := range rec.Flow {
-		if expr, reason, ok := stepReason(s.Text); ok && reason == "call parameter" && strings.HasPrefix(expr, "panic(") {
+		if expr, reason, ok := s.From(); ok && reason == "call parameter" && strings.HasPrefix(expr, "panic(") {
 			return true
 		}
 	}
@@ -692,7 +692,7 @@ func (fd *finding) flowCall() *ast.CallExpr {
 	var step *escape.Step
 	for i := range fd.rec.Flow {
 		s := &fd.rec.Flow[i]
-		if expr, reason, ok := stepReason(s.Text); ok && reason == "call parameter" &&
+		if expr, reason, ok := s.From(); ok && reason == "call parameter" &&
 			!strings.HasPrefix(expr, "go ") && !strings.HasPrefix(expr, "defer ") {
 			step = s
 			if strings.HasPrefix(expr, "panic(") {
@@ -723,7 +723,7 @@ func (fd *finding) flowCall() *ast.CallExpr {
 	// if the step's callee is of the same package (fmt.errorf for
 	// fmt.Errorf, io.ReadAtLeast for io.ReadFull), not a call inside the
 	// inlined body to another package.
-	expr, _, _ := stepReason(step.Text)
+	expr, _, _ := step.From()
 	if fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func); ok && fn.Pkg() != nil {
 		qual, local := stepQualifier(expr)
 		if !local {
@@ -772,7 +772,7 @@ func (fd *finding) deepEqualCall() bool {
 	for _, s := range fd.rec.Flow {
 		// The step names the call as the compiler saw it, also in
 		// inlined code.
-		if expr, reason, ok := stepReason(s.Text); ok && reason == "call parameter" && strings.HasPrefix(expr, "reflect.DeepEqual(") {
+		if expr, reason, ok := s.From(); ok && reason == "call parameter" && strings.HasPrefix(expr, "reflect.DeepEqual(") {
 			return true
 		}
 	}
@@ -889,24 +889,11 @@ func containerOf(rec *escape.Record) string {
 // hasReason reports whether a step of the record's flow has the reason.
 func hasReason(rec *escape.Record, reason string) bool {
 	for _, s := range rec.Flow {
-		if _, r, ok := stepReason(s.Text); ok && r == reason {
+		if _, r, ok := s.From(); ok && r == reason {
 			return true
 		}
 	}
 	return false
-}
-
-// stepReason splits a "from expr (reason)" step of the compiler's flow.
-func stepReason(text string) (expr, reason string, ok bool) {
-	rest, found := strings.CutPrefix(text, "from ")
-	if !found || !strings.HasSuffix(rest, ")") {
-		return "", "", false
-	}
-	i := strings.LastIndex(rest, " (")
-	if i < 0 {
-		return "", "", false
-	}
-	return rest[:i], rest[i+2 : len(rest)-1], true
 }
 
 // isAllocName reports whether the compiler's name of the record is an
