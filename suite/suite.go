@@ -16,6 +16,8 @@ import (
 	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/inlinebudget"
+	"github.com/goadvise/goadvise/analyzer/percall"
 	"github.com/goadvise/goadvise/analyzer/redundantbranch"
 	"github.com/goadvise/goadvise/analyzer/smallalloc"
 	"github.com/goadvise/goadvise/escape"
@@ -27,6 +29,8 @@ var reporting = []*analysis.Analyzer{
 	heapescape.Analyzer,
 	smallalloc.Analyzer,
 	redundantbranch.Analyzer,
+	inlinebudget.Analyzer,
+	percall.Analyzer,
 }
 
 // wrapped holds the reporting analyzers wrapped so that //goadvise:ignore

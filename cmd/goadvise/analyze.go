@@ -38,6 +38,7 @@ type analysisResult struct {
 	files      int
 	cached     int               // packages whose findings came from the cache
 	dirs       map[string]string // import path -> directory
+	roots      []string          // import paths of the packages the patterns matched
 	module     string            // path of the main module, if any
 	moduleDir  string
 	loaded     []*packages.Package // the packages analysed in this run (not the cached ones)
@@ -65,6 +66,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			res.packages++
 			res.files += p.Files(cf.tests)
 			res.dirs[p.ImportPath] = p.Dir
+			res.roots = append(res.roots, p.ImportPath)
 			if p.Module != nil && p.Module.Main && res.module == "" {
 				res.module, res.moduleDir = p.Module.Path, p.Module.Dir
 			}
@@ -123,6 +125,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			if p.ForTest == "" {
 				res.packages++
 				res.files += len(p.CompiledGoFiles)
+				res.roots = append(res.roots, p.PkgPath)
 			}
 			if len(p.GoFiles) > 0 {
 				res.dirs[p.PkgPath] = dirOf(p.GoFiles[0])

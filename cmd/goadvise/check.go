@@ -23,6 +23,7 @@ import (
 	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/page"
 	"github.com/goadvise/goadvise/pgo"
+	"github.com/goadvise/goadvise/program"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/suite"
 )
@@ -57,6 +58,8 @@ type checkFlags struct {
 	minScore float64
 	verify   verifyFlags
 	cpuprof  string
+	whole    bool
+	passes   []string // whole-program passes to run
 }
 
 func runCheck(args []string) int {
@@ -77,6 +80,7 @@ func runCheck(args []string) int {
 	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
 	fs.IntVar(&cf.verify.count, "verify-count", 6, "with -verify, benchmark rounds per version")
 	fs.StringVar(&cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks (default the go test default)")
+	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): loads every dependency from source and builds SSA and a call graph")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
@@ -91,7 +95,11 @@ func runCheck(args []string) int {
 		}
 		return exitError
 	}
-	analyzers, err := suite.Select(splitList(cf.enable), splitList(cf.disable))
+	// The whole-program passes are chosen with -whole or by name in
+	// -enable; they are not analyzers of the suite.
+	enable, passes := splitPasses(splitList(cf.enable), cf.whole)
+	cf.passes = passes
+	analyzers, err := suite.Select(enable, splitList(cf.disable))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
@@ -130,6 +138,41 @@ func runCheck(args []string) int {
 		defer pprof.StopCPUProfile()
 	}
 	return check(cf, analyzers, patterns)
+}
+
+// splitPasses takes the names of whole-program passes out of an -enable
+// list; -whole selects all of them. An -enable list that names only
+// passes leaves the analyzers of the suite at their default (all).
+func splitPasses(enable []string, whole bool) (analyzers, passes []string) {
+	known := make(map[string]bool)
+	for _, p := range program.Passes() {
+		known[p.Name] = true
+		if whole {
+			passes = append(passes, p.Name)
+		}
+	}
+	for _, n := range enable {
+		if known[n] {
+			if !slices.Contains(passes, n) {
+				passes = append(passes, n)
+			}
+		} else {
+			analyzers = append(analyzers, n)
+		}
+	}
+	return analyzers, passes
+}
+
+// passAnalyzers describes whole-program passes as analyzers (name,
+// documentation, URL) for the SARIF rules and help; they are never run.
+func passAnalyzers(names []string) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	for _, p := range program.Passes() {
+		if slices.Contains(names, p.Name) {
+			out = append(out, &analysis.Analyzer{Name: p.Name, Doc: p.Doc, URL: p.URL})
+		}
+	}
+	return out
 }
 
 // splitList splits a comma-separated flag value.
@@ -228,6 +271,14 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		status = exitError
 	}
 	findings := ar.findings
+	if len(cf.passes) > 0 {
+		pf, err := program.AnalyzePaths(context.Background(), ar.roots, program.Options{Dir: dir, Passes: cf.passes})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: whole-program passes: %v\n", err)
+			status = exitError
+		}
+		findings = append(findings, pf...)
+	}
 	if !cf.tests {
 		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
 	}
@@ -298,7 +349,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		if root == "" {
 			root = dir
 		}
-		err = report.WriteSARIF(&buf, r, analyzers, root, version())
+		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...), root, version())
 	case "html":
 		opts := page.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
 		if p := r.Stats.Profile; p != nil && p.Match != nil {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/program"
 	"github.com/goadvise/goadvise/suite"
 )
 
@@ -43,6 +44,12 @@ Commands:
 		for _, a := range suite.Analyzers() {
 			fmt.Printf("\t%-16s %s\n", a.Name, firstLine(a))
 		}
+		fmt.Print("\nWhole-program passes (check -whole, or by name in -enable):\n\n")
+		for _, p := range program.Passes() {
+			line, _, _ := strings.Cut(p.Doc, "\n")
+			_, line, _ = strings.Cut(line, ": ")
+			fmt.Printf("\t%-16s %s\n", p.Name, line)
+		}
 		fmt.Print("\nRun 'goadvise help <command>' or 'goadvise help <analyzer>' for details.\n")
 		return exitOK
 	}
@@ -68,6 +75,12 @@ Commands:
 				}
 				fmt.Printf("\t-%s.%s=%s\n\t\t%s\n", a.Name, f.Name, f.DefValue, f.Usage)
 			})
+			return exitOK
+		}
+	}
+	for _, p := range program.Passes() {
+		if p.Name == name {
+			fmt.Printf("%s\n", p.Doc)
 			return exitOK
 		}
 	}

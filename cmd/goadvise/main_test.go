@@ -356,7 +356,7 @@ func allNames() string {
 
 func TestHelpAndVersion(t *testing.T) {
 	stdout, _, code := runCmd(t, ".", bin, "help")
-	if code != 0 || !strings.Contains(stdout, "deepequal") || !strings.Contains(stdout, "check") {
+	if code != 0 || !strings.Contains(stdout, "deepequal") || !strings.Contains(stdout, "check") || !strings.Contains(stdout, "loopalloc") {
 		t.Errorf("help: exit %d\n%s", code, stdout)
 	}
 	stdout, _, code = runCmd(t, ".", bin, "help", "deepequal")

@@ -1,0 +1,169 @@
+package a
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+)
+
+type Buf struct {
+	b []byte
+	i int
+	w io.Writer
+}
+
+// Next is per item (by name) and just over the budget because of the
+// formatted panic message.
+func (b *Buf) Next() byte { // want `^\(\*Buf\)\.Next costs 93 to inline, 13 over the budget of 80: the panic at line 20 builds its value with fmt\.Sprintf \(not inlinable\), charged 57; panic at line 20 with a value built without a call \(a constant message, or an error struct literal holding the values\), so that Next can be inlined where it is called, saving a call each time and letting its arguments stay on the caller's stack \[per-item: method Next runs per item\]$`
+	if b.i >= len(b.b) {
+		panic(fmt.Sprintf("read past end: %d >= %d", b.i, len(b.b)))
+	}
+	c := b.b[b.i]
+	b.i++
+	return c
+}
+
+// next is the same function, but cold: nothing calls it in a loop.
+func (b *Buf) next() byte {
+	if b.i >= len(b.b) {
+		panic(fmt.Sprintf("read past end: %d >= %d", b.i, len(b.b)))
+	}
+	c := b.b[b.i]
+	b.i++
+	return c
+}
+
+// Peek wraps an error with %w: no constant can replace it, and one call
+// moved into a helper costs the same.
+func (b *Buf) Peek(n int) ([]byte, error) {
+	if n > len(b.b)-b.i {
+		return nil, fmt.Errorf("peek %d: %w", n, io.ErrUnexpectedEOF)
+	}
+	return b.b[b.i : b.i+n], nil
+}
+
+// Skip logs and builds an error on its error path: two costly calls.
+func (b *Buf) Skip(n int) error {
+	if n > len(b.b)-b.i {
+		log.Printf("skip %d past end", n)
+		return fmt.Errorf("skip %d: short buffer", n)
+	}
+	b.i += n
+	return nil
+}
+
+// Sum is called in a loop; it is over the budget only by its closure.
+func Sum(xs []int, k int) int { // want `^Sum costs 82 to inline, 2 over the budget of 80: a function literal at line 58 costs 15; make the function literal at line 58, which uses no local variables, a named function, .* \[per-item: called in a loop in Loop\]$`
+	f := func(x, k int) int { return x*k + 1 }
+	s := 0
+	for _, x := range xs {
+		s += f(x, k) + x*k
+	}
+	if s > 1000 {
+		s = s/2 + k
+	}
+	if s < -1000 {
+		s = s/3 - k
+	}
+	if s == 7 {
+		s = k*k - s
+	}
+	return s
+}
+
+// Close cannot be inlined because of the defer, whatever its cost.
+func (b *Buf) Close() error {
+	defer b.reset()
+	return nil
+}
+
+func (b *Buf) reset() { b.i = 0 }
+
+var errShort = errors.New("short")
+
+// Write is far over the budget: not "a little over".
+func (b *Buf) Write(p []byte) (int, error) {
+	for i := range p {
+		if p[i] == 0 {
+			return i, fmt.Errorf("zero byte at %d", i)
+		}
+		if p[i] == 1 {
+			panic(fmt.Sprint("one at ", i))
+		}
+		if p[i] == 2 {
+			log.Println("two at", i)
+		}
+	}
+	n, err := b.w.Write(p)
+	if err != nil {
+		return n, fmt.Errorf("write: %w", err)
+	}
+	if n < len(p) {
+		return n, errShort
+	}
+	return n, nil
+}
+
+// Flush makes two interface calls on its error path.
+func (b *Buf) Flush() error {
+	if b.i > len(b.b) {
+		b.w.Write(b.b)
+		b.w.Write(b.b[:1])
+		return errShort
+	}
+	b.i = 0
+	return nil
+}
+
+// Rewind makes two interface calls before it panics; its fast path is tiny.
+func (b *Buf) Rewind() { // want `^\(\*Buf\)\.Rewind costs 136 to inline, 56 over the budget of 80: the panic path at line 121 makes 2 costly calls \(b\.w\.Write \(an interface method call\) at line 122, b\.w\.Write \(an interface method call\) at line 123\); move the panic path at line 121 into one //go:noinline function, .*\[per-item: called in a loop in Loop\]$`
+	if b.i < 0 {
+		b.w.Write(nil)
+		b.w.Write(nil)
+		panic("negative offset")
+	}
+	b.i = 0
+}
+
+func Loop(b *Buf, xs []int) int {
+	s := 0
+	for range xs {
+		s += Sum(xs, 2)
+		b.Flush()
+		b.Rewind()
+	}
+	return s
+}
+
+// Describe is not inlinable: two formatting calls.
+func Describe(p []byte) string {
+	return fmt.Sprintf("%d bytes", len(p)) + fmt.Sprint(p)
+}
+
+// SumK is over the budget by its closure too, but the closure captures k:
+// it cannot simply become a named function.
+func SumK(xs []int, k int) int {
+	f := func(x int) int { return x*k + 1 }
+	s := 0
+	for _, x := range xs {
+		s += f(x) + x*k
+	}
+	if s > 1000 {
+		s = s/2 + k
+	}
+	if s < -1000 {
+		s = s/3 - k
+	}
+	if s == 7 {
+		s = k*k - s
+	}
+	return s
+}
+
+func LoopK(xs []int) (s int) {
+	for range xs {
+		s += SumK(xs, 3)
+	}
+	return s
+}

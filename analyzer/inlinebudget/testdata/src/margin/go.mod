@@ -1,0 +1,3 @@
+module margin
+
+go 1.26

@@ -1,0 +1,134 @@
+package a
+
+import (
+	"html/template"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Route runs per item; it compiles a constant pattern on every call.
+func Route(path string) bool {
+	return regexp.MustCompile(`^/v1/(\w+)$`).MatchString(path) // want `^regexp\.MustCompile with constant arguments compiles the regular expression on every call of Route: move it to a package-level variable \(or sync\.OnceValue for lazy initialization\), so it is built once instead of once per call \[per-item: called in a loop in Batch\]$`
+}
+
+const idPattern = `[0-9]+`
+
+// ParseIDs compiles in a loop; routeRe... names are taken, so the fix
+// numbers its variable.
+func ParseIDs(lines []string) int {
+	n := 0
+	parseIDsRe := 1
+	for _, l := range lines {
+		if regexp.MustCompile(idPattern).MatchString(l) { // want `regexp\.MustCompile with constant arguments .* \[hot-loop: inside a loop\]$`
+			n += parseIDsRe
+		}
+	}
+	return n
+}
+
+var setup = regexp.MustCompile(`x`) // package level: built once, not reported
+
+// setupOnce is cold: nothing calls it per item.
+func setupOnce() *regexp.Regexp {
+	return regexp.MustCompile(`^a+$`)
+}
+
+// Local constants cannot be moved to package level: reported, no fix.
+func Handle(s string) bool {
+	const p = `^b+$`
+	return regexp.MustCompile(p).MatchString(s) // want `regexp\.MustCompile with constant arguments .*\[per-item: function Handle runs per item\]$`
+}
+
+// An invalid pattern would panic at program start once hoisted: no fix.
+func HandleBad(s string) bool {
+	return regexp.MustCompile(`(`).MatchString(s) // want `regexp\.MustCompile with constant arguments`
+}
+
+// A dynamic pattern is not per-call waste.
+func HandleDyn(pat, s string) bool {
+	return regexp.MustCompile(pat).MatchString(s)
+}
+
+// ProcessZone loads a constant time zone per call.
+func ProcessZone(t time.Time) time.Time {
+	loc, err := time.LoadLocation("Europe/Paris") // want `^time\.LoadLocation with constant arguments loads and parses the time zone file on every call of ProcessZone: move it to a package-level variable \(or sync\.OnceValues for lazy initialization\)`
+	if err != nil {
+		return t
+	}
+	return t.In(loc)
+}
+
+// Escape builds a constant replacer per call.
+func Escape(s string) string {
+	return strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(s) // want `strings\.NewReplacer with constant arguments builds the replacer`
+}
+
+// Render parses a constant template per call.
+func Render(w *strings.Builder, v any) error {
+	t := template.Must(template.New("page").Parse(`<p>{{.}}</p>`)) // want `^template parsed from constant text on every call of Render: parse it once into a package-level variable`
+	return t.Execute(w, v)
+}
+
+// Lookup builds a constant map per call but only reads it.
+func Lookup(k string) int {
+	m := map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8} // want `^map literal of 8 constant entries is built on every call of Lookup although it is only read`
+	if len(m) == 0 {
+		return 0
+	}
+	return m[k]
+}
+
+// Get writes into its map: the map is per call on purpose.
+func Get(k string) int {
+	m := map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8}
+	m[k]++
+	return m[k]
+}
+
+// Set returns its map: not reported.
+func Set() map[string]int {
+	m := map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8}
+	return m
+}
+
+// Put has a small map: not reported.
+func Put(k string) int {
+	return map[string]int{"a": 1, "b": 2}[k]
+}
+
+// Batch makes Route, Escape and Render per-item work.
+func Batch(xs []string) {
+	for _, x := range xs {
+		Route(x)
+		Escape(x)
+		Render(nil, x)
+	}
+}
+
+var (
+	cachedRe *regexp.Regexp
+	onceRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^c+$`) })
+)
+
+type Cache struct {
+	pattern string
+	re      *regexp.Regexp
+	once    sync.Once
+}
+
+// HandleCached compiles lazily into package-level and receiver caches:
+// once, not per call.
+func (c *Cache) HandleCached(s string) bool {
+	if cachedRe == nil {
+		cachedRe = regexp.MustCompile(`^c+$`)
+	}
+	if c.re == nil {
+		c.re = regexp.MustCompile(c.pattern)
+	}
+	c.once.Do(func() {
+		c.re = regexp.MustCompile(`^d+$`)
+	})
+	return cachedRe.MatchString(s) && c.re.MatchString(s) && onceRe().MatchString(s)
+}
