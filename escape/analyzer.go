@@ -187,7 +187,7 @@ func enclosingFunc(f *ast.File, pos token.Pos) string {
 // a call of a function value only if the call is dynamic.
 func refine(pass *analysis.Pass, tfiles map[string]*token.File, files map[string]*ast.File, rec *Record) {
 	for _, s := range rec.Flow {
-		expr, reason, ok := stepReason(s.Text)
+		expr, reason, ok := s.From()
 		if !ok || reason != "call parameter" || isGoDefer(expr) {
 			continue
 		}

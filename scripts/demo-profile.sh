@@ -7,6 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -run '^$' -bench BenchmarkService -benchtime 60x -cpuprofile "$tmp/cpu.pprof" -o "$tmp/load.test" ./testdata/demo/load
+go test -run '^$' -bench BenchmarkService -benchtime 250x -cpuprofile "$tmp/cpu.pprof" -o "$tmp/load.test" ./testdata/demo/load
 mv "$tmp/cpu.pprof" testdata/demo/cpu.pprof
 echo "wrote testdata/demo/cpu.pprof ($(wc -c < testdata/demo/cpu.pprof) bytes)"
