@@ -15,6 +15,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/goadvise/goadvise/decisions"
 )
 
 // A command is one goadvise subcommand. Files of this package register their
@@ -48,6 +50,11 @@ func main() {
 }
 
 func run(args []string) int {
+	// goadvise pgo explain measures compiles by running goadvise itself
+	// as the go command's -toolexec wrapper.
+	if decisions.IsToolexec() {
+		return decisions.Toolexec(args)
+	}
 	if isVetInvocation(args) {
 		vetMain(args) // does not return
 	}

@@ -16,12 +16,13 @@ import (
 func init() {
 	register(&command{
 		name:  "pgo",
-		usage: "pgo merge|check [flags] ...",
-		short: "merge CPU profiles into a PGO profile, or check a profile against the current code",
+		usage: "pgo merge|check|explain [flags] ...",
+		short: "merge CPU profiles into a PGO profile, check one against the code, or explain what it changes",
 		long: `Usage:
 
 	goadvise pgo merge [-o PATH] [flags] SOURCES...
 	goadvise pgo check [-profile FILE] [flags] [packages]
+	goadvise pgo explain [-profile FILE] [-bench REGEX] [flags] [packages]
 
 Sources are profile files (gzip-compressed or not), directories of them, and
 http(s) URLs of net/http/pprof endpoints such as
@@ -39,14 +40,21 @@ hottest functions that no longer match, and the call edges the compiler
 will treat as hot. Without -profile it uses default.pgo of the first main
 package matched.
 
-Run 'goadvise pgo merge -h' or 'goadvise pgo check -h' for the flags.`,
+explain builds the packages with -pgo=off and with the profile and reports
+what the compiler decided differently (hot-budget inlining, devirtualized
+calls, escapes that changed), what it costs (build time, rebuild time, peak
+compile memory, binary and text size, measured), the runtime difference
+with -bench, a verdict, and known PGO hazards.
+
+Run 'goadvise pgo merge -h', 'goadvise pgo check -h' or 'goadvise pgo
+explain -h' for the flags.`,
 		run: runPGO,
 	})
 }
 
 func runPGO(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(os.Stderr, "usage: goadvise pgo merge|check [flags] ... (run 'goadvise help pgo')")
+		fmt.Fprintln(os.Stderr, "usage: goadvise pgo merge|check|explain [flags] ... (run 'goadvise help pgo')")
 		return exitError
 	}
 	switch args[0] {
@@ -54,8 +62,10 @@ func runPGO(args []string) int {
 		return runPGOMerge(args[1:], os.Stdout, os.Stderr)
 	case "check":
 		return runPGOCheck(args[1:], os.Stdout, os.Stderr)
+	case "explain":
+		return runPGOExplain(args[1:])
 	}
-	fmt.Fprintf(os.Stderr, "goadvise pgo: unknown subcommand %q (want merge or check)\n", args[0])
+	fmt.Fprintf(os.Stderr, "goadvise pgo: unknown subcommand %q (want merge, check or explain)\n", args[0])
 	return exitError
 }
 

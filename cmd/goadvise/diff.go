@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/goadvise/goadvise/decisions"
+	"github.com/goadvise/goadvise/pgo"
+)
+
+func init() {
+	register(&command{
+		name:  "diff",
+		usage: "diff -base REV [-head REV] [-profile FILE] [-fail-on escapes,inline,bounds] [-format text|json] [packages]",
+		short: "report how the compiler's inlining, escape and bounds-check decisions changed between two versions",
+		long: `Diff compiles the base revision (checked out in a temporary git worktree)
+and the head (default: the working tree as it is, uncommitted and untracked
+files included) and reports, per function, what the compiler decides
+differently: functions that became or stopped being inlinable (with their
+cost), call sites newly inlined or no longer inlined, new and removed heap
+escapes with their causes, and bounds checks added or removed.
+
+Functions whose source the diff did not touch are marked "!": their
+decisions changed through inlining or a dependency, which is the surprising
+kind of change.
+
+With -fail-on, diff is a CI gate: it exits with status 3 if a function got a
+new heap escape (escapes), stopped being inlinable or lost an inlined call
+(inline), or got a new bounds check (bounds). With -profile, only
+functions on the profile's hot call edges count.
+
+The user's working tree, index and stash are never modified.
+
+Exit status: 0 ok (gate passed), 3 the gate failed, 1 error.`,
+		run: runDiff,
+	})
+}
+
+func runDiff(args []string) int {
+	return runDiffTo(args, os.Stdout, os.Stderr)
+}
+
+func runDiffTo(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("goadvise diff", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts decisions.DiffOptions
+	fs.StringVar(&opts.Base, "base", "", "base git `revision` (required)")
+	fs.StringVar(&opts.Head, "head", "", "head git `revision` (default: the working tree)")
+	fs.StringVar(&opts.Profile, "profile", "", "CPU profile `file`: mark hot functions, and gate only on them")
+	fs.Float64Var(&opts.HotCDF, "cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent`")
+	failOn := fs.String("fail-on", "", "exit with status 3 on these `changes`: escapes, inline, bounds (comma-separated)")
+	format := fs.String("format", "text", "output `format`: text or json")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitError
+	}
+	if opts.Base == "" {
+		fmt.Fprintln(stderr, "goadvise diff: -base REV is required")
+		return exitError
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "goadvise diff: unknown -format %q (want text or json)\n", *format)
+		return exitError
+	}
+	gate, err := decisions.ParseGate(*failOn)
+	if err != nil {
+		fmt.Fprintf(stderr, "goadvise diff: -fail-on: %v\n", err)
+		return exitError
+	}
+	opts.Packages = fs.Args()
+	// Ctrl-C cancels the run; Diff removes its worktree before returning.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := decisions.Diff(ctx, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("interrupted")
+		}
+		fmt.Fprintf(stderr, "goadvise diff: %v\n", err)
+		return exitError
+	}
+	if len(gate) > 0 {
+		rep.Gate = gate
+		rep.Failures = rep.GateFailures(gate)
+	}
+	if err := rep.Write(stdout, *format); err != nil {
+		fmt.Fprintf(stderr, "goadvise diff: writing output: %v\n", err)
+		return exitError
+	}
+	if len(rep.Failures) > 0 {
+		return exitFindings
+	}
+	return exitOK
+}

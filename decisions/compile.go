@@ -1,0 +1,446 @@
+package decisions
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// pkgInfo is the part of go list output the package needs.
+type pkgInfo struct {
+	ImportPath   string
+	Name         string
+	Dir          string
+	GoFiles      []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Standard     bool
+	DepOnly      bool
+	Module       *struct {
+		Path string
+		Main bool
+		Dir  string
+	}
+	Error *struct{ Err string }
+}
+
+func (p *pkgInfo) hasTests() bool { return len(p.TestGoFiles)+len(p.XTestGoFiles) > 0 }
+
+// listPackages lists the packages matched by patterns in dir and, with
+// deps, their dependencies.
+func listPackages(ctx context.Context, dir string, env []string, deps bool, patterns []string) ([]*pkgInfo, error) {
+	args := []string{"list", "-e", "-json=ImportPath,Name,Dir,GoFiles,TestGoFiles,XTestGoFiles,Standard,DepOnly,Module,Error"}
+	if deps {
+		args = append(args, "-deps")
+	}
+	args = append(args, "--")
+	args = append(args, patterns...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %v: %s", strings.Join(patterns, " "), err, firstLine(stderr.String()))
+	}
+	var pkgs []*pkgInfo
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		p := new(pkgInfo)
+		if err := dec.Decode(p); err != nil {
+			return nil, fmt.Errorf("decoding go list output: %w", err)
+		}
+		if p.Error != nil && !p.DepOnly {
+			return nil, fmt.Errorf("package %s: %s", p.ImportPath, firstLine(p.Error.Err))
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	return pkgs, nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// A target is what a build produces: the named main packages (go build)
+// or, for libraries, their test binaries (go test -c).
+type targets struct {
+	mains []string // import paths of main packages
+	tests []string // import paths of library packages with tests
+	// libs are packages that are only compiled (go build without -o
+	// discards the result).
+	libs []string
+	// modulePkgs are the packages of the main module that the targets
+	// depend on (or are): those whose decisions are collected.
+	modulePkgs []string
+	files      map[string][]string // Go files of the module's packages, by import path
+}
+
+// resolveTargets lists patterns and decides what to build.
+func resolveTargets(ctx context.Context, dir string, env []string, patterns []string, needBinary bool) (*targets, error) {
+	named, err := listPackages(ctx, dir, env, false, patterns)
+	if err != nil {
+		return nil, err
+	}
+	t := &targets{files: make(map[string][]string)}
+	for _, p := range named {
+		switch {
+		case p.Name == "main":
+			t.mains = append(t.mains, p.ImportPath)
+		case p.hasTests():
+			t.tests = append(t.tests, p.ImportPath)
+		}
+	}
+	if needBinary && len(t.mains) == 0 && len(t.tests) == 0 {
+		return nil, fmt.Errorf("%s: no main package and no package with tests to build", strings.Join(patterns, " "))
+	}
+	all, err := listPackages(ctx, dir, env, true, patterns)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool)
+	for _, p := range all {
+		if p.Standard || p.Module == nil || !p.Module.Main || seen[p.ImportPath] || len(p.GoFiles) == 0 {
+			continue
+		}
+		seen[p.ImportPath] = true
+		t.modulePkgs = append(t.modulePkgs, p.ImportPath)
+		for _, f := range append(append(append([]string(nil), p.GoFiles...), p.TestGoFiles...), p.XTestGoFiles...) {
+			t.files[p.ImportPath] = append(t.files[p.ImportPath], filepath.Join(p.Dir, f))
+		}
+	}
+	sort.Strings(t.modulePkgs)
+	return t, nil
+}
+
+// A buildSpec is one build of the targets.
+type buildSpec struct {
+	dir     string
+	env     []string
+	pgo     string   // -pgo flag value, "" for the default
+	gcflags []string // extra -gcflags arguments (each "pattern=flags")
+	out     string   // directory for the binaries ("" to discard them)
+	extra   []string // further go command flags (-toolexec, -overlay)
+
+	cpu time.Duration // set by run: CPU time of the go commands and their children
+}
+
+// build runs go build for the main packages and go test -c for the
+// libraries, and returns the combined output of the go commands.
+func (b *buildSpec) run(ctx context.Context, t *targets) ([]byte, error) {
+	var all bytes.Buffer
+	do := func(verb []string, pkgs []string, compileOnly bool) error {
+		if len(pkgs) == 0 {
+			return nil
+		}
+		args := append([]string(nil), verb...)
+		if b.out != "" && !compileOnly {
+			args = append(args, "-o", b.out+string(filepath.Separator))
+		}
+		if b.pgo != "" {
+			args = append(args, "-pgo="+b.pgo)
+		}
+		for _, g := range b.gcflags {
+			args = append(args, "-gcflags="+g)
+		}
+		args = append(args, b.extra...)
+		args = append(args, pkgs...)
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = b.dir
+		cmd.Env = b.env
+		cmd.Stdout = &all
+		cmd.Stderr = &all
+		interruptOnCancel(cmd)
+		start := len(all.Bytes())
+		err := cmd.Run()
+		if cmd.ProcessState != nil {
+			b.cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("go %s failed: %v\n%s", strings.Join(verb, " "), err, tailLines(string(all.Bytes()[start:]), 20))
+		}
+		return nil
+	}
+	if err := do([]string{"build"}, t.mains, false); err != nil {
+		return nil, err
+	}
+	if err := do([]string{"build"}, t.libs, true); err != nil {
+		return nil, err
+	}
+	if err := do([]string{"test", "-c"}, t.tests, false); err != nil {
+		return nil, err
+	}
+	return all.Bytes(), nil
+}
+
+// interruptOnCancel makes cmd receive an interrupt rather than be killed
+// when its context is cancelled, so that the go command removes its
+// temporary files.
+func interruptOnCancel(cmd *exec.Cmd) {
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+}
+
+func tailLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// A remark is one line of the compiler's -m or -d=pgodebug output.
+type remark struct {
+	Pkg    string // package being compiled
+	Pos    Pos    // position; for inlined code the outermost call site
+	Kind   remarkKind
+	Callee string // inlineCall, hotInline, devirtualize: the callee ("(*T).M" or "pkg.F")
+	Caller string // hotInline: the caller's linker name
+	Name   string // escape remarks: the value
+	Cost   int    // hotInline: the callee's cost
+	Expr   string // devirtualize: the call expression
+	Iface  bool   // devirtualize: an interface call (else a function value)
+}
+
+type remarkKind int
+
+const (
+	rkInlineCall remarkKind = iota
+	rkCanInline
+	rkEscapes
+	rkMoved
+	rkNoEscape
+	rkHotInline
+	rkHotBig
+	rkDevirt
+)
+
+// Pos is a source position.
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+func (p Pos) String() string {
+	if p.Col == 0 {
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// rel returns p with its file relative to dir when it is inside dir.
+func (p Pos) rel(dir string) Pos {
+	if r, err := filepath.Rel(dir, p.File); err == nil && !strings.HasPrefix(r, "..") {
+		p.File = r
+	}
+	return p
+}
+
+// callStat is one line of -d=pgodebug=3 output (devirtualize.CallStat).
+type callStat struct {
+	Pkg                 string
+	Pos                 string
+	Caller              string
+	Direct              bool
+	Interface           bool
+	Weight              int64
+	Hottest             string
+	HottestWeight       int64
+	Devirtualized       string
+	DevirtualizedWeight int64
+}
+
+// compilerOutput is the parsed output of a build with -m and
+// -d=pgodebug.
+type compilerOutput struct {
+	remarks []remark
+	stats   map[Pos]*callStat
+	hotCDF  string // hot-callsite-thres-from-CDF
+}
+
+var (
+	posRE        = regexp.MustCompile(`^((?:[A-Za-z]:)?[^:\s]+\.go):(\d+):(\d+): (.*)$`)
+	hotBudgetRE  = regexp.MustCompile(`^hot-budget check allows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in function (\S+)$`)
+	hotBigRE     = regexp.MustCompile(`^hot-big check disallows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in big function (\S+)$`)
+	devirtRE     = regexp.MustCompile(`^PGO devirtualizing (interface|function) call (.+) to (\S+)$`)
+	canInlineRE  = regexp.MustCompile(`^can inline (\S+)`)
+	inlineCallRE = regexp.MustCompile(`^inlining call to (\S+)`)
+)
+
+// parseCompilerOutput parses the output of go build with -gcflags=-m and
+// -d=pgodebug=1 or 3. Relative file names are resolved against dir, the
+// go command's directory. Only packages in keep are kept.
+func parseCompilerOutput(r io.Reader, dir string, keep map[string]bool) (*compilerOutput, error) {
+	out := &compilerOutput{stats: make(map[Pos]*callStat)}
+	abs := func(f string) string {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		return filepath.Clean(f)
+	}
+	seen := make(map[remark]bool)
+	addRemark := func(r remark) {
+		if !seen[r] {
+			seen[r] = true
+			out.remarks = append(out.remarks, r)
+		}
+	}
+	pkg := ""
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		if h, ok := strings.CutPrefix(line, "# "); ok {
+			pkg, _, _ = strings.Cut(h, " ")
+			continue
+		}
+		if !keep[pkg] {
+			continue
+		}
+		if strings.HasPrefix(line, `{"Pkg":`) {
+			var st callStat
+			if err := json.Unmarshal([]byte(line), &st); err != nil {
+				return nil, fmt.Errorf("malformed -d=pgodebug=3 call statistics: %v", err)
+			}
+			if p, ok := parsePos(st.Pos, abs); ok {
+				out.stats[p] = &st
+			}
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "hot-callsite-thres-from-CDF="); ok {
+			out.hotCDF = v
+			continue
+		}
+		if m := hotBudgetRE.FindStringSubmatch(line); m != nil {
+			cost, _ := strconv.Atoi(m[2])
+			l, _ := strconv.Atoi(m[4])
+			c, _ := strconv.Atoi(m[5])
+			addRemark(remark{Pkg: pkg, Kind: rkHotInline, Callee: m[1], Cost: cost, Pos: Pos{abs(m[3]), l, c}, Caller: m[6]})
+			continue
+		}
+		if m := hotBigRE.FindStringSubmatch(line); m != nil {
+			cost, _ := strconv.Atoi(m[2])
+			l, _ := strconv.Atoi(m[4])
+			c, _ := strconv.Atoi(m[5])
+			addRemark(remark{Pkg: pkg, Kind: rkHotBig, Callee: m[1], Cost: cost, Pos: Pos{abs(m[3]), l, c}, Caller: m[6]})
+			continue
+		}
+		m := posRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		l, _ := strconv.Atoi(m[2])
+		c, _ := strconv.Atoi(m[3])
+		rk := remark{Pkg: pkg, Pos: Pos{abs(m[1]), l, c}}
+		msg := m[4]
+		switch {
+		case strings.HasPrefix(msg, "inlining call to "):
+			rk.Kind = rkInlineCall
+			rk.Callee = inlineCallRE.FindStringSubmatch(msg)[1]
+		case strings.HasPrefix(msg, "can inline "):
+			rk.Kind = rkCanInline
+			rk.Callee = canInlineRE.FindStringSubmatch(msg)[1]
+		case strings.HasPrefix(msg, "moved to heap: "):
+			rk.Kind = rkMoved
+			rk.Name = strings.TrimPrefix(msg, "moved to heap: ")
+		case strings.HasSuffix(msg, " escapes to heap"):
+			rk.Kind = rkEscapes
+			rk.Name = strings.TrimSuffix(msg, " escapes to heap")
+		case strings.HasSuffix(msg, " does not escape") && !strings.HasPrefix(msg, "leaking"):
+			rk.Kind = rkNoEscape
+			rk.Name = strings.TrimSuffix(msg, " does not escape")
+		default:
+			if dm := devirtRE.FindStringSubmatch(msg); dm != nil {
+				rk.Kind = rkDevirt
+				rk.Iface = dm[1] == "interface"
+				rk.Expr = dm[2]
+				rk.Callee = dm[3]
+				break
+			}
+			continue
+		}
+		addRemark(rk)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading compiler output: %w", err)
+	}
+	return out, nil
+}
+
+func parsePos(s string, abs func(string) string) (Pos, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return Pos{}, false
+	}
+	j := strings.LastIndexByte(s[:i], ':')
+	if j < 0 {
+		return Pos{}, false
+	}
+	l, err1 := strconv.Atoi(s[j+1 : i])
+	c, err2 := strconv.Atoi(s[i+1:])
+	if err1 != nil || err2 != nil {
+		return Pos{}, false
+	}
+	return Pos{abs(s[:j]), l, c}, true
+}
+
+// decisionFlags returns the -gcflags arguments that make the compiler
+// print its decisions for the packages.
+func decisionFlags(pkgs []string, pgoDebug bool) []string {
+	flags := "-m"
+	if pgoDebug {
+		flags += " -d=pgodebug=3"
+	}
+	var out []string
+	for _, p := range pkgs {
+		out = append(out, p+"="+flags)
+	}
+	return out
+}
+
+// collectRemarks builds the targets once with the decisions flags and
+// parses the compiler's remarks for the module's packages.
+func collectRemarks(ctx context.Context, dir string, env []string, t *targets, pgo string) (*compilerOutput, error) {
+	tmp, err := os.MkdirTemp("", "goadvise-decisions-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	b := &buildSpec{dir: dir, env: env, pgo: pgo, out: tmp,
+		gcflags: decisionFlags(t.modulePkgs, pgo != "" && pgo != "off")}
+	out, err := b.run(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	keep := make(map[string]bool)
+	for _, p := range t.modulePkgs {
+		keep[p] = true
+	}
+	return parseCompilerOutput(bytes.NewReader(out), dir, keep)
+}
+
+var errInterrupted = errors.New("interrupted")
