@@ -59,6 +59,20 @@ func store(results []*PackageResult) {
 	}
 }
 
+// Forget drops what Preload stored for the packages with the given import
+// paths, their test variants and external test packages, so that a driver
+// analysing packages in batches holds the decisions of one batch at a time.
+func Forget(importPaths []string) {
+	table.Lock()
+	defer table.Unlock()
+	for _, p := range importPaths {
+		for _, path := range []string{p, p + "_test"} {
+			delete(table.m, tableKey(path, false))
+			delete(table.m, tableKey(path, true))
+		}
+	}
+}
+
 func lookup(importPath string, test bool) *PackageResult {
 	table.Lock()
 	defer table.Unlock()

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -41,7 +40,6 @@ type analysisResult struct {
 	roots      []string          // import paths of the packages the patterns matched
 	module     string            // path of the main module, if any
 	moduleDir  string
-	loaded     []*packages.Package // the packages analysed in this run (not the cached ones)
 }
 
 // analyze runs the analyzers over the packages matching patterns. Packages
@@ -86,69 +84,103 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		}
 	}
 
-	// Load the packages and, at the same time, collect the compiler's
-	// decisions for them with one build: both are go command runs that
-	// mostly wait on the build cache, so they overlap well.
-	n := len(misses)
-	if run == nil {
-		n = 0
-	}
-	st.set(func() string {
-		if n > 0 {
-			return fmt.Sprintf("loading and compiling %d packages (%d cached)", n, res.cached)
-		}
-		return "loading and compiling packages"
-	})
-	escapeDone := make(chan error, 1)
-	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
-		go func() {
-			escapeDone <- escape.Preload(ctx, escape.LoadOptions{Dir: dir, Patterns: patterns, Tests: cf.tests})
-		}()
-	} else {
-		escapeDone <- nil
-	}
-	pkgs, loadErrs, err := load(dir, patterns, cf.tests, analyzers)
-	if perr := <-escapeDone; perr != nil {
-		// Not fatal: analyzers that need escape data say it is unavailable.
-		fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", perr)
-	}
-	if err != nil {
-		return nil, err
-	}
-	res.loadErrs = loadErrs
-	res.loaded = pkgs
-	if len(pkgs) == 0 {
-		return res, nil // every package to analyse failed to load
-	}
-	if run == nil {
-		for _, p := range pkgs {
-			if p.ForTest == "" {
-				res.packages++
-				res.files += len(p.CompiledGoFiles)
-				res.roots = append(res.roots, p.PkgPath)
-			}
-			if len(p.GoFiles) > 0 {
-				res.dirs[p.PkgPath] = dirOf(p.GoFiles[0])
-			}
-			if p.Module != nil && p.Module.Main && res.module == "" {
-				res.module, res.moduleDir = p.Module.Path, p.Module.Dir
-			}
+	// Analyse the packages in batches, so that memory holds the syntax,
+	// types and compiler decisions of one batch at a time, not of the whole
+	// tree. Each batch's packages are loaded while the compiler collects
+	// their decisions (both mostly wait on the go command), and the next
+	// batch compiles while this one is analysed.
+	batches := [][]string{patterns}
+	if run != nil && len(misses) > batchSize {
+		batches = nil
+		for len(misses) > 0 {
+			n := min(batchSize, len(misses))
+			batches = append(batches, misses[:n])
+			misses = misses[n:]
 		}
 	}
+	needEscape := suite.Requires(analyzers, escape.Analyzer) && !escapeOff()
+	collect := func(pats []string) chan error {
+		done := make(chan error, 1)
+		if !needEscape {
+			done <- nil
+			return done
+		}
+		go func() { done <- escape.Preload(ctx, escape.LoadOptions{Dir: dir, Patterns: pats, Tests: cf.tests}) }()
+		return done
+	}
+	analysed := 0
+	escapeDone := collect(batches[0])
+	for bi, batch := range batches {
+		st.set(func() string {
+			return fmt.Sprintf("loading and compiling packages (%d analysed, %d cached, batch %d of %d)", analysed, res.cached, bi+1, len(batches))
+		})
+		pkgs, loadErrs, err := load(dir, batch, cf.tests, analyzers)
+		if perr := <-escapeDone; perr != nil {
+			// Not fatal: analyzers that need escape data say it is unavailable.
+			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", perr)
+		}
+		if bi+1 < len(batches) {
+			escapeDone = collect(batches[bi+1])
+		}
+		if err != nil {
+			return nil, err
+		}
+		res.loadErrs = append(res.loadErrs, loadErrs...)
+		if run == nil {
+			res.describe(pkgs)
+		}
+		if len(pkgs) > 0 {
+			base, total := suite.Completed(), len(analyzers)*len(pkgs)
+			st.set(func() string {
+				return fmt.Sprintf("analysed %d/%d (analyzer, package) pairs of batch %d of %d", suite.Completed()-base, total, bi+1, len(batches))
+			})
+			if err := res.analyzeBatch(pkgs, analyzers, run); err != nil {
+				return nil, err
+			}
+		}
+		analysed += len(batch)
+		escape.Forget(batch)
+	}
+	return res, nil
+}
 
+// batchSize is how many packages check loads and analyses at once when
+// more than that need analysing. On golang.org/x/tools (216 packages) 32
+// halved peak memory (535 to 233 MB) for 7% more time; 16 saved little more
+// memory and doubled the time.
+const batchSize = 32
+
+// describe records what the loaded packages say about the run, when the
+// findings cache could not list them.
+func (res *analysisResult) describe(pkgs []*packages.Package) {
+	for _, p := range pkgs {
+		if p.ForTest == "" {
+			res.packages++
+			res.files += len(p.CompiledGoFiles)
+			res.roots = append(res.roots, p.PkgPath)
+		}
+		if len(p.GoFiles) > 0 {
+			res.dirs[p.PkgPath] = dirOf(p.GoFiles[0])
+		}
+		if p.Module != nil && p.Module.Main && res.module == "" {
+			res.module, res.moduleDir = p.Module.Path, p.Module.Dir
+		}
+	}
+}
+
+// analyzeBatch runs the analyzers on loaded packages, adds their findings
+// to res, and stores in the findings cache those of every package that
+// loaded and analysed cleanly, grouped by root package (an external test
+// package counts for the package it tests).
+func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*analysis.Analyzer, run *memo.Run) error {
 	// The directive analyzer is a root too, so that its results (the
 	// suppression counts) are kept.
-	base, total := suite.Completed(), len(analyzers)*len(pkgs)
-	st.set(func() string {
-		return fmt.Sprintf("analysed %d/%d (analyzer, package) pairs", suite.Completed()-base, total)
-	})
 	graph, err := checker.Analyze(append(analyzers, directive.Analyzer), pkgs, nil)
-	st.stop()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	fresh, toolErrs := report.Collect(graph)
-	res.toolErrs = toolErrs
+	res.toolErrs = append(res.toolErrs, toolErrs...)
 	suppressedBy := make(map[string]int)
 	failed := make(map[string]bool) // root import path -> an analyzer failed
 	for _, act := range graph.Roots {
@@ -164,27 +196,24 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		res.suppressed += n
 	}
 	res.findings = append(res.findings, fresh...)
-
-	// Store the fresh findings of every package that loaded and analysed
-	// cleanly, grouped by root package (an external test package counts
-	// for the package it tests).
-	if run != nil {
-		byRoot := make(map[string][]report.Finding)
-		for _, f := range fresh {
-			root := strings.TrimSuffix(f.Package, "_test")
-			byRoot[root] = append(byRoot[root], f)
-		}
-		ok := make(map[string]bool)
-		for _, p := range pkgs {
-			ok[rootPath(p)] = true
-		}
-		for _, p := range run.Roots {
-			if ok[p.ImportPath] && !failed[p.ImportPath] && slices.Contains(misses, p.ImportPath) {
-				memo.Put(p.Key(), &memo.Entry{Findings: byRoot[p.ImportPath], Suppressed: suppressedBy[p.ImportPath]})
-			}
+	if run == nil {
+		return nil
+	}
+	byRoot := make(map[string][]report.Finding)
+	for _, f := range fresh {
+		root := strings.TrimSuffix(f.Package, "_test")
+		byRoot[root] = append(byRoot[root], f)
+	}
+	loaded := make(map[string]bool)
+	for _, p := range pkgs {
+		loaded[rootPath(p)] = true
+	}
+	for _, p := range run.Roots {
+		if loaded[p.ImportPath] && !failed[p.ImportPath] {
+			memo.Put(p.Key(), &memo.Entry{Findings: byRoot[p.ImportPath], Suppressed: suppressedBy[p.ImportPath]})
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // A status line shows what a long run is doing on stderr, when stderr is a

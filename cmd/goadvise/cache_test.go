@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -71,5 +72,39 @@ func TestFindingsCache(t *testing.T) {
 	json.Unmarshal([]byte(stdout), &r)
 	if r.Stats.Cached != 0 {
 		t.Errorf("with a different flag value: %d packages cached, want 0", r.Stats.Cached)
+	}
+}
+
+// TestBatches checks that analysing a tree in batches (more packages than
+// batchSize) gives the same findings as one batch.
+func TestBatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses a tree of many packages twice")
+	}
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module example.com/many\n\ngo 1.26\n"}
+	for i := range batchSize + 8 {
+		name := fmt.Sprintf("p%02d", i)
+		files[name+"/p.go"] = pkgFile(name)
+	}
+	writeTree(t, dir, files)
+	run := func(env ...string) report.Report {
+		t.Helper()
+		stdout, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-format", "json", "./...")
+		if code != exitFindings {
+			t.Fatalf("check %v: exit %d\n%s", env, code, stderr)
+		}
+		var r report.Report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	batched := run("GOADVISE_CACHE=" + t.TempDir())
+	single := run("GOADVISE_NOCACHE=1")
+	a, _ := json.Marshal(batched.Findings)
+	b, _ := json.Marshal(single.Findings)
+	if string(a) != string(b) || len(batched.Findings) < batchSize {
+		t.Errorf("batched and single-batch findings differ (%d and %d findings)", len(batched.Findings), len(single.Findings))
 	}
 }
