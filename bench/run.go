@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/goadvise/goadvise/worktree"
 )
 
 // DefaultCount is the default number of rounds: see the package
@@ -158,8 +160,8 @@ func Run(ctx context.Context, opts Options) (cmp *Comparison, err error) {
 	}()
 
 	// Check out the revisions.
-	var repo *gitRepo
-	for i, spec := range []struct {
+	var repo *worktree.Repo
+	for _, spec := range []struct {
 		v   *version
 		rev string
 	}{{base, baseRev}, {head, headRev}} {
@@ -169,25 +171,22 @@ func Run(ctx context.Context, opts Options) (cmp *Comparison, err error) {
 			v.label = "working tree"
 		} else {
 			if repo == nil {
-				if repo, err = openRepo(ctx, dir); err != nil {
-					return nil, err
+				if repo, err = worktree.Open(ctx, dir); err != nil {
+					return nil, fmt.Errorf("%w (needed to check out %s)", err, spec.rev)
 				}
 			}
-			sha, err := repo.resolve(ctx, spec.rev)
+			sha, err := repo.Resolve(ctx, spec.rev)
 			if err != nil {
 				return nil, err
 			}
 			v.rev = sha
-			v.label = spec.rev
-			if !strings.HasPrefix(sha, spec.rev) {
-				v.label += " (" + sha[:min(len(sha), 12)] + ")"
-			}
-			wt := filepath.Join(tmp, []string{"base", "head"}[i])
-			defer repo.removeWorktree(wt)
-			if err := repo.addWorktree(ctx, wt, sha); err != nil {
+			v.label = worktree.Label(spec.rev, sha)
+			tree, err := repo.Add(ctx, sha)
+			if err != nil {
 				return nil, err
 			}
-			v.dir = filepath.Join(wt, filepath.FromSlash(repo.prefix))
+			defer tree.Remove()
+			v.dir = tree.Dir()
 		}
 		switch v.pgo {
 		case "":
@@ -417,69 +416,6 @@ func buildTest(ctx context.Context, dir string, b *testBinary, pgo string) error
 		return fmt.Errorf("building test binary of %s: %v\n%s", b.importPath, err, tail(string(out), 20))
 	}
 	return nil
-}
-
-// A gitRepo is the git repository containing the directory being
-// benchmarked.
-type gitRepo struct {
-	top    string // the main worktree's top directory
-	prefix string // path of the benchmarked directory relative to top, slash-separated
-}
-
-func openRepo(ctx context.Context, dir string) (*gitRepo, error) {
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, fmt.Errorf("%s is not in a git repository (needed to check out the base revision): %w", dir, err)
-	}
-	prefix, err := git(ctx, dir, "rev-parse", "--show-prefix")
-	if err != nil {
-		return nil, err
-	}
-	return &gitRepo{top: top, prefix: strings.TrimSuffix(prefix, "/")}, nil
-}
-
-func (r *gitRepo) resolve(ctx context.Context, rev string) (string, error) {
-	sha, err := git(ctx, r.top, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
-	if err != nil {
-		return "", fmt.Errorf("unknown git revision %q", rev)
-	}
-	return sha, nil
-}
-
-// addWorktree checks out commit into a new detached worktree at path. Hooks
-// are disabled so that no user hook runs on the temporary checkout.
-func (r *gitRepo) addWorktree(ctx context.Context, path, commit string) error {
-	_, err := git(ctx, r.top, "-c", "core.hooksPath="+os.DevNull, "worktree", "add", "--detach", "--quiet", path, commit)
-	if err != nil {
-		return fmt.Errorf("checking out %s: %w", commit, err)
-	}
-	return nil
-}
-
-// removeWorktree removes the worktree at path and its administrative files.
-// It runs even when the context of the run was cancelled.
-func (r *gitRepo) removeWorktree(path string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	git(ctx, r.top, "worktree", "remove", "--force", "--force", path)
-	os.RemoveAll(path)
-	git(ctx, r.top, "worktree", "prune")
-}
-
-// git runs a git command in dir and returns its trimmed standard output.
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return "", fmt.Errorf("git %s: %s", args[0], msg)
-		}
-		return "", fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return strings.TrimSpace(string(out)), nil
 }
 
 // progress maintains a one-line progress display.

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/goadvise/goadvise/worktree"
 )
 
 // A FileEdit replaces the bytes [Start, End) of File with New.
@@ -323,9 +325,9 @@ func realPath(path string) string {
 // pointing within the repository keep working; otherwise the root is the
 // main module's directory and all its files but .git are copied.
 func copyTree(ctx context.Context, dir, dst string) (string, error) {
-	if top, err := git(ctx, dir, "rev-parse", "--show-toplevel"); err == nil {
-		top = realPath(top)
-		list, err := git(ctx, top, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if repo, err := worktree.Open(ctx, dir); err == nil {
+		top := repo.Top()
+		list, err := repo.Git(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 		if err != nil {
 			return "", err
 		}

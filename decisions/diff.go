@@ -11,6 +11,7 @@ import (
 
 	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/pgo"
+	"github.com/goadvise/goadvise/worktree"
 )
 
 // DiffOptions configures [Diff].
@@ -149,54 +150,40 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	repo, err := openRepo(ctx, dir)
+	repo, err := worktree.Open(ctx, dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (needed to check out %s)", err, opts.Base)
 	}
-	baseSHA, err := repo.resolve(ctx, opts.Base)
+	baseSHA, err := repo.Resolve(ctx, opts.Base)
 	if err != nil {
 		return nil, err
 	}
 	headSHA := ""
 	if opts.Head != "" {
-		if headSHA, err = repo.resolve(ctx, opts.Head); err != nil {
+		if headSHA, err = repo.Resolve(ctx, opts.Head); err != nil {
 			return nil, err
 		}
 	}
-	rep = &DiffReport{Base: label(opts.Base, baseSHA), Head: "working tree"}
+	rep = &DiffReport{Base: worktree.Label(opts.Base, baseSHA), Head: "working tree"}
 	if opts.Head != "" {
-		rep.Head = label(opts.Head, headSHA)
-	}
-	tmp, err := os.MkdirTemp("", "goadvise-diff-")
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if rerr := os.RemoveAll(tmp); rerr != nil && err == nil {
-			err = rerr
-		}
-	}()
-	// The go command reports resolved directories; so must the
-	// worktree's path be for positions to be made relative.
-	if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
-		return nil, err
+		rep.Head = worktree.Label(opts.Head, headSHA)
 	}
 	var tops [2]string
 	for i, sha := range []string{baseSHA, headSHA} {
 		if sha == "" {
-			tops[i] = repo.top
+			tops[i] = repo.Top()
 			rep.dirs[i] = dir
 			continue
 		}
-		wt := filepath.Join(tmp, []string{"base", "head"}[i])
-		defer repo.removeWorktree(wt)
-		if err := repo.addWorktree(ctx, wt, sha); err != nil {
+		tree, err := repo.Add(ctx, sha)
+		if err != nil {
 			return nil, err
 		}
-		tops[i] = wt
-		rep.dirs[i] = filepath.Join(wt, filepath.FromSlash(repo.prefix))
+		defer tree.Remove()
+		tops[i] = tree.Top()
+		rep.dirs[i] = tree.Dir()
 	}
-	ch, err := repo.diffLines(ctx, baseSHA, headSHA)
+	ch, err := diffLines(ctx, repo, baseSHA, headSHA)
 	if err != nil {
 		return nil, err
 	}
@@ -222,13 +209,6 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 	}
 	rep.compare(vs[0], vs[1], ch, hot)
 	return rep, nil
-}
-
-func label(rev, sha string) string {
-	if strings.HasPrefix(sha, rev) {
-		return rev
-	}
-	return rev + " (" + sha[:min(len(sha), 12)] + ")"
 }
 
 // hotFuncs returns the callers and callees of the profile's hot call

@@ -2,91 +2,12 @@ package decisions
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/goadvise/goadvise/worktree"
 )
-
-// A gitRepo is the repository containing the directory being compared.
-type gitRepo struct {
-	top    string // the main worktree's top directory
-	prefix string // the compared directory relative to top, slash-separated
-}
-
-func openRepo(ctx context.Context, dir string) (*gitRepo, error) {
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, fmt.Errorf("%s is not in a git repository (needed to check out the base revision): %w", dir, err)
-	}
-	prefix, err := git(ctx, dir, "rev-parse", "--show-prefix")
-	if err != nil {
-		return nil, err
-	}
-	top, err = filepath.EvalSymlinks(top)
-	if err != nil {
-		return nil, err
-	}
-	return &gitRepo{top: top, prefix: strings.TrimSuffix(prefix, "/")}, nil
-}
-
-func (r *gitRepo) resolve(ctx context.Context, rev string) (string, error) {
-	sha, err := git(ctx, r.top, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
-	if err != nil {
-		return "", fmt.Errorf("unknown git revision %q", rev)
-	}
-	return sha, nil
-}
-
-// addWorktree checks out commit into a new detached worktree at path,
-// with hooks disabled. It touches neither the user's working tree, nor
-// the index, nor the stash.
-//
-// The checkout is not interrupted by the context's cancellation: git
-// killed while adding a worktree leaves it registered and locked. The
-// cancellation is reported once the checkout is complete.
-func (r *gitRepo) addWorktree(ctx context.Context, path, commit string) error {
-	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
-	defer cancel()
-	if _, err := git(actx, r.top, "-c", "core.hooksPath="+os.DevNull, "worktree", "add", "--detach", "--quiet", path, commit); err != nil {
-		return fmt.Errorf("checking out %s: %w", commit, err)
-	}
-	return ctx.Err()
-}
-
-// removeWorktree removes the worktree at path and its administrative
-// files. It runs even when the run's context was cancelled.
-func (r *gitRepo) removeWorktree(path string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	git(ctx, r.top, "worktree", "remove", "--force", "--force", path)
-	os.RemoveAll(path)
-	// A worktree whose checkout was interrupted stays locked, and prune
-	// keeps locked worktrees.
-	git(ctx, r.top, "worktree", "unlock", path)
-	git(ctx, r.top, "worktree", "prune")
-}
-
-// git runs a git command in dir and returns its trimmed standard output.
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return "", fmt.Errorf("git %s: %s", args[0], firstLine(msg))
-		}
-		return "", fmt.Errorf("git %s: %w", args[0], err)
-	}
-	return strings.TrimSpace(string(out)), nil
-}
 
 // lineRange is a range of lines [lo, hi], 1-based and inclusive.
 type lineRange struct{ lo, hi int }
@@ -101,13 +22,13 @@ type changes struct {
 
 // diffLines returns the lines changed between base and head (the working
 // tree if head is "").
-func (r *gitRepo) diffLines(ctx context.Context, base, head string) (*changes, error) {
+func diffLines(ctx context.Context, repo *worktree.Repo, base, head string) (*changes, error) {
 	args := []string{"-c", "core.quotePath=false", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames", base}
 	if head != "" {
 		args = append(args, head)
 	}
 	args = append(args, "--")
-	out, err := git(ctx, r.top, args...)
+	out, err := repo.Git(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +65,7 @@ func (r *gitRepo) diffLines(ctx context.Context, base, head string) (*changes, e
 	}
 	if head == "" {
 		// Untracked files are not in git diff's output.
-		untracked, err := git(ctx, r.top, "-c", "core.quotePath=false", "ls-files", "--others", "--exclude-standard")
+		untracked, err := repo.Git(ctx, "-c", "core.quotePath=false", "ls-files", "--others", "--exclude-standard")
 		if err != nil {
 			return nil, err
 		}
