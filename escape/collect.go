@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/goadvise/goadvise/golist"
 )
 
 // LoadOptions says which packages [Preload] collects.
@@ -100,33 +102,14 @@ func Collect(ctx context.Context, opts LoadOptions) ([]*PackageResult, error) {
 }
 
 // listedPackage is the part of go list -json output that collection needs.
-type listedPackage struct {
-	ImportPath   string
-	Dir          string
-	Name         string
-	GoFiles      []string
-	CgoFiles     []string
-	EmbedFiles   []string
-	TestGoFiles  []string
-	XTestGoFiles []string
-	Deps         []string
-	ForTest      string
-	Standard     bool
-	DepOnly      bool
-	Module       *struct {
-		Path    string
-		Version string
-		Dir     string
-		Replace *struct{ Path, Version string }
-	}
-	Error *struct{ Err string }
-}
+// listedPackage is a package as go list describes it.
+type listedPackage = golist.Package
 
 type collector struct {
-	opts    LoadOptions
-	env     goEnv
-	pkgs    map[string]*listedPackage // by ImportPath as go list prints it
-	depKeys map[string]string
+	opts LoadOptions
+	env  goEnv
+	pkgs map[string]*listedPackage // by ImportPath as go list prints it
+	deps *golist.Keys
 }
 
 // goEnv is the part of the go command's environment that determines the
@@ -262,7 +245,7 @@ func (c *collector) listPackages(ctx context.Context) ([]*listedPackage, error) 
 
 // targets selects the packages to collect and computes their cache keys.
 func (c *collector) targets(order []*listedPackage) []*target {
-	c.depKeys = make(map[string]string)
+	c.deps = golist.NewKeys(c.pkgs)
 	global := c.globalKey(order)
 	var targets []*target
 	for _, p := range order {
@@ -322,55 +305,13 @@ func (c *collector) packageKey(global string, p *listedPackage) string {
 	// The directory is part of the key because records hold absolute file
 	// names: a copy of the same package elsewhere must not reuse them.
 	fmt.Fprintf(h, "%s\n%s\n%s\n", global, p.ImportPath, p.Dir)
-	hashFiles(h, p)
+	golist.HashFiles(h, p.Dir, p.GoFiles, p.CgoFiles, p.EmbedFiles)
 	deps := append([]string(nil), p.Deps...)
 	sort.Strings(deps)
 	for _, d := range deps {
-		fmt.Fprintf(h, "dep %s %s\n", d, c.depKey(d))
+		fmt.Fprintf(h, "dep %s %s\n", d, c.deps.Dep(d))
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// depKey identifies the content of a dependency. Standard library packages
-// are fixed by the Go version and module dependencies by their version; the
-// packages of the main module and of local replacements are hashed.
-func (c *collector) depKey(path string) string {
-	if k, ok := c.depKeys[path]; ok {
-		return k
-	}
-	p := c.pkgs[path]
-	var k string
-	switch {
-	case p == nil:
-		k = "missing"
-	case p.Standard:
-		k = "std"
-	case p.Module != nil && p.Module.Version != "" && (p.Module.Replace == nil || p.Module.Replace.Version != ""):
-		k = "mod " + p.Module.Path + "@" + p.Module.Version
-		if r := p.Module.Replace; r != nil {
-			k += " => " + r.Path + "@" + r.Version
-		}
-	default:
-		h := sha256.New()
-		hashFiles(h, p)
-		k = hex.EncodeToString(h.Sum(nil))
-	}
-	c.depKeys[path] = k
-	return k
-}
-
-func hashFiles(h io.Writer, p *listedPackage) {
-	for _, list := range [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles} {
-		for _, f := range list {
-			name := filepath.Join(p.Dir, f)
-			data, err := os.ReadFile(name)
-			if err != nil {
-				fmt.Fprintf(h, "file %s unreadable\n", f)
-				continue
-			}
-			fmt.Fprintf(h, "file %s %x\n", f, sha256.Sum256(data))
-		}
-	}
 }
 
 // build compiles the targets with the optimization log enabled, parses the

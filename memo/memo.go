@@ -30,35 +30,14 @@ import (
 	"strings"
 
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/golist"
 	"github.com/goadvise/goadvise/report"
 )
 
-// A Package is one package of the run, as go list describes it.
+// A Package is one package of the run, as go list describes it, with its
+// cache key.
 type Package struct {
-	ImportPath   string
-	Dir          string
-	Name         string
-	GoFiles      []string
-	CgoFiles     []string
-	EmbedFiles   []string
-	TestGoFiles  []string
-	XTestGoFiles []string
-	Deps         []string
-	Standard     bool
-	DepOnly      bool
-	ForTest      string
-	Module       *struct {
-		Path    string
-		Version string
-		Main    bool
-		Dir     string
-		Replace *struct {
-			Path    string
-			Version string
-		}
-	}
-	Error *struct{ Err string }
-
+	golist.Package
 	key string
 }
 
@@ -85,8 +64,8 @@ type Entry struct {
 type Run struct {
 	Roots []*Package // the packages the patterns matched, in go list order
 	dir   string
-	pkgs  map[string]*Package
-	deps  map[string]string // dependency key memo
+	pkgs  map[string]*golist.Package
+	deps  *golist.Keys
 	salt  string
 	tests bool
 }
@@ -129,8 +108,7 @@ func List(ctx context.Context, opts Options) (*Run, error) {
 	}
 	r := &Run{
 		dir:   opts.Dir,
-		pkgs:  make(map[string]*Package),
-		deps:  make(map[string]string),
+		pkgs:  make(map[string]*golist.Package),
 		salt:  opts.Salt + "\n" + env,
 		tests: opts.Tests,
 	}
@@ -152,7 +130,7 @@ func List(ctx context.Context, opts Options) (*Run, error) {
 		case strings.HasSuffix(p.ImportPath, ".test") && p.Name == "main":
 			continue // the generated test main
 		}
-		r.pkgs[p.ImportPath] = p
+		r.pkgs[p.ImportPath] = &p.Package
 		if !p.DepOnly {
 			r.Roots = append(r.Roots, p)
 		}
@@ -162,6 +140,7 @@ func List(ctx context.Context, opts Options) (*Run, error) {
 			p.Deps = append(p.Deps, deps...)
 		}
 	}
+	r.deps = golist.NewKeys(r.pkgs)
 	for _, p := range r.Roots {
 		if p.Error == nil {
 			p.key = r.packageKey(p)
@@ -193,62 +172,20 @@ func (r *Run) packageKey(p *Package) string {
 	if r.tests {
 		lists = append(lists, p.TestGoFiles, p.XTestGoFiles)
 	}
-	if !hashFiles(h, p.Dir, lists...) {
+	if !golist.HashFiles(h, p.Dir, lists...) {
 		return ""
 	}
 	deps := append([]string(nil), p.Deps...)
 	sort.Strings(deps)
 	deps = slices.Compact(deps)
 	for _, d := range deps {
-		k := r.depKey(d)
+		k := r.deps.Dep(d)
 		if k == "" {
 			return ""
 		}
 		fmt.Fprintf(h, "dep %s %s\n", d, k)
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// depKey identifies a dependency's content.
-func (r *Run) depKey(path string) string {
-	if k, ok := r.deps[path]; ok {
-		return k
-	}
-	// A test variant "q [p.test]" has the files of q.
-	base, _, _ := strings.Cut(path, " [")
-	p := r.pkgs[base]
-	var k string
-	switch {
-	case p == nil:
-		k = "missing"
-	case p.Standard:
-		k = "std"
-	case p.Module != nil && p.Module.Version != "" && (p.Module.Replace == nil || p.Module.Replace.Version != ""):
-		k = "mod " + p.Module.Path + "@" + p.Module.Version
-		if rep := p.Module.Replace; rep != nil {
-			k += " => " + rep.Path + "@" + rep.Version
-		}
-	default:
-		h := sha256.New()
-		if hashFiles(h, p.Dir, p.GoFiles, p.CgoFiles, p.EmbedFiles) {
-			k = hex.EncodeToString(h.Sum(nil))
-		}
-	}
-	r.deps[path] = k
-	return k
-}
-
-func hashFiles(h io.Writer, dir string, lists ...[]string) bool {
-	for _, list := range lists {
-		for _, f := range list {
-			data, err := os.ReadFile(filepath.Join(dir, f))
-			if err != nil {
-				return false
-			}
-			fmt.Fprintf(h, "file %s %x\n", f, sha256.Sum256(data))
-		}
-	}
-	return true
 }
 
 // Dir returns the directory of the findings cache: "findings" in
