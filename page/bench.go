@@ -21,40 +21,6 @@ type BenchOptions struct {
 
 	// Generated is when the comparison was made; omitted if zero.
 	Generated time.Time
-
-	// PGO, when not nil, adds the compiler's PGO decisions to the page.
-	PGO *PGOExplain
-}
-
-// PGOExplain is what the compiler decided differently because of a
-// profile: the inlining cost of the functions involved and the decisions
-// at the hot call sites.
-type PGOExplain struct {
-	Profile   string // the profile's file name
-	Costs     []PGOCost
-	Decisions []PGODecision
-}
-
-// A PGOCost is the inlining cost of one function, as the compiler reports
-// it (-m=2: "can inline F with cost 57", "cannot inline F: function too
-// complex: cost 96 exceeds budget 80").
-type PGOCost struct {
-	Function string
-	Cost     int
-	Budget   int  // the budget it was held to: 80, or the hot budget with PGO
-	Hot      bool // the profile made the function or a call to it hot
-	Note     string
-}
-
-// A PGODecision is one decision of the compiler at a call site.
-type PGODecision struct {
-	Pos      string  // "kv/store.go:55:14"
-	Caller   string  // may be empty
-	Callee   string  // "wire.(*Reader).Next"
-	Decision string  // "inlined", "not inlined", "devirtualized to (*T).M", ...
-	Weight   float64 // the call edge's share of the profile's edge weight, in percent; 0 if unknown
-	Hot      bool    // the profile made the call site hot
-	Reason   string  // why, in the compiler's words where possible
 }
 
 type benchPage struct {
@@ -67,7 +33,6 @@ type benchPage struct {
 	Rows        int
 	Benchmarks  []benchGroup
 	Warnings    []string
-	PGO         *PGOExplain
 }
 
 type configItem struct{ Key, Value string }
@@ -94,6 +59,7 @@ type unitView struct {
 // A plot shows the samples of both versions on one axis: a dot per run,
 // the median as a bar and the 95% confidence interval as a band.
 type plot struct {
+	Aria          string // the accessible name of the chart
 	Width, Height int
 	Left, Right   float64 // x of the axis ends
 	Rows          []plotRow
@@ -129,15 +95,23 @@ const (
 // WriteBench writes the comparison c as an HTML page to w. Nothing is
 // written if the page cannot be rendered.
 func WriteBench(w io.Writer, c *bench.Comparison, opts BenchOptions) error {
+	if c == nil {
+		return fmt.Errorf("rendering bench page: no comparison")
+	}
+	return render(w, "bench", newBenchPage(c, makeHeader(opts.Title, "goadvise bench", opts.Version, opts.Generated)))
+}
+
+// newBenchPage prepares the comparison c for the bench templates, which
+// also show it as the runtime section of the explain page.
+func newBenchPage(c *bench.Comparison, meta header) *benchPage {
 	p := &benchPage{
-		Meta:      makeHeader(opts.Title, "goadvise bench", opts.Version, opts.Generated),
+		Meta:      meta,
 		Base:      c.BaseLabel,
 		Head:      c.HeadLabel,
 		Alpha:     c.Alpha,
 		Threshold: c.Threshold,
 		Rows:      len(c.Rows),
 		Warnings:  c.Warnings,
-		PGO:       opts.PGO,
 	}
 	if p.Base == "" {
 		p.Base = "base"
@@ -163,7 +137,7 @@ func WriteBench(w io.Writer, c *bench.Comparison, opts BenchOptions) error {
 		}
 		p.Benchmarks[i].Units = append(p.Benchmarks[i].Units, makeUnitView(r, p.Base, p.Head))
 	}
-	return render(w, "bench", p)
+	return p
 }
 
 func makeUnitView(r *bench.Row, baseLabel, headLabel string) unitView {
@@ -260,7 +234,7 @@ func makePlot(r *bench.Row, sc benchunit.Scaler, baseLabel, headLabel string) pl
 		return plotLeft + (v-lo)/(hi-lo)*(plotRight-plotLeft)
 	}
 	clamp := func(v float64) float64 { return min(max(v, lo), hi) }
-	p := plot{Width: plotWidth, Left: plotLeft, Right: plotRight}
+	p := plot{Aria: "samples of base and head", Width: plotWidth, Left: plotLeft, Right: plotRight}
 	sides := []struct {
 		label, class string
 		s            *bench.Stats

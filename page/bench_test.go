@@ -117,24 +117,3 @@ func TestWriteBenchOneSided(t *testing.T) {
 		}
 	}
 }
-
-func TestWriteBenchPGO(t *testing.T) {
-	c := fixtureComparison(t)
-	out := renderBench(t, c, BenchOptions{PGO: &PGOExplain{
-		Profile:   "default.pgo",
-		Costs:     []PGOCost{{Function: "wire.(*Reader).Next", Cost: 96, Budget: 2000, Hot: true, Note: "inlined at hot call sites only"}},
-		Decisions: []PGODecision{{Pos: "kv/store.go:55:14", Caller: "kv.(*Store).Put", Callee: "wire.(*Reader).Next", Decision: "inlined", Weight: 12.5, Hot: true, Reason: "hot call site: cost 96 within the hot budget 2000"}},
-	}})
-	for _, want := range []string{
-		`<h2>What the profile changed (<code>default.pgo</code>)</h2>`,
-		`<td class="mono">wire.(*Reader).Next</td><td class="num">96</td><td class="num">2000</td>`,
-		`<td class="mono">kv.(*Store).Put → wire.(*Reader).Next</td><td>inlined <span class="chip hot-loop">hot</span></td><td class="num">12.50%</td>`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("page lacks %q", want)
-		}
-	}
-	if out := renderBench(t, c, BenchOptions{}); strings.Contains(out, `id="pgo"`) {
-		t.Errorf("page without PGO data has a PGO section")
-	}
-}

@@ -268,3 +268,74 @@ func TestBrowserDetectsErrors(t *testing.T) {
 		t.Errorf("browser log lacks the console message or the uncaught error:\n%s", log)
 	}
 }
+
+func TestBrowserExplain(t *testing.T) {
+	chromium(t)
+	ex := fixtureExplanation()
+	ex.Runtime = fixtureComparison(t)
+	var b strings.Builder
+	if err := WriteExplain(&b, ex, ExplainOptions{Dir: explainDir}); err != nil {
+		t.Fatal(err)
+	}
+	dom, log := browse(t, writePage(t, "explain.html", b.String()), "")
+	assertClean(t, dom, log)
+
+	if !strings.Contains(dom, `<p id="verdict" class="verdict good">PGO: -6.1% sec/op (p=0.002) for +5% build CPU, +1.2% binary: worth it</p>`) {
+		t.Errorf("verdict not in the DOM:\n%s", grepLine(dom, "verdict"))
+	}
+	// The cost table, a row per metric in order, each with its plot.
+	var metrics []string
+	for _, m := range regexp.MustCompile(`<tr class="cost-row" data-metric="([^"]+)">`).FindAllStringSubmatch(dom, -1) {
+		metrics = append(metrics, m[1])
+	}
+	want := []string{"module build CPU", "peak RSS, largest compile", "binary size", "text size"}
+	if strings.Join(metrics, "|") != strings.Join(want, "|") {
+		t.Errorf("cost rows %q, want %q", metrics, want)
+	}
+	cost := section(t, dom, "cost")
+	if n := strings.Count(cost, `<svg class="plot"`); n != len(want) {
+		t.Errorf("%d plots in the cost table, want %d", n, len(want))
+	}
+	// The decisions, with callee, cost and weight.
+	decisions := section(t, dom, "decisions")
+	for s, n := range map[string]int{`<tr class="hot-inline">`: 2, `<tr class="devirt">`: 1, `<tr class="escape `: 2, `<tr class="inline-change">`: 1} {
+		if got := strings.Count(decisions, s); got != n {
+			t.Errorf("%d of %q in the decisions, want %d", got, s, n)
+		}
+	}
+	for _, s := range []string{
+		`<td class="mono" title="example.com/svc/wire.(*Reader).Next">wire.(*Reader).Next</td>`,
+		`<td class="num">96 <span class="muted">(+16)</span></td>`,
+		`<td class="mono" title="example.com/svc/wire.(*Rect).Area">wire.(*Rect).Area</td>`,
+		`<code>&amp;Token{&lt;script&gt;}</code>`,
+	} {
+		if !strings.Contains(decisions, s) {
+			t.Errorf("decisions lack %q", s)
+		}
+	}
+	if n := strings.Count(section(t, dom, "hazards"), `<li class="hazard">`); n != 1 {
+		t.Errorf("%d hazards in the DOM, want 1", n)
+	}
+	// The runtime comparison as goadvise bench shows it.
+	runtime := section(t, dom, "runtime")
+	if n := strings.Count(runtime, `<tr class="unit-row"`); n != len(ex.Runtime.Rows) {
+		t.Errorf("%d unit rows in the runtime section, want %d", n, len(ex.Runtime.Rows))
+	}
+	if n := strings.Count(runtime, `<circle class="dot`); n != 72 {
+		t.Errorf("%d sample dots in the runtime section, want 72", n)
+	}
+}
+
+// section returns the section element with the given id in the DOM.
+func section(t *testing.T, dom, id string) string {
+	t.Helper()
+	i := strings.Index(dom, `<section id="`+id+`">`)
+	if i < 0 {
+		t.Fatalf("no section %q in the DOM", id)
+	}
+	j := strings.Index(dom[i:], "</section>")
+	if j < 0 {
+		t.Fatalf("section %q not closed", id)
+	}
+	return dom[i : i+j]
+}

@@ -12,7 +12,10 @@
 // findings with filters by analyzer and tier, each expandable to its code
 // excerpt, explanation and suggested diff. [WriteBench] renders a
 // comparison of goadvise bench: per benchmark and unit, the samples of both
-// versions, the delta, the p-value and the verdict.
+// versions, the delta, the p-value and the verdict. [WriteExplain] renders
+// what goadvise pgo explain found: the verdict, the build cost of both
+// builds, the compiler's decisions that the profile changed, the hazards
+// and, when benchmarks ran, their comparison as WriteBench shows it.
 //
 // The script is optional: without it every finding is still listed and can
 // be expanded. With it, the filters work and their state is kept in the
@@ -37,8 +40,8 @@ import (
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
-// templates holds the parsed templates: "check" and "bench", which share
-// the layout in layout.tmpl.
+// templates holds the parsed templates: "check", "bench" and "explain",
+// which share the layout in layout.tmpl.
 var templates = template.Must(template.New("page").Funcs(template.FuncMap{
 	"f1":  func(x float64) string { return fmt.Sprintf("%.1f", x) },
 	"f2":  func(x float64) string { return fmt.Sprintf("%.2f", x) },

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/decisions"
+	"github.com/goadvise/goadvise/page"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -26,6 +31,12 @@ because of PGO inlining (and the reverse), the build cost of each variant
 (median and range of repeated builds), and, with -bench, the benchmark
 comparison of goadvise bench -pgo. It ends with a verdict line and warns
 about known PGO hazards.
+
+With -format html it writes one self-contained page (no network access
+needed) with the verdict, the build cost table with each run plotted, the
+decisions, the hazards and, with -bench, the benchmark distributions as
+goadvise bench -format html shows them. -o FILE writes the output to a new
+file instead of standard output; an existing file is never replaced.
 
 Flags:
 `
@@ -52,16 +63,24 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.Cost.CleanRuns, "clean-runs", 1, "number of clean builds of each variant (with -clean)")
 	fs.BoolVar(&opts.Cost.Skip, "no-cost", false, "do not measure the build cost")
 	fs.IntVar(&opts.BigCaller, "big-caller", decisions.DefaultBigCaller, "warn when the calls hot-inlined into one function cost more than `n` in total")
-	format := fs.String("format", "text", "output `format`: text or json")
+	format := fs.String("format", "text", "output `format`: text, json or html (one self-contained page)")
+	output := fs.String("o", "", "write the output to `file`, which must not exist, instead of standard output")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return exitOK
 		}
 		return exitError
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "goadvise pgo explain: unknown -format %q (want text or json)\n", *format)
+	if *format != "text" && *format != "json" && *format != "html" {
+		fmt.Fprintf(stderr, "goadvise pgo explain: unknown -format %q (want text, json or html)\n", *format)
 		return exitError
+	}
+	// Refuse a bad -o now rather than after minutes of builds.
+	if *output != "" {
+		if err := checkNewFile(*output); err != nil {
+			fmt.Fprintf(stderr, "goadvise pgo explain: %v\n", err)
+			return exitError
+		}
 	}
 	if opts.Cost.Runs < 1 || opts.Cost.CleanRuns < 1 || (opts.Bench != "" && opts.Count < 1) {
 		fmt.Fprintln(stderr, "goadvise pgo explain: -runs, -clean-runs and -count must be at least 1")
@@ -92,9 +111,42 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goadvise pgo explain: %v\n", err)
 		return exitError
 	}
-	if err := ex.Write(stdout, *format); err != nil {
-		fmt.Fprintf(stderr, "goadvise pgo explain: writing output: %v\n", err)
+	// Render everything before writing, so that a failure leaves no
+	// partial output.
+	var buf bytes.Buffer
+	if *format == "html" {
+		wd, _ := os.Getwd() // positions are shown relative to it when possible
+		err = page.WriteExplain(&buf, ex, page.ExplainOptions{Version: version(), Generated: time.Now(), Dir: wd})
+	} else {
+		err = ex.Write(&buf, *format)
+	}
+	if err == nil {
+		if *output != "" {
+			err = writeOutput(*output, buf.Bytes()) // says which file
+		} else if _, err = stdout.Write(buf.Bytes()); err != nil {
+			err = fmt.Errorf("writing output: %w", err)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "goadvise pgo explain: %v\n", err)
 		return exitError
 	}
 	return exitOK
+}
+
+// checkNewFile reports an error if a file cannot be created at path: it
+// exists already or its directory does not.
+func checkNewFile(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s already exists; remove it or choose another -o", path)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("-o %s: %w", path, err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("-o %s: %s is not a directory", path, dir)
+	}
+	return nil
 }
