@@ -391,6 +391,11 @@ func writeOutput(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
+		// A report is for sharing: readable by all, like a file the
+		// shell would create (CreateTemp makes it private).
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
 		// Link instead of rename: it fails if path appeared meanwhile.
 		err = os.Link(tmp.Name(), path)
 	}

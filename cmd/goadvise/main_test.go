@@ -368,3 +368,28 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("version: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestOutputFile checks -o: the report is written whole with ordinary
+// permissions, and an existing file is never replaced.
+func TestOutputFile(t *testing.T) {
+	dir := fixture(t)
+	out := filepath.Join(t.TempDir(), "report.html")
+	_, stderr, code := runCmd(t, dir, bin, "check", "-enable", "deepequal", "-format", "html", "-o", out, "./...")
+	if code != exitFindings {
+		t.Fatalf("check -o: exit %d\n%s", code, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !strings.HasPrefix(string(data), "<!DOCTYPE html>") || !strings.Contains(string(data), "</html>") {
+		t.Fatalf("report file: %v\n%.200s", err, data)
+	}
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o644 {
+		t.Errorf("report file mode %v, want 0644", fi.Mode().Perm())
+	}
+	_, stderr, code = runCmd(t, dir, bin, "check", "-enable", "deepequal", "-format", "json", "-o", out, "./...")
+	if code != exitError || !strings.Contains(stderr, "already exists") {
+		t.Errorf("check -o onto an existing file: exit %d, %q", code, stderr)
+	}
+	if now, _ := os.ReadFile(out); string(now) != string(data) {
+		t.Error("the existing report was changed")
+	}
+}
