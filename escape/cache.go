@@ -73,6 +73,19 @@ func cacheGet(key string) ([]Record, bool) {
 	return recs, true
 }
 
+// cacheHas reports whether records for key are cached.
+func cacheHas(key string) bool {
+	if key == "" {
+		return false
+	}
+	name, err := cacheFile(key)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(name)
+	return err == nil
+}
+
 // cachePut stores the records for key, atomically. Failures are ignored:
 // the cache only saves time.
 func cachePut(key string, recs []Record) {

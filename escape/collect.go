@@ -101,15 +101,26 @@ func Collect(ctx context.Context, opts LoadOptions) ([]*PackageResult, error) {
 	return c.run(ctx)
 }
 
-// listedPackage is the part of go list -json output that collection needs.
+// Warm compiles, in one build, the packages matched by opts whose
+// decisions are not cached yet, and caches them without keeping them:
+// memory holds one package's records at a time. A driver that then loads
+// the packages in batches (Preload per batch) gets them from the cache,
+// and the compiles still run with the go command's full parallelism.
+func Warm(ctx context.Context, opts LoadOptions) error {
+	c := &collector{opts: opts, cacheOnly: true}
+	_, err := c.run(ctx)
+	return err
+}
+
 // listedPackage is a package as go list describes it.
 type listedPackage = golist.Package
 
 type collector struct {
-	opts LoadOptions
-	env  goEnv
-	pkgs map[string]*listedPackage // by ImportPath as go list prints it
-	deps *golist.Keys
+	opts      LoadOptions
+	cacheOnly bool // Warm: cache the records, do not return them
+	env       goEnv
+	pkgs      map[string]*listedPackage // by ImportPath as go list prints it
+	deps      *golist.Keys
 }
 
 // goEnv is the part of the go command's environment that determines the
@@ -151,6 +162,10 @@ func (c *collector) run(ctx context.Context) ([]*PackageResult, error) {
 		results = append(results, res)
 		if t.skip != "" {
 			res.Err = t.skip
+			continue
+		}
+		if c.cacheOnly && cacheHas(t.key) {
+			res.Cached = true
 			continue
 		}
 		if recs, ok := cacheGet(t.key); ok {
@@ -405,8 +420,10 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			t.res.Err = err.Error()
 			continue
 		}
-		t.res.Records = recs
 		cachePut(t.key, recs)
+		if !c.cacheOnly {
+			t.res.Records = recs
+		}
 	}
 	return nil
 }

@@ -327,13 +327,34 @@ func (p *parser) finish() []Record {
 	return p.records
 }
 
+// sortRecords orders records by position and kind, and records at the same
+// position and of the same kind (allocations inlined from one call) by
+// their content, so that the order, and so which duplicate dedupe keeps,
+// does not depend on map iteration.
 func sortRecords(recs []Record) {
 	sort.SliceStable(recs, func(i, j int) bool {
 		a, b := &recs[i], &recs[j]
 		if a.Pos != b.Pos {
 			return a.Pos.less(b.Pos)
 		}
-		return a.Kind < b.Kind
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		if la, lb := len(a.InlinedFrom), len(b.InlinedFrom); la != lb {
+			return la < lb
+		}
+		for k := range a.InlinedFrom {
+			if a.InlinedFrom[k] != b.InlinedFrom[k] {
+				return a.InlinedFrom[k].less(b.InlinedFrom[k])
+			}
+		}
+		if a.Cause != b.Cause {
+			return a.Cause < b.Cause
+		}
+		return a.Explanation < b.Explanation
 	})
 }
 

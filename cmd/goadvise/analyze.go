@@ -90,6 +90,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	// their decisions (both mostly wait on the go command), and the next
 	// batch compiles while this one is analysed.
 	batches := [][]string{patterns}
+	misses0 := misses
 	if run != nil && len(misses) > batchSize {
 		batches = nil
 		for len(misses) > 0 {
@@ -109,7 +110,24 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		return done
 	}
 	analysed := 0
-	escapeDone := collect(batches[0])
+	var escapeDone chan error
+	if len(batches) > 1 && needEscape {
+		// Compile every package in one build, caching the decisions
+		// without holding them; each batch then reads its own from the
+		// cache. The first batch loads meanwhile.
+		warm := make(chan error, 1)
+		go func() { warm <- escape.Warm(ctx, escape.LoadOptions{Dir: dir, Patterns: misses0, Tests: cf.tests}) }()
+		escapeDone = make(chan error, 1)
+		go func() {
+			if err := <-warm; err != nil {
+				escapeDone <- err
+				return
+			}
+			escapeDone <- <-collect(batches[0])
+		}()
+	} else {
+		escapeDone = collect(batches[0])
+	}
 	for bi, batch := range batches {
 		st.set(func() string {
 			return fmt.Sprintf("loading and compiling packages (%d analysed, %d cached, batch %d of %d)", analysed, res.cached, bi+1, len(batches))
