@@ -37,6 +37,8 @@ type PackageResult struct {
 	Records    []Record // sorted by position; TokPos is not set
 	Err        string   // why the package has no records (compile error, skipped), or ""
 	Cached     bool     // the records came from goadvise's cache
+
+	key string // cache key
 }
 
 // table holds the results of Preload and of earlier fallback runs, keyed
@@ -106,10 +108,44 @@ func Collect(ctx context.Context, opts LoadOptions) ([]*PackageResult, error) {
 // memory holds one package's records at a time. A driver that then loads
 // the packages in batches (Preload per batch) gets them from the cache,
 // and the compiles still run with the go command's full parallelism.
-func Warm(ctx context.Context, opts LoadOptions) error {
+func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 	c := &collector{opts: opts, cacheOnly: true}
-	_, err := c.run(ctx)
-	return err
+	res, err := c.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Warmed{results: res}, nil
+}
+
+// Warmed is what Warm listed and compiled.
+type Warmed struct {
+	results []*PackageResult // without records; key set
+}
+
+// Load keeps for the Analyzer, as Preload does, the decisions of the
+// packages with the given import paths (with their test variants and
+// external test packages), reading them from the cache: no go command runs.
+func (w *Warmed) Load(importPaths []string) {
+	want := make(map[string]bool)
+	for _, p := range importPaths {
+		want[p], want[p+"_test"] = true, true
+	}
+	var out []*PackageResult
+	for _, r := range w.results {
+		if !want[r.ImportPath] {
+			continue
+		}
+		c := *r
+		if c.Err == "" {
+			if recs, ok := cacheGet(r.key); ok {
+				c.Records, c.Cached = recs, true
+			} else {
+				c.Err = "compiler decisions missing from the cache (removed during the run?)"
+			}
+		}
+		out = append(out, &c)
+	}
+	store(out)
 }
 
 // listedPackage is a package as go list describes it.
@@ -157,7 +193,7 @@ func (c *collector) run(ctx context.Context) ([]*PackageResult, error) {
 	var results []*PackageResult
 	var plain, tests []*target
 	for _, t := range targets {
-		res := &PackageResult{ImportPath: t.importPath, Test: t.test, Files: t.files}
+		res := &PackageResult{ImportPath: t.importPath, Test: t.test, Files: t.files, key: t.key}
 		t.res = res
 		results = append(results, res)
 		if t.skip != "" {

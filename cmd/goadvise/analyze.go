@@ -111,20 +111,32 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	}
 	analysed := 0
 	var escapeDone chan error
+	var warmed *escape.Warmed
 	if len(batches) > 1 && needEscape {
 		// Compile every package in one build, caching the decisions
 		// without holding them; each batch then reads its own from the
-		// cache. The first batch loads meanwhile.
-		warm := make(chan error, 1)
-		go func() { warm <- escape.Warm(ctx, escape.LoadOptions{Dir: dir, Patterns: misses0, Tests: cf.tests}) }()
-		escapeDone = make(chan error, 1)
+		// cache without running the go command. The first batch loads
+		// meanwhile.
+		warmDone := make(chan error, 1)
 		go func() {
-			if err := <-warm; err != nil {
-				escapeDone <- err
-				return
-			}
-			escapeDone <- <-collect(batches[0])
+			var err error
+			warmed, err = escape.Warm(ctx, escape.LoadOptions{Dir: dir, Patterns: misses0, Tests: cf.tests})
+			warmDone <- err
 		}()
+		collect = func(pats []string) chan error {
+			done := make(chan error, 1)
+			if err := <-warmDone; err != nil {
+				warmDone <- err
+				done <- err
+				return done
+			}
+			warmDone <- nil
+			warmed.Load(pats)
+			done <- nil
+			return done
+		}
+		escapeDone = make(chan error, 1)
+		go func() { escapeDone <- <-collect(batches[0]) }()
 	} else {
 		escapeDone = collect(batches[0])
 	}
