@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // Fixture benchmarks run a fixed, small number of iterations: the tests
@@ -26,8 +28,8 @@ func fixtureFiles(allocs int) map[string]string {
 
 func TestRunHeadAllocatesLess(t *testing.T) {
 	tmp := isolateTemp(t)
-	dir := newRepo(t, fixtureFiles(2), fixtureFiles(1))
-	before := snapshot(t, dir)
+	dir := gittest.NewRepo(t, fixtureFiles(2), fixtureFiles(1))
+	before := gittest.Snapshot(t, dir)
 	cmp, err := Run(context.Background(), Options{
 		Dir: dir, Base: "HEAD~1", Head: "HEAD", Count: 5, Benchtime: fixtureBenchtime,
 	})
@@ -69,22 +71,22 @@ func TestRunHeadAllocatesLess(t *testing.T) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
 		}
 	}
-	checkSnapshot(t, dir, before)
+	gittest.CheckSnapshot(t, dir, before)
 	checkNoWorktrees(t, dir)
 	checkTempClean(t, tmp)
 }
 
 func TestRunNoChangeWorkingTree(t *testing.T) {
 	tmp := isolateTemp(t)
-	dir := newRepo(t, fixtureFiles(1))
+	dir := gittest.NewRepo(t, fixtureFiles(1))
 	// Uncommitted and untracked changes that do not change the code's
 	// behaviour: head is the working tree as it is.
-	writeFiles(t, dir, map[string]string{
+	gittest.WriteFiles(t, dir, map[string]string{
 		"fx.go":         workSource(1) + "\n// An uncommitted comment.\n",
 		"notes.txt":     "untracked\n",
 		"sub/extra.txt": "untracked too\n",
 	})
-	before := snapshot(t, dir)
+	before := gittest.Snapshot(t, dir)
 	cmp, err := Run(context.Background(), Options{
 		Dir: dir, Count: 5, Benchtime: fixtureBenchtime,
 		// Timings of identical code may differ significantly by
@@ -115,7 +117,7 @@ func TestRunNoChangeWorkingTree(t *testing.T) {
 	if !strings.Contains(buf.String(), "~") {
 		t.Errorf("text output shows no \"~\" for unchanged allocations:\n%s", buf.String())
 	}
-	checkSnapshot(t, dir, before)
+	gittest.CheckSnapshot(t, dir, before)
 	checkNoWorktrees(t, dir)
 	checkTempClean(t, tmp)
 }
@@ -130,7 +132,7 @@ func TestRunRegression(t *testing.T) {
 		}
 		return m
 	}
-	dir := newRepo(t, sub(fixtureFiles(1)), sub(fixtureFiles(2)))
+	dir := gittest.NewRepo(t, sub(fixtureFiles(1)), sub(fixtureFiles(2)))
 	// Three rounds are too few for the U test to ever reach p < 0.05
 	// (its smallest p is 0.1), yet the allocation increase is exact
 	// and counts regardless of the huge threshold.
@@ -166,7 +168,7 @@ func TestRunRegression(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
-	dir := newRepo(t, fixtureFiles(1))
+	dir := gittest.NewRepo(t, fixtureFiles(1))
 	for _, tc := range []struct {
 		name string
 		opts Options
@@ -195,7 +197,7 @@ func TestRunPGO(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: with a cold build cache, -pgo rebuilds the standard library (about 20 s)")
 	}
-	dir := newRepo(t, fixtureFiles(1))
+	dir := gittest.NewRepo(t, fixtureFiles(1))
 	// testdata/cpu.pprof is a CPU profile of the fixture's BenchmarkWork
 	// (go test -bench . -cpuprofile). Being a fixed file, the standard
 	// library built with it stays in the build cache between test runs.
@@ -250,7 +252,7 @@ func BenchmarkSlow(b *testing.B) {
 	slow = strings.Replace(slow, `import "testing"`, "import (\n\t\"os\"\n\t\"testing\"\n\t\"time\"\n)", 1)
 	files := fixtureFiles(1)
 	files["fx_test.go"] = slow
-	dir := newRepo(t, files)
+	dir := gittest.NewRepo(t, files)
 	tmp := t.TempDir()
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRunInterrupt$")
@@ -280,7 +282,7 @@ func BenchmarkSlow(b *testing.B) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if n := strings.Count(gitCmd(t, dir, "worktree", "list", "--porcelain"), "worktree "); n != 2 {
+	if n := strings.Count(gittest.Git(t, dir, "worktree", "list", "--porcelain"), "worktree "); n != 2 {
 		t.Errorf("while running: %d worktrees, want 2 (main and base)", n)
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // editOf returns the edit replacing the first occurrence of old in file.
@@ -26,9 +28,9 @@ func TestVerify(t *testing.T) {
 	tmp := isolateTemp(t)
 	// The commit allocates 3 times, the uncommitted working tree 2: the
 	// verification starts from the working tree as it is.
-	dir := newRepo(t, fixtureFiles(3))
-	writeFiles(t, dir, map[string]string{"fx.go": workSource(2), "untracked.txt": "x\n"})
-	before := snapshot(t, dir)
+	dir := gittest.NewRepo(t, fixtureFiles(3))
+	gittest.WriteFiles(t, dir, map[string]string{"fx.go": workSource(2), "untracked.txt": "x\n"})
+	before := gittest.Snapshot(t, dir)
 	fx := filepath.Join(dir, "fx.go")
 
 	res, err := Verify(context.Background(), VerifyOptions{
@@ -54,13 +56,13 @@ func TestVerify(t *testing.T) {
 	if s := res.Summary(); !strings.HasPrefix(s, "tests pass; ") || !strings.Contains(s, "allocs/op 2.000 → 1.000 (-50.00%) (p=0.008 n=5) better") {
 		t.Errorf("Summary() = %q", s)
 	}
-	checkSnapshot(t, dir, before)
+	gittest.CheckSnapshot(t, dir, before)
 	checkTempClean(t, tmp)
 }
 
 func TestVerifyTestsFail(t *testing.T) {
-	dir := newRepo(t, fixtureFiles(1))
-	before := snapshot(t, dir)
+	dir := gittest.NewRepo(t, fixtureFiles(1))
+	before := gittest.Snapshot(t, dir)
 	res, err := Verify(context.Background(), VerifyOptions{
 		Dir:   dir,
 		Edits: []FileEdit{editOf(t, filepath.Join(dir, "fx.go"), "return 42", "return 41")},
@@ -78,11 +80,11 @@ func TestVerifyTestsFail(t *testing.T) {
 	if s := res.Summary(); s != "tests fail" {
 		t.Errorf("Summary() = %q, want \"tests fail\"", s)
 	}
-	checkSnapshot(t, dir, before)
+	gittest.CheckSnapshot(t, dir, before)
 }
 
 func TestVerifyBadEdits(t *testing.T) {
-	dir := newRepo(t, fixtureFiles(1))
+	dir := gittest.NewRepo(t, fixtureFiles(1))
 	fx := filepath.Join(dir, "fx.go")
 	for _, tc := range []struct {
 		name  string
@@ -112,7 +114,7 @@ func TestApplyEdits(t *testing.T) {
 func TestVerifyTestsFailedBefore(t *testing.T) {
 	files := fixtureFiles(2)
 	files["fx.go"] = strings.Replace(files["fx.go"], "return 42", "return 7", 1)
-	dir := newRepo(t, files)
+	dir := gittest.NewRepo(t, files)
 	res, err := Verify(context.Background(), VerifyOptions{
 		Dir:   dir,
 		Edits: []FileEdit{editOf(t, filepath.Join(dir, "fx.go"), "\tsink[1] = new([64]byte)\n", "")},

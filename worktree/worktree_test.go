@@ -2,17 +2,16 @@ package worktree
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // isolate makes git ignore the user's and the system's configuration and
@@ -33,54 +32,11 @@ func isolate(t *testing.T) string {
 	return tmp
 }
 
-// gitCmd runs git in dir and returns its trimmed output.
-func gitCmd(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// newRepo creates a repository, outside the isolated TMPDIR, with one
-// commit per element of commits, and returns its directory with symbolic
-// links resolved.
-func newRepo(t *testing.T, commits ...map[string]string) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	gitCmd(t, dir, "init", "-q", "-b", "main")
-	for i, files := range commits {
-		writeFiles(t, dir, files)
-		gitCmd(t, dir, "add", "-A")
-		gitCmd(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", i+1))
-	}
-	return dir
-}
-
 // worktrees returns the paths of the worktrees of the repository in dir.
 func worktrees(t *testing.T, dir string) []string {
 	t.Helper()
 	var paths []string
-	for line := range strings.Lines(gitCmd(t, dir, "worktree", "list", "--porcelain")) {
+	for line := range strings.Lines(gittest.Git(t, dir, "worktree", "list", "--porcelain")) {
 		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "worktree "); ok {
 			paths = append(paths, p)
 		}
@@ -120,7 +76,7 @@ func readFile(t *testing.T, name string) string {
 
 func TestAddRemove(t *testing.T) {
 	tmp := isolate(t)
-	dir := newRepo(t,
+	dir := gittest.NewRepo(t,
 		map[string]string{"go.mod": "module m\n", "pkg/a.go": "package pkg // v1\n"},
 		map[string]string{"pkg/a.go": "package pkg // v2\n"})
 	repo, err := Open(context.Background(), filepath.Join(dir, "pkg"))
@@ -135,7 +91,7 @@ func TestAddRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := gitCmd(t, dir, "rev-parse", "HEAD~1"); first != want {
+	if want := gittest.Git(t, dir, "rev-parse", "HEAD~1"); first != want {
 		t.Errorf("Resolve(HEAD~1) = %s, want %s", first, want)
 	}
 	if got, want := Label("HEAD~1", first), "HEAD~1 ("+first[:12]+")"; got != want {
@@ -158,7 +114,7 @@ func TestAddRemove(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, "pkg", "a.go")); got != "package pkg // v2\n" {
 		t.Errorf("user's a.go = %q, want v2", got)
 	}
-	if got := gitCmd(t, tree.Top(), "rev-parse", "HEAD"); got != first {
+	if got := gittest.Git(t, tree.Top(), "rev-parse", "HEAD"); got != first {
 		t.Errorf("checkout HEAD = %s, want %s", got, first)
 	}
 	if wts := worktrees(t, dir); len(wts) != 2 || wts[1] != tree.Top() {
@@ -178,7 +134,7 @@ func TestAddRemove(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	tmp := isolate(t)
-	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	dir := gittest.NewRepo(t, map[string]string{"a.txt": "a\n"})
 	ctx := context.Background()
 	notRepo := t.TempDir()
 	if _, err := Open(ctx, notRepo); err == nil || !strings.Contains(err.Error(), "is not in a git repository") || strings.Contains(err.Error(), "\n") {
@@ -204,68 +160,17 @@ func TestErrors(t *testing.T) {
 	checkClean(t, dir, tmp)
 }
 
-// snapshot returns a digest of every file under dir, the .git directory
-// included but for the object store, reflogs and worktree administrative
-// files (which adding a worktree legitimately writes), and of git status
-// and the stash list.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	m := make(map[string]string)
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			switch rel {
-			case ".git/objects", ".git/logs", ".git/worktrees":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(data)
-		m[rel] = hex.EncodeToString(sum[:])
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m["git status"] = gitCmd(t, dir, "status", "--porcelain=v1", "--untracked-files=all", "--ignored")
-	m["git stash"] = gitCmd(t, dir, "stash", "list")
-	return m
-}
-
-func checkSnapshot(t *testing.T, dir string, before map[string]string) {
-	t.Helper()
-	after := snapshot(t, dir)
-	for k, v := range before {
-		if after[k] != v {
-			t.Errorf("user tree changed: %s differs", k)
-		}
-	}
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			t.Errorf("user tree changed: %s appeared", k)
-		}
-	}
-}
-
 // TestUserTreeUnchanged checks that adding and removing a checkout leaves
 // the user's working tree, index, stash and refs byte for byte as they
 // were, runs no hook, and does not write the index named by
 // $GIT_INDEX_FILE, which git sets when the program runs from a hook.
 func TestUserTreeUnchanged(t *testing.T) {
 	tmp := isolate(t)
-	dir := newRepo(t,
+	dir := gittest.NewRepo(t,
 		map[string]string{"a.txt": "a1\n", "b.txt": "b1\n", ".gitignore": "*.log\n"},
 		map[string]string{"a.txt": "a2\n"})
 	marker := filepath.Join(t.TempDir(), "hook-ran")
-	writeFiles(t, dir, map[string]string{
+	gittest.WriteFiles(t, dir, map[string]string{
 		"a.txt":                    "a3 stashed\n",
 		"b.txt":                    "b2 staged\n",
 		"c.txt":                    "untracked\n",
@@ -275,16 +180,16 @@ func TestUserTreeUnchanged(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, ".git", "hooks", "post-checkout"), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	gitCmd(t, dir, "stash", "push", "-q", "a.txt")
-	writeFiles(t, dir, map[string]string{"a.txt": "a4 modified\n"})
-	gitCmd(t, dir, "add", "b.txt")
+	gittest.Git(t, dir, "stash", "push", "-q", "a.txt")
+	gittest.WriteFiles(t, dir, map[string]string{"a.txt": "a4 modified\n"})
+	gittest.Git(t, dir, "add", "b.txt")
 	// The index a pre-commit hook would see.
 	hookIndex := filepath.Join(t.TempDir(), "index")
 	if err := os.WriteFile(hookIndex, []byte(readFile(t, filepath.Join(dir, ".git", "index"))), 0o666); err != nil {
 		t.Fatal(err)
 	}
 	hookIndexBefore := readFile(t, hookIndex)
-	before := snapshot(t, dir)
+	before := gittest.Snapshot(t, dir)
 
 	t.Setenv("GIT_INDEX_FILE", hookIndex)
 	ctx := context.Background()
@@ -302,7 +207,7 @@ func TestUserTreeUnchanged(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Work in the checkout, as callers do.
-		writeFiles(t, tree.Top(), map[string]string{"a.txt": "scratch\n", "new.txt": "new\n"})
+		gittest.WriteFiles(t, tree.Top(), map[string]string{"a.txt": "scratch\n", "new.txt": "new\n"})
 		if err := tree.Remove(); err != nil {
 			t.Fatal(err)
 		}
@@ -310,7 +215,7 @@ func TestUserTreeUnchanged(t *testing.T) {
 	t.Setenv("GIT_INDEX_FILE", "")
 	os.Unsetenv("GIT_INDEX_FILE")
 
-	checkSnapshot(t, dir, before)
+	gittest.CheckSnapshot(t, dir, before)
 	if readFile(t, hookIndex) != hookIndexBefore {
 		t.Errorf("the index named by $GIT_INDEX_FILE was written")
 	}
@@ -328,7 +233,7 @@ func TestCancel(t *testing.T) {
 	for i := range 1000 {
 		files[fmt.Sprintf("d%02d/f%04d.txt", i%30, i)] = strings.Repeat(fmt.Sprintf("line %d\n", i), 40)
 	}
-	dir := newRepo(t, files)
+	dir := gittest.NewRepo(t, files)
 	repo, err := Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
@@ -384,13 +289,13 @@ func TestCancel(t *testing.T) {
 // a checkout killed early.
 func TestRemoveLocked(t *testing.T) {
 	tmp := isolate(t)
-	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	dir := gittest.NewRepo(t, map[string]string{"a.txt": "a\n"})
 	wtmp, err := os.MkdirTemp("", "goadvise-worktree-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	wt := filepath.Join(wtmp, "wt")
-	gitCmd(t, dir, "worktree", "add", "-q", "--lock", "--detach", wt, "HEAD")
+	gittest.Git(t, dir, "worktree", "add", "-q", "--lock", "--detach", wt, "HEAD")
 	// Git writes a null HEAD first and the files last.
 	os.RemoveAll(wt)
 	admin := filepath.Join(dir, ".git", "worktrees", "wt", "HEAD")
@@ -409,9 +314,9 @@ func TestRemoveLocked(t *testing.T) {
 // unmounted disk, say).
 func TestRemoveKeepsOthers(t *testing.T) {
 	tmp := isolate(t)
-	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	dir := gittest.NewRepo(t, map[string]string{"a.txt": "a\n"})
 	mine := filepath.Join(t.TempDir(), "mine")
-	gitCmd(t, dir, "worktree", "add", "-q", "--detach", mine, "HEAD")
+	gittest.Git(t, dir, "worktree", "add", "-q", "--detach", mine, "HEAD")
 	if err := os.RemoveAll(mine); err != nil {
 		t.Fatal(err)
 	}
@@ -430,6 +335,6 @@ func TestRemoveKeepsOthers(t *testing.T) {
 	if wts := worktrees(t, dir); len(wts) != 2 || wts[1] != mine {
 		t.Errorf("worktrees after Remove = %q, want the main one and the user's %s", wts, mine)
 	}
-	gitCmd(t, dir, "worktree", "prune")
+	gittest.Git(t, dir, "worktree", "prune")
 	checkClean(t, dir, tmp)
 }
