@@ -84,6 +84,9 @@ type Explanation struct {
 	// Verdict is one line: the runtime gain against the build cost.
 	Verdict string `json:"verdict"`
 
+	// Outcome is the verdict's conclusion, for programs.
+	Outcome Outcome `json:"outcome"`
+
 	// Hazards are known PGO risks found in the build or the profile.
 	Hazards []string `json:"hazards"`
 
@@ -209,7 +212,7 @@ func Explain(ctx context.Context, opts ExplainOptions) (*Explanation, error) {
 		}
 		ex.Runtime = cmp
 	}
-	ex.Verdict = verdict(ex.Runtime, ex.Cost)
+	ex.Verdict, ex.Outcome = verdict(ex.Runtime, ex.Cost)
 	return ex, nil
 }
 

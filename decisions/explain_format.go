@@ -14,7 +14,7 @@ import (
 )
 
 // verdict weighs the runtime change against the build cost in one line.
-func verdict(cmp *bench.Comparison, cost *CostTable) string {
+func verdict(cmp *bench.Comparison, cost *CostTable) (string, Outcome) {
 	var costs []string
 	if cost != nil {
 		cpu := cost.Row(MetricCleanCPU)
@@ -34,7 +34,7 @@ func verdict(cmp *bench.Comparison, cost *CostTable) string {
 		forCost = " for " + strings.Join(costs, ", ")
 	}
 	if cmp == nil {
-		return "PGO: runtime not measured (give -bench)" + forCost
+		return "PGO: runtime not measured (give -bench)" + forCost, NotMeasured
 	}
 	var rows []*bench.Row
 	for _, r := range cmp.Rows {
@@ -43,7 +43,7 @@ func verdict(cmp *bench.Comparison, cost *CostTable) string {
 		}
 	}
 	if len(rows) == 0 {
-		return "PGO: no sec/op benchmark ran in both builds" + forCost
+		return "PGO: no sec/op benchmark ran in both builds" + forCost, NotMeasured
 	}
 	faster, slower := 0, 0
 	logSum := 0.0
@@ -68,14 +68,26 @@ func verdict(cmp *bench.Comparison, cost *CostTable) string {
 	}
 	switch {
 	case faster > 0 && slower == 0:
-		return "PGO: " + change + forCost + ": worth it"
+		return "PGO: " + change + forCost + ": worth it", WorthIt
 	case faster > 0 && slower > 0:
-		return "PGO: " + change + forCost + ": mixed, check the slower benchmarks"
+		return "PGO: " + change + forCost + ": mixed, check the slower benchmarks", Mixed
 	case slower > 0:
-		return "PGO: " + change + forCost + ": slower, do not use this profile"
+		return "PGO: " + change + forCost + ": slower, do not use this profile", Slower
 	}
-	return "PGO: " + change + forCost + ": no significant gain"
+	return "PGO: " + change + forCost + ": no significant gain", NoGain
 }
+
+// An Outcome is the conclusion of a verdict.
+type Outcome string
+
+// The outcomes of a verdict.
+const (
+	NotMeasured Outcome = "not-measured" // no benchmark compared both builds
+	WorthIt     Outcome = "worth-it"     // some benchmarks significantly faster, none slower
+	Mixed       Outcome = "mixed"        // some faster, some slower
+	Slower      Outcome = "slower"       // some slower, none faster
+	NoGain      Outcome = "no-gain"      // no significant change
+)
 
 // Write writes the explanation as text or, with format "json", as one
 // JSON object.

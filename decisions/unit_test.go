@@ -209,21 +209,22 @@ func TestVerdict(t *testing.T) {
 			DeltaPct: (head - base) / base * 100, P: p, Significant: p < 0.05, Verdict: v}
 	}
 	for _, tc := range []struct {
-		rows []*bench.Row
-		want string
+		rows    []*bench.Row
+		want    string
+		outcome Outcome
 	}{
-		{[]*bench.Row{row("A", 100, 93.9, 0.002, bench.Faster)}, "PGO: -6.1% sec/op (p=0.002) for +4% build CPU, +1.2% binary: worth it"},
-		{[]*bench.Row{row("A", 100, 99, 0.4, bench.NoChange)}, "PGO: -1.0% sec/op (p=0.400) for +4% build CPU, +1.2% binary: no significant gain"},
+		{[]*bench.Row{row("A", 100, 93.9, 0.002, bench.Faster)}, "PGO: -6.1% sec/op (p=0.002) for +4% build CPU, +1.2% binary: worth it", WorthIt},
+		{[]*bench.Row{row("A", 100, 99, 0.4, bench.NoChange)}, "PGO: -1.0% sec/op (p=0.400) for +4% build CPU, +1.2% binary: no significant gain", NoGain},
 		{[]*bench.Row{row("A", 100, 80, 0.001, bench.Faster), row("B", 100, 125, 0.001, bench.Slower)},
-			"PGO: +0.0% sec/op geomean over 2 benchmarks (1 significantly faster, 1 slower) for +4% build CPU, +1.2% binary: mixed, check the slower benchmarks"},
-		{[]*bench.Row{row("A", 100, 110, 0.001, bench.Slower)}, "PGO: +10.0% sec/op (p=0.001) for +4% build CPU, +1.2% binary: slower, do not use this profile"},
+			"PGO: +0.0% sec/op geomean over 2 benchmarks (1 significantly faster, 1 slower) for +4% build CPU, +1.2% binary: mixed, check the slower benchmarks", Mixed},
+		{[]*bench.Row{row("A", 100, 110, 0.001, bench.Slower)}, "PGO: +10.0% sec/op (p=0.001) for +4% build CPU, +1.2% binary: slower, do not use this profile", Slower},
 	} {
-		if got := verdict(&bench.Comparison{Rows: tc.rows}, cost); got != tc.want {
-			t.Errorf("verdict = %q\nwant      %q", got, tc.want)
+		if got, outcome := verdict(&bench.Comparison{Rows: tc.rows}, cost); got != tc.want || outcome != tc.outcome {
+			t.Errorf("verdict = %q, %q\nwant      %q, %q", got, outcome, tc.want, tc.outcome)
 		}
 	}
-	if got := verdict(nil, nil); got != "PGO: runtime not measured (give -bench)" {
-		t.Errorf("verdict without anything = %q", got)
+	if got, outcome := verdict(nil, nil); got != "PGO: runtime not measured (give -bench)" || outcome != NotMeasured {
+		t.Errorf("verdict without anything = %q, %q", got, outcome)
 	}
 	if r := cost.Row(MetricBinary); math.Abs(r.DeltaPct-1.2) > 1e-9 {
 		t.Errorf("binary delta = %v", r.DeltaPct)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"path"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/goadvise/goadvise/decisions"
@@ -134,7 +133,7 @@ func WriteExplain(w io.Writer, ex *decisions.Explanation, opts ExplainOptions) e
 		ProfilePath:  ex.Profile,
 		Packages:     ex.Packages,
 		Verdict:      ex.Verdict,
-		VerdictClass: verdictClass(ex.Verdict),
+		VerdictClass: verdictClass(ex.Outcome),
 		Hazards:      ex.Hazards,
 	}
 	pos := func(q decisions.Pos) (shown, file string) {
@@ -214,17 +213,16 @@ func WriteExplain(w io.Writer, ex *decisions.Explanation, opts ExplainOptions) e
 	return render(w, "explain", p)
 }
 
-// verdictClass classifies the verdict line of [decisions.Explanation]
-// by its conclusion, for its color.
-func verdictClass(v string) string {
-	switch {
-	case strings.HasSuffix(v, ": worth it"):
+// verdictClass gives the color class of a verdict's outcome.
+func verdictClass(o decisions.Outcome) string {
+	switch o {
+	case decisions.WorthIt:
 		return "good"
-	case strings.Contains(v, ": slower,"):
+	case decisions.Slower:
 		return "bad"
-	case strings.Contains(v, ": mixed,"):
+	case decisions.Mixed:
 		return "unsure"
-	case strings.HasSuffix(v, ": no significant gain"):
+	case decisions.NoGain:
 		return "same"
 	}
 	return "plain"

@@ -45,6 +45,7 @@ func fixtureExplanation() *decisions.Explanation {
 			{Metric: decisions.MetricText, Unit: "bytes", Off: sample(0, 0, 0), On: sample(0, 0, 0), DeltaPct: math.NaN()},
 		}},
 		Verdict: "PGO: -6.1% sec/op (p=0.002) for +5% build CPU, +1.2% binary: worth it",
+		Outcome: decisions.WorthIt,
 		Hazards: []string{"kv/store.go:5:9: kv.Worker is a goroutine entry function and PGO inlines parse (cost 120) into it <b>&</b>"},
 	}
 }
@@ -167,7 +168,7 @@ func TestWriteExplainRuntime(t *testing.T) {
 }
 
 func TestWriteExplainEmpty(t *testing.T) {
-	ex := &decisions.Explanation{Profile: "/p/default.pgo", Verdict: "PGO: runtime not measured (give -bench)"}
+	ex := &decisions.Explanation{Profile: "/p/default.pgo", Verdict: "PGO: runtime not measured (give -bench)", Outcome: decisions.NotMeasured}
 	out := renderExplain(t, ex, ExplainOptions{Title: "kv <PGO>"})
 	for _, want := range []string{
 		`<title>kv &lt;PGO&gt;</title>`,
@@ -191,16 +192,16 @@ func TestWriteExplainEmpty(t *testing.T) {
 }
 
 func TestVerdictClass(t *testing.T) {
-	for v, want := range map[string]string{
-		"PGO: -6.1% sec/op (p=0.002) for +4% build CPU: worth it":                                                            "good",
-		"PGO: +10.0% sec/op (p=0.001): slower, do not use this profile":                                                      "bad",
-		"PGO: +0.0% sec/op geomean over 2 benchmarks (1 significantly faster, 1 slower): mixed, check the slower benchmarks": "unsure",
-		"PGO: -1.0% sec/op (p=0.400): no significant gain":                                                                   "same",
-		"PGO: runtime not measured (give -bench) for +4% build CPU":                                                          "plain",
-		"PGO: no sec/op benchmark ran in both builds":                                                                        "plain",
+	for o, want := range map[decisions.Outcome]string{
+		decisions.WorthIt:     "good",
+		decisions.Slower:      "bad",
+		decisions.Mixed:       "unsure",
+		decisions.NoGain:      "same",
+		decisions.NotMeasured: "plain",
+		"":                    "plain",
 	} {
-		if got := verdictClass(v); got != want {
-			t.Errorf("verdictClass(%q) = %q, want %q", v, got, want)
+		if got := verdictClass(o); got != want {
+			t.Errorf("verdictClass(%q) = %q, want %q", o, got, want)
 		}
 	}
 }
