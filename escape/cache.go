@@ -86,24 +86,24 @@ func cacheHas(key string) bool {
 	return err == nil
 }
 
-// cachePut stores the records for key, atomically. Failures are ignored:
-// the cache only saves time.
-func cachePut(key string, recs []Record) {
+// cachePut stores the records for key, atomically, and reports whether
+// it could. Failures are otherwise ignored: the cache only saves time.
+func cachePut(key string, recs []Record) bool {
 	if key == "" {
-		return
+		return false
 	}
 	name, err := cacheFile(key)
 	if err != nil {
-		return
+		return false
 	}
 	var buf bytes.Buffer
 	if recs == nil {
 		recs = []Record{}
 	}
 	if err := gob.NewEncoder(&buf).Encode(recs); err != nil {
-		return
+		return false
 	}
-	_ = writeFileAtomic(name, buf.Bytes())
+	return writeFileAtomic(name, buf.Bytes()) == nil
 }
 
 // writeFileAtomic writes data to a temporary file in name's directory and

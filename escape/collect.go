@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -108,18 +109,42 @@ func Collect(ctx context.Context, opts LoadOptions) ([]*PackageResult, error) {
 // memory holds one package's records at a time. A driver that then loads
 // the packages in batches (Preload per batch) gets them from the cache,
 // and the compiles still run with the go command's full parallelism.
+//
+// A driver that also needs the packages compiled (go/packages loading
+// types from export data) passes [Warmed.BuildFlags] to its go command, so
+// that it reuses Warm's compiles instead of compiling everything again,
+// and calls [Warmed.Close] when done.
 func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 	c := &collector{opts: opts, cacheOnly: true}
 	res, err := c.run(ctx)
 	if err != nil {
+		c.removeLogDir()
 		return nil, err
 	}
-	return &Warmed{results: res}, nil
+	return &Warmed{results: res, logDir: c.logDir, flags: c.flags}, nil
 }
 
 // Warmed is what Warm listed and compiled.
 type Warmed struct {
 	results []*PackageResult // without records; key set
+	logDir  string           // the compiler log directory named in flags
+	flags   []string
+}
+
+// BuildFlags returns the flags with which Warm compiled the packages: a go
+// command given them reuses those compiles from the build cache (the
+// compiler's flags are part of each compile's cache key). The flags name
+// a log directory that exists until Close.
+func (w *Warmed) BuildFlags() []string { return w.flags }
+
+// Close removes the compiler log directory of Warm's compiles.
+func (w *Warmed) Close() error {
+	if w.logDir == "" {
+		return nil
+	}
+	err := os.RemoveAll(w.logDir)
+	w.logDir = ""
+	return err
 }
 
 // Load keeps for the Analyzer, as Preload does, the decisions of the
@@ -136,7 +161,7 @@ func (w *Warmed) Load(importPaths []string) {
 			continue
 		}
 		c := *r
-		if c.Err == "" {
+		if c.Err == "" && c.Records == nil {
 			if recs, ok := cacheGet(r.key); ok {
 				c.Records, c.Cached = recs, true
 			} else {
@@ -153,7 +178,9 @@ type listedPackage = golist.Package
 
 type collector struct {
 	opts      LoadOptions
-	cacheOnly bool // Warm: cache the records, do not return them
+	cacheOnly bool     // Warm: cache the records, do not return them
+	logDir    string   // where the compiler writes its log ("" until a build)
+	flags     []string // the -gcflags of the builds
 	env       goEnv
 	pkgs      map[string]*listedPackage // by ImportPath as go list prints it
 	deps      *golist.Keys
@@ -214,6 +241,9 @@ func (c *collector) run(ctx context.Context) ([]*PackageResult, error) {
 			plain = append(plain, t)
 		}
 	}
+	if !c.cacheOnly {
+		defer c.removeLogDir()
+	}
 	if err := c.build(ctx, plain, false); err != nil {
 		return nil, err
 	}
@@ -221,6 +251,12 @@ func (c *collector) run(ctx context.Context) ([]*PackageResult, error) {
 		return nil, err
 	}
 	return results, nil
+}
+
+func (c *collector) removeLogDir() {
+	if c.logDir != "" {
+		os.RemoveAll(c.logDir)
+	}
 }
 
 func (c *collector) loadEnv(ctx context.Context) error {
@@ -368,17 +404,31 @@ func (c *collector) packageKey(global string, p *listedPackage) string {
 // build compiles the targets with the optimization log enabled, parses the
 // log of each, and caches the results. Packages that fail to compile get
 // the compiler's errors.
+//
+// Plain packages are compiled by go list -export, which compiles them
+// (for their export data) but links nothing: go build would also link
+// every main package, which costs about as much CPU as the compiles and
+// adds nothing to the log. Test variants need go test -c.
 func (c *collector) build(ctx context.Context, targets []*target, tests bool) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	logDir, err := os.MkdirTemp("", "goadvise-escape-")
-	if err != nil {
-		return fmt.Errorf("creating compiler log directory: %w", err)
+	// Both builds of a run log to one directory, so that the -gcflags of
+	// a package are the same in both (see BuildFlags). The test build
+	// rewrites the logs of the packages it compiles again, and those of
+	// the plain build are parsed already: clear them first.
+	if c.logDir == "" {
+		dir, err := os.MkdirTemp("", "goadvise-escape-")
+		if err != nil {
+			return fmt.Errorf("creating compiler log directory: %w", err)
+		}
+		c.logDir = dir
+	} else if err := clearDir(c.logDir); err != nil {
+		return fmt.Errorf("clearing compiler log directory: %w", err)
 	}
-	defer os.RemoveAll(logDir)
+	logDir := c.logDir
 
-	args := []string{"build"}
+	args := []string{"list", "-e", "-export", "-json=ImportPath,Error,DepsErrors"}
 	if tests {
 		args = []string{"test", "-c", "-o", filepath.Join(logDir, "bin") + string(filepath.Separator)}
 	}
@@ -393,7 +443,11 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			// The log directory is fresh, so the flag changes the compile
 			// action and the go command cannot reuse a cached compile
 			// (which would write no log).
-			args = append(args, "-gcflags="+t.importPath+"=-json=0,"+logDir)
+			flag := "-gcflags=" + t.importPath + "=-json=0," + logDir
+			args = append(args, flag)
+			if !slices.Contains(c.flags, flag) {
+				c.flags = append(c.flags, flag)
+			}
 		}
 		path := t.importPath
 		if tests && t.forTest != "" {
@@ -411,14 +465,27 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	}
 	args = append(args, paths...)
 	cmd := c.goCmd(ctx, args...)
-	var out bytes.Buffer
+	var out, stderr bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
+	if !tests {
+		cmd.Stderr = &stderr
+	}
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	failed := buildErrors(out.String())
+	var failed map[string]string
+	if tests {
+		failed = buildErrors(out.String())
+	} else {
+		var err error
+		failed, err = listErrors(&out)
+		if err != nil {
+			return fmt.Errorf("go list -export: %v", err)
+		}
+		out = stderr
+	}
 	if runErr != nil && len(failed) == 0 {
 		var ee *exec.ExitError
 		if !errors.As(runErr, &ee) {
@@ -456,9 +523,83 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			t.res.Err = err.Error()
 			continue
 		}
-		cachePut(t.key, recs)
-		if !c.cacheOnly {
+		// Warm keeps in memory only what it could not cache.
+		if !cachePut(t.key, recs) || !c.cacheOnly {
 			t.res.Records = recs
+			if recs == nil {
+				t.res.Records = []Record{} // not "read it from the cache"
+			}
+		}
+	}
+	return nil
+}
+
+// listErrors decodes the output of go list -e -export -json and returns
+// the compile errors of each package that has some, keyed as by
+// buildErrors. A package whose dependency does not compile gets that
+// dependency's error.
+func listErrors(r io.Reader) (map[string]string, error) {
+	type listError struct{ Err string }
+	failed := make(map[string]string)
+	dec := json.NewDecoder(r)
+	for {
+		var p struct {
+			ImportPath string
+			Error      *listError
+			DepsErrors []*listError
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		var msgs []string
+		if p.Error != nil {
+			msgs = errorLines(p.Error.Err, p.ImportPath)
+		} else {
+			for _, e := range p.DepsErrors {
+				msgs = append(msgs, errorLines(e.Err, "")...)
+			}
+		}
+		if len(msgs) > 0 {
+			failed[p.ImportPath] = strings.Join(msgs[:min(len(msgs), 10)], "; ")
+		}
+	}
+	return failed, nil
+}
+
+// errorLines returns the non-empty lines of a go list error. A compiler
+// error starts with a "# importpath" header: it is dropped for the package
+// itself (self) and names the dependency otherwise.
+func errorLines(s, self string) []string {
+	var lines []string
+	prefix := ""
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if h, ok := strings.CutPrefix(l, "# "); ok && len(lines) == 0 && prefix == "" {
+			if h != self {
+				prefix = "dependency " + h + " does not compile: "
+			}
+			continue
+		}
+		lines = append(lines, prefix+l)
+		prefix = ""
+	}
+	return lines
+}
+
+// clearDir removes the contents of dir.
+func clearDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
 		}
 	}
 	return nil

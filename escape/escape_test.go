@@ -384,6 +384,7 @@ func TestBadInput(t *testing.T) {
 		"go.mod":             "module bad\n\ngo 1.26\n",
 		"broken/b.go":        "package broken\n\nfunc F() int { return \"x\" }\n",
 		"good/g.go":          "package good\n\nvar G any\n\nfunc F(v int) { G = v }\n",
+		"user/u.go":          "package user\n\nimport \"bad/broken\"\n\nfunc U() int { return broken.F() }\n",
 		"testonly/x_test.go": "package testonly\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n",
 	})
 	res, err := Collect(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./..."}})
@@ -396,6 +397,9 @@ func TestBadInput(t *testing.T) {
 	}
 	if r := byPath["bad/broken"]; r == nil || !strings.Contains(r.Err, "b.go:3") || !strings.Contains(r.Err, "does not compile") {
 		t.Errorf("broken package: got %+v, want its compile error", r)
+	}
+	if r := byPath["bad/user"]; r == nil || !strings.Contains(r.Err, "dependency bad/broken does not compile: broken/b.go:3") || !strings.Contains(r.Err, "b.go:3") {
+		t.Errorf("package importing the broken one: got %+v, want its dependency's compile error", r)
 	}
 	if r := byPath["bad/good"]; r == nil || r.Err != "" || len(heapSet(r.Records)) != 1 {
 		t.Errorf("good package next to a broken one: got %+v, want one heap record", r)
@@ -413,5 +417,58 @@ func TestBadInput(t *testing.T) {
 	var ufe *UnknownFormatError
 	if !errors.As(err, &ufe) || !strings.Contains(err.Error(), "go1.99") || !strings.Contains(err.Error(), "version 1") {
 		t.Errorf("unknown log version: got %v, want an error naming go1.99 and version 1", err)
+	}
+}
+
+// TestWarmBuildFlags checks that a go command given Warm's build flags
+// reuses Warm's compiles (go/packages loading export data must not compile
+// the tree a second time), and that Close removes the log directory.
+func TestWarmBuildFlags(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := writeModule(t, map[string]string{
+		"go.mod":   "module warm\n\ngo 1.26\n",
+		"a/a.go":   "package a\n\nvar G any\n\nfunc F(v int) { G = v }\n",
+		"b/b.go":   "package b\n\nimport \"warm/a\"\n\nfunc B() { a.F(1) }\n",
+		"cmd/m.go": "package main\n\nimport \"warm/b\"\n\nfunc main() { b.B() }\n",
+	})
+	w, err := Warm(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := w.BuildFlags()
+	if len(flags) != 3 {
+		t.Fatalf("BuildFlags = %q, want one -gcflags per package", flags)
+	}
+	w.Load([]string{"warm/a"})
+	if r := lookup("warm/a", false); r == nil || r.Err != "" || len(heapSet(r.Records)) != 1 {
+		t.Errorf("warm/a after Load: got %+v, want one heap record", r)
+	}
+	list := func(extra ...string) string {
+		args := append([]string{"list", "-e", "-export", "-x", "-f", "{{.Export}}"}, extra...)
+		cmd := exec.Command("go", append(args, "./...")...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	if out := list(flags...); strings.Contains(out, "/compile ") {
+		t.Errorf("go list -export with Warm's flags compiled again:\n%s", out)
+	}
+	// Without the flags, the same go command compiles: the check above
+	// can fail.
+	if out := list(); !strings.Contains(out, "/compile ") {
+		t.Errorf("go list -export without Warm's flags did not compile; the test proves nothing:\n%s", out)
+	}
+	logDir := strings.TrimPrefix(flags[0][strings.Index(flags[0], "-json=0,"):], "-json=0,")
+	if _, err := os.Stat(logDir); err != nil {
+		t.Fatalf("log directory %s before Close: %v", logDir, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(logDir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("log directory %s after Close: %v, want it removed", logDir, err)
 	}
 }

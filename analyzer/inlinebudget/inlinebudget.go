@@ -280,6 +280,12 @@ func check(pass *analysis.Pass, own recordIndex, fd *ast.FuncDecl, obj *types.Fu
 			}
 			return false // its body is a separate function
 		case *ast.CallExpr:
+			// Only calls on cold paths are proposed for removal: the
+			// charges of others are not needed, and looking them up can
+			// mean compiling the callee's package.
+			if !inCold(n.Pos()) {
+				return true
+			}
 			c, ok := calleeCharge(pass, own, n)
 			if !ok {
 				return true

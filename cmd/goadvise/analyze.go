@@ -86,11 +86,12 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 
 	// Analyse the packages in batches, so that memory holds the syntax,
 	// types and compiler decisions of one batch at a time, not of the whole
-	// tree. Each batch's packages are loaded while the compiler collects
-	// their decisions (both mostly wait on the go command), and the next
-	// batch compiles while this one is analysed.
+	// tree.
 	batches := [][]string{patterns}
-	misses0 := misses
+	all := patterns
+	if run != nil {
+		all = misses
+	}
 	if run != nil && len(misses) > batchSize {
 		batches = nil
 		for len(misses) > 0 {
@@ -99,58 +100,37 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			misses = misses[n:]
 		}
 	}
-	needEscape := suite.Requires(analyzers, escape.Analyzer) && !escapeOff()
-	collect := func(pats []string) chan error {
-		done := make(chan error, 1)
-		if !needEscape {
-			done <- nil
-			return done
+	// First compile every package in one build for the compiler's
+	// decisions, caching them without holding them; each batch then reads
+	// its own from the cache. Loading a batch compiles its dependencies
+	// for their export data: given Warm's flags, the go command finds those
+	// compiles in its cache instead of compiling the tree a second time.
+	var warmed *escape.Warmed
+	var buildFlags []string
+	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
+		st.set(func() string { return "compiling packages for the compiler's decisions" })
+		var err error
+		warmed, err = escape.Warm(ctx, escape.LoadOptions{Dir: dir, Patterns: all, Tests: cf.tests})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			// Not fatal: analyzers that need escape data say it is unavailable.
+			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", err)
+			warmed = nil
+		} else {
+			defer warmed.Close()
+			buildFlags = warmed.BuildFlags()
 		}
-		go func() { done <- escape.Preload(ctx, escape.LoadOptions{Dir: dir, Patterns: pats, Tests: cf.tests}) }()
-		return done
 	}
 	analysed := 0
-	var escapeDone chan error
-	var warmed *escape.Warmed
-	if len(batches) > 1 && needEscape {
-		// Compile every package in one build, caching the decisions
-		// without holding them; each batch then reads its own from the
-		// cache without running the go command. The first batch loads
-		// meanwhile.
-		warmDone := make(chan error, 1)
-		go func() {
-			var err error
-			warmed, err = escape.Warm(ctx, escape.LoadOptions{Dir: dir, Patterns: misses0, Tests: cf.tests})
-			warmDone <- err
-		}()
-		collect = func(pats []string) chan error {
-			done := make(chan error, 1)
-			if err := <-warmDone; err != nil {
-				warmDone <- err
-				done <- err
-				return done
-			}
-			warmDone <- nil
-			warmed.Load(pats)
-			done <- nil
-			return done
-		}
-		escapeDone = make(chan error, 1)
-		go func() { escapeDone <- <-collect(batches[0]) }()
-	} else {
-		escapeDone = collect(batches[0])
-	}
 	for bi, batch := range batches {
 		st.set(func() string {
 			return fmt.Sprintf("loading and compiling packages (%d analysed, %d cached, batch %d of %d)", analysed, res.cached, bi+1, len(batches))
 		})
-		pkgs, loadErrs, err := load(dir, batch, cf.tests, analyzers)
-		if perr := <-escapeDone; perr != nil {
-			// Not fatal: analyzers that need escape data say it is unavailable.
-			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", perr)
-		}
-		if bi+1 < len(batches) {
-			escapeDone = collect(batches[bi+1])
+		pkgs, loadErrs, err := load(dir, batch, cf.tests, analyzers, buildFlags)
+		if warmed != nil {
+			warmed.Load(batch)
 		}
 		if err != nil {
 			return nil, err

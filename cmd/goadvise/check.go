@@ -447,13 +447,13 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 // load loads the packages matching patterns. Packages with errors are
 // reported (one line each, naming the package) and left out; the error
 // result is for failures that stop the whole run.
-func load(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer) ([]*packages.Package, []string, error) {
+func load(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, error) {
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
 	if needFacts(analyzers) {
 		mode |= packages.NeedDeps
 	}
-	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: tests}
+	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: tests, BuildFlags: buildFlags}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
