@@ -88,8 +88,7 @@ func vetResult(pass *analysis.Pass) *PackageResult {
 	if cfg.ImportPath != pass.Pkg.Path() {
 		return nil
 	}
-	test := strings.Contains(cfg.ID, " [")
-	res := &PackageResult{ImportPath: cfg.ImportPath, Test: test, Files: cfg.GoFiles}
+	res := &PackageResult{ImportPath: cfg.ImportPath, Files: nonTestFiles(cfg.GoFiles)}
 	if cfg.VetxOnly {
 		res.Err = "go vet asked for facts only; the compiler is not run for dependencies"
 		return res
@@ -104,6 +103,17 @@ func vetResult(pass *analysis.Pass) *PackageResult {
 	return res
 }
 
+// nonTestFiles returns the files of files that are not _test.go files.
+func nonTestFiles(files []string) []string {
+	var out []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // vetKey hashes what determines the compile of a vet unit: its files, the
 // export data of its dependencies (whose build-cache file names are content
 // hashes, so they also change with the toolchain), and the target.
@@ -114,7 +124,7 @@ func vetKey(cfg *vetConfigFile) string {
 		fmt.Fprintf(h, "%s=%s\n", v, os.Getenv(v))
 	}
 	fmt.Fprintf(h, "%s/%s\n", runtime.GOOS, runtime.GOARCH)
-	for _, f := range cfg.GoFiles {
+	for _, f := range nonTestFiles(cfg.GoFiles) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return ""
@@ -133,9 +143,16 @@ func vetKey(cfg *vetConfigFile) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// compileUnit runs go tool compile on the unit with the optimization log
-// enabled and parses the log.
+// compileUnit runs go tool compile on the unit's non-test files with the
+// optimization log enabled and parses the log. The test variant of a
+// package is compiled without its _test.go files (no analyzer reports on
+// them, and they do not change the decisions in the other files), and an
+// external test package is not compiled.
 func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error) {
+	files := nonTestFiles(cfg.GoFiles)
+	if len(files) == 0 {
+		return nil, false, nil
+	}
 	for _, f := range cfg.NonGoFiles {
 		switch filepath.Ext(f) {
 		case ".c", ".cc", ".cpp", ".cxx", ".m", ".h", ".hh", ".hpp", ".f", ".F", ".f90", ".swig", ".swigcxx", ".syso":
@@ -191,7 +208,7 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 		args = append(args, "-complete")
 	}
 	args = append(args, "--")
-	args = append(args, cfg.GoFiles...)
+	args = append(args, files...)
 	// go vet tells its tools where the toolchain's tools are; running the
 	// compiler directly saves starting the go command for each unit.
 	name := "go"

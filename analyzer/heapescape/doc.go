@@ -57,6 +57,7 @@
 // t.Errorf, or to panic in inlined code. The detection is syntactic. With
 // -cold=false only per-item and hot-loop findings are reported.
 //
-// Allocations in generated files, and positions outside the package, are
-// not reported.
+// Allocations in generated files, in _test.go files (tests and benchmarks
+// are not the program whose CPU the advice is about), and at positions
+// outside the package are not reported.
 package heapescape

@@ -49,7 +49,9 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		byName[tf.Name()] = tf
-		if !ast.IsGenerated(f) {
+		// Generated files are not the user's to change; the allocations of
+		// test files are not the program's.
+		if !ast.IsGenerated(f) && !strings.HasSuffix(tf.Name(), "_test.go") {
 			files[tf] = f
 		}
 	}
@@ -61,7 +63,7 @@ func run(pass *analysis.Pass) (any, error) {
 		tf := pass.Fset.File(rec.TokPos)
 		f := files[tf]
 		if f == nil {
-			continue // generated, or not a file of the package
+			continue // generated, a test, or not a file of the package
 		}
 		path, _ := astutil.PathEnclosingInterval(f, rec.TokPos, rec.TokPos+1)
 		info := hot.At(rec.TokPos)

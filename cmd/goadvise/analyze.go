@@ -110,7 +110,9 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
 		st.set(func() string { return "compiling packages for the compiler's decisions" })
 		var err error
-		warmed, err = escape.Warm(ctx, escape.LoadOptions{Dir: dir, Patterns: all, Tests: cf.tests})
+		// Test variants are not compiled: no analyzer reports on _test.go
+		// files, and the other files' decisions are the plain package's.
+		warmed, err = escape.Warm(ctx, escape.LoadOptions{Dir: dir, Patterns: all})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -5,14 +5,15 @@ import (
 	"testing"
 )
 
-// TestKeep's failure message is on an error path; the test variant of the
-// package is analyzed with the compiler's decisions for its test build.
+// Test files get no findings, even for values that escape: their
+// allocations are not the program's. (analysistest fails on any
+// diagnostic without a want comment.)
 func TestKeep(t *testing.T) {
-	got := fmt.Sprint(len(Keys())) // want `len\(Keys\(\)\) escapes to heap because it is converted to an interface and passed to fmt.Sprint; .* \[cold\]`
+	got := fmt.Sprint(len(Keys()))
 	if got != "1" {
-		t.Fatalf("got %s", got) // want `got escapes to heap because it is converted to an interface and passed to \(\*testing.common\).Fatalf; this runs only on an error path .* \[cold: on an error path\]`
+		t.Fatalf("got %s", got)
 	}
 }
 
 // Keys is a test helper.
-func Keys() []string { return []string{"a"} } // want `\[\]string{...} escapes to heap because it is returned; let the caller provide the memory, or reuse one value across calls \[cold\]`
+func Keys() []string { return []string{"a"} }
