@@ -155,9 +155,16 @@ func (w *Warmed) Load(importPaths []string) {
 	for _, p := range importPaths {
 		want[p], want[p+"_test"] = true, true
 	}
+	w.load(func(path string) bool { return want[path] })
+}
+
+// LoadAll is like Load for every package Warm listed.
+func (w *Warmed) LoadAll() { w.load(func(string) bool { return true }) }
+
+func (w *Warmed) load(want func(path string) bool) {
 	var out []*PackageResult
 	for _, r := range w.results {
-		if !want[r.ImportPath] {
+		if !want(r.ImportPath) {
 			continue
 		}
 		c := *r

@@ -20,6 +20,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/memo"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
@@ -90,10 +91,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	batches := [][]string{patterns}
 	all := patterns
 	if run != nil {
-		all = misses
-	}
-	if run != nil && len(misses) > batchSize {
-		batches = nil
+		all, batches = misses, nil
 		for len(misses) > 0 {
 			n := min(batchSize, len(misses))
 			batches = append(batches, misses[:n])
@@ -125,13 +123,54 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			buildFlags = warmed.BuildFlags()
 		}
 	}
+	// List every package once, and type-check each batch from source
+	// against the export data of its dependencies (go/packages would run
+	// go list for each batch). Analyzers with facts need their
+	// dependencies analysed too, and test variants may be imported back by
+	// their dependencies: go/packages loads those.
+	var prog *load.Program
+	byRoot := make(map[string][]*packages.Package)
+	if !needFacts(analyzers) && !cf.tests {
+		st.set(func() string { return "listing packages" })
+		var err error
+		prog, err = load.List(ctx, load.Config{Dir: dir, BuildFlags: buildFlags}, all...)
+		if err != nil {
+			return nil, fmt.Errorf("loading %s: %w", strings.Join(all, " "), err)
+		}
+		if len(prog.Roots) == 0 {
+			return nil, fmt.Errorf("no packages match %s", strings.Join(all, " "))
+		}
+		if run == nil {
+			batches = [][]string{nil}
+		}
+		for _, p := range prog.Roots {
+			byRoot[rootPath(p)] = append(byRoot[rootPath(p)], p)
+		}
+	}
 	analysed := 0
 	for bi, batch := range batches {
 		st.set(func() string {
-			return fmt.Sprintf("loading and compiling packages (%d analysed, %d cached, batch %d of %d)", analysed, res.cached, bi+1, len(batches))
+			return fmt.Sprintf("loading packages (%d analysed, %d cached, batch %d of %d)", analysed, res.cached, bi+1, len(batches))
 		})
-		pkgs, loadErrs, err := load(dir, batch, cf.tests, analyzers, buildFlags)
-		if warmed != nil {
+		var pkgs, roots []*packages.Package
+		var loadErrs []string
+		var err error
+		if prog != nil {
+			if run == nil {
+				roots = prog.Roots
+			}
+			for _, path := range batch {
+				roots = append(roots, byRoot[path]...)
+			}
+			load.Check(roots)
+			pkgs, loadErrs = withoutErrors(roots)
+		} else {
+			pkgs, loadErrs, err = loadPackages(dir, batch, cf.tests, analyzers, buildFlags)
+		}
+		switch {
+		case warmed != nil && run == nil:
+			warmed.LoadAll() // one batch, of patterns
+		case warmed != nil:
 			warmed.Load(batch)
 		}
 		if err != nil {
@@ -152,6 +191,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		}
 		analysed += len(batch)
 		escape.Forget(batch)
+		load.Release(roots)
 	}
 	return res, nil
 }

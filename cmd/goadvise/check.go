@@ -444,10 +444,10 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 	return exitOK
 }
 
-// load loads the packages matching patterns. Packages with errors are
-// reported (one line each, naming the package) and left out; the error
-// result is for failures that stop the whole run.
-func load(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, error) {
+// loadPackages loads the packages matching patterns with go/packages.
+// Packages with errors are reported (one line each, naming the package)
+// and left out; the error result is for failures that stop the whole run.
+func loadPackages(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, error) {
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
 	if needFacts(analyzers) {
@@ -461,6 +461,13 @@ func load(dir string, patterns []string, tests bool, analyzers []*analysis.Analy
 	if len(pkgs) == 0 {
 		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
+	ok, errs := withoutErrors(pkgs)
+	return ok, errs, nil
+}
+
+// withoutErrors returns the packages without errors, and one line for
+// each of the others.
+func withoutErrors(pkgs []*packages.Package) ([]*packages.Package, []string) {
 	var ok []*packages.Package
 	var errs []string
 	for _, p := range pkgs {
@@ -470,7 +477,7 @@ func load(dir string, patterns []string, tests bool, analyzers []*analysis.Analy
 		}
 		ok = append(ok, p)
 	}
-	return ok, errs, nil
+	return ok, errs
 }
 
 // packageErrors turns a package's errors into one line: each error once,

@@ -1,0 +1,235 @@
+// Package load lists packages with one go command and type-checks them
+// from source in batches, importing their dependencies from export data.
+//
+// golang.org/x/tools/go/packages does the same in one call, but a driver
+// that analyses a large tree in batches (to hold the syntax and types of
+// one batch at a time) would run go list once per batch, and on
+// golang.org/x/tools that costs about a second each even when every
+// package is compiled already. List runs it once; Check type-checks a
+// batch.
+//
+// Test variants are not supported: a test variant whose dependencies
+// import it back needs its dependencies' export data to share its own
+// types, which go/packages arranges. Load tests with go/packages.
+package load
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"runtime"
+	"sync"
+
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+)
+
+// Config says how List runs the go command.
+type Config struct {
+	Dir        string   // directory in which to run the go command ("" for the current one)
+	BuildFlags []string // flags for the go command, such as -tags or -gcflags
+	Env        []string // environment of the go command (nil for os.Environ())
+}
+
+// A Program is the outcome of List: metadata for the packages matched by
+// the patterns and for all their dependencies, with export data compiled.
+type Program struct {
+	// Roots are the packages matched by the patterns, in go list's
+	// order. Until Check, only
+	// their metadata is set: ID, Name, PkgPath, Errors, GoFiles,
+	// CompiledGoFiles, OtherFiles, IgnoredFiles, Imports, Module,
+	// TypesSizes and ExportFile.
+	Roots []*packages.Package
+}
+
+// List runs go list once on the patterns, compiling every package for its
+// export data.
+func List(ctx context.Context, cfg Config, patterns ...string) (*Program, error) {
+	pc := &packages.Config{
+		Context: ctx,
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+			packages.NeedDeps | packages.NeedExportFile | packages.NeedTypesSizes | packages.NeedModule,
+		Dir:        cfg.Dir,
+		Env:        cfg.Env,
+		BuildFlags: cfg.BuildFlags,
+	}
+	roots, err := packages.Load(pc, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{Roots: roots}, nil
+}
+
+// Check parses and type-checks the given roots from source, concurrently,
+// importing their dependencies from export data, and sets their Fset,
+// Syntax, Types, TypesInfo, TypesSizes, TypeErrors and IllTyped; parse and
+// type errors are added to Errors. The roots of one call share a FileSet
+// and the imported packages: call it once per batch, and [Release] the
+// batch afterwards.
+func Check(roots []*packages.Package) {
+	b := &batch{fset: token.NewFileSet(), types: make(map[string]*types.Package), done: make(map[string]error)}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, r := range roots {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			b.check(r)
+		}()
+	}
+	wg.Wait()
+}
+
+// Release drops what Check set, so that memory holds one batch at a time.
+func Release(roots []*packages.Package) {
+	for _, r := range roots {
+		r.Fset, r.Syntax, r.Types, r.TypesInfo, r.TypeErrors = nil, nil, nil, nil, nil
+	}
+}
+
+// A batch is the state Check shares between the roots it checks.
+type batch struct {
+	fset *token.FileSet
+
+	mu    sync.Mutex                // guards types and done, and serializes export data reads
+	types map[string]*types.Package // by package ID: one object per package of the batch
+	done  map[string]error          // package IDs whose export data was read, with the error
+}
+
+func (b *batch) check(r *packages.Package) {
+	r.Fset = b.fset
+	var files []*ast.File
+	for _, name := range r.CompiledGoFiles {
+		f, err := parser.ParseFile(b.fset, name, nil, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+		if f != nil {
+			files = append(files, f)
+		}
+		var list scanner.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				r.Errors = append(r.Errors, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+			}
+		} else if err != nil {
+			r.Errors = append(r.Errors, packages.Error{Pos: name, Msg: err.Error(), Kind: packages.ParseError})
+		}
+	}
+	r.Syntax = files
+	r.TypesInfo = &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		FileVersions: make(map[*ast.File]string),
+	}
+	conf := types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) { return b.importFrom(r, path) }),
+		Sizes:    r.TypesSizes,
+		Error: func(err error) {
+			te, ok := err.(types.Error)
+			if !ok {
+				r.Errors = append(r.Errors, packages.Error{Msg: err.Error(), Kind: packages.TypeError})
+				return
+			}
+			r.TypeErrors = append(r.TypeErrors, te)
+			r.Errors = append(r.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+		},
+	}
+	if r.Module != nil && r.Module.GoVersion != "" {
+		conf.GoVersion = "go" + r.Module.GoVersion
+	}
+	r.Types, _ = conf.Check(r.PkgPath, b.fset, files, r.TypesInfo)
+	r.IllTyped = len(r.Errors) > 0
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// importFrom imports the package that r imports as path, from its export
+// data.
+func (b *batch) importFrom(r *packages.Package, path string) (*types.Package, error) {
+	if path == "unsafe" {
+		return types.Unsafe, nil
+	}
+	dep := r.Imports[path]
+	if dep == nil {
+		return nil, fmt.Errorf("%s imports %q, which go list did not resolve", r.ID, path)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.read(dep)
+}
+
+// read returns dep's package, reading its export data if no root of the
+// batch has imported it yet. b.mu is held.
+func (b *batch) read(dep *packages.Package) (*types.Package, error) {
+	pkg := b.pkg(dep)
+	if err, ok := b.done[dep.ID]; ok {
+		return pkg, err
+	}
+	err := b.readExport(dep, pkg)
+	b.done[dep.ID] = err
+	return pkg, err
+}
+
+// pkg returns the one types.Package of the batch for p, complete or not.
+func (b *batch) pkg(p *packages.Package) *types.Package {
+	t := b.types[p.ID]
+	if t == nil {
+		t = types.NewPackage(p.PkgPath, p.Name)
+		b.types[p.ID] = t
+	}
+	return t
+}
+
+// readExport reads dep's export data into pkg. The export data refers to
+// the packages dep depends on by path: they are given, by path, the
+// batch's objects for dep's dependencies (test variants of a package have
+// the path of the package, so the view depends on dep).
+func (b *batch) readExport(dep *packages.Package, pkg *types.Package) error {
+	if dep.ExportFile == "" {
+		if len(dep.Errors) > 0 {
+			return fmt.Errorf("no export data for %s: %s", dep.PkgPath, dep.Errors[0].Msg)
+		}
+		return fmt.Errorf("no export data for %s", dep.PkgPath)
+	}
+	view := map[string]*types.Package{dep.PkgPath: pkg}
+	seen := make(map[string]bool)
+	var visit func(p *packages.Package)
+	visit = func(p *packages.Package) {
+		for _, d := range p.Imports {
+			if !seen[d.ID] {
+				seen[d.ID] = true
+				view[d.PkgPath] = b.pkg(d)
+				visit(d)
+			}
+		}
+	}
+	visit(dep)
+	f, err := os.Open(dep.ExportFile)
+	if err != nil {
+		return fmt.Errorf("reading export data of %s: %w", dep.PkgPath, err)
+	}
+	defer f.Close()
+	rd, err := gcexportdata.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return fmt.Errorf("reading export data of %s: %w", dep.PkgPath, err)
+	}
+	// Read fills pkg and may add to incomplete packages of the view, but
+	// creates none.
+	if _, err := gcexportdata.Read(rd, b.fset, view, dep.PkgPath); err != nil {
+		return fmt.Errorf("reading export data of %s: %w", dep.PkgPath, err)
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package load
+
+import (
+	"context"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// fixture has a package imported by another, an external test package
+// (which List leaves out), and a package with a type error.
+var fixture = map[string]string{
+	"go.mod":      "module fix\n\ngo 1.26\n",
+	"a/a.go":      "package a\n\nimport \"strings\"\n\ntype T struct{ S string }\n\nfunc Up(t T) string { return strings.ToUpper(t.S) }\n",
+	"a/x_test.go": "package a_test\n\nimport (\n\t\"testing\"\n\n\t\"fix/a\"\n)\n\nfunc TestX(t *testing.T) { _ = a.Up(a.T{}) }\n",
+	"b/b.go":      "package b\n\nimport \"fix/a\"\n\nfunc Use(t a.T) string { return a.Up(t) }\n",
+	"c/c.go":      "package c\n\nimport (\n\t\"fix/a\"\n\t\"fix/b\"\n)\n\nvar V = b.Use(a.T{S: \"x\"})\n",
+	"bad/bad.go":  "package bad\n\nfunc F() int { return \"x\" }\n",
+}
+
+func TestCheck(t *testing.T) {
+	dir := writeModule(t, fixture)
+	prog, err := List(context.Background(), Config{Dir: dir}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := make(map[string]*packages.Package)
+	for _, p := range prog.Roots {
+		byID[p.ID] = p
+		if p.Types != nil || p.Syntax != nil {
+			t.Errorf("%s: typed before Check", p.ID)
+		}
+	}
+	if got := strings.Join(ids(prog.Roots), " "); got != "fix/a fix/b fix/bad fix/c" {
+		t.Fatalf("roots %s, want fix/a fix/b fix/bad fix/c", got)
+	}
+	// Two batches, as a driver does: the second imports the first's
+	// packages from export data, in a FileSet of its own.
+	first := []*packages.Package{byID["fix/a"], byID["fix/bad"]}
+	Check(first)
+	a := first[0]
+	if len(a.Errors) > 0 || a.IllTyped || a.Types == nil || !a.Types.Complete() || a.Types.Scope().Lookup("T") == nil {
+		t.Errorf("fix/a: errors %v, types %v", a.Errors, a.Types)
+	}
+	if len(a.Syntax) != len(a.CompiledGoFiles) || a.Fset == nil || len(a.TypesInfo.Defs) == 0 {
+		t.Errorf("fix/a: %d files parsed of %d, %d definitions", len(a.Syntax), len(a.CompiledGoFiles), len(a.TypesInfo.Defs))
+	}
+	bad := byID["fix/bad"]
+	if !bad.IllTyped || len(bad.TypeErrors) == 0 || !strings.Contains(bad.TypeErrors[0].Msg, "cannot use") ||
+		!strings.Contains(bad.Errors[len(bad.Errors)-1].Pos, "bad.go:3") {
+		t.Errorf("fix/bad: IllTyped %v, errors %v; want its type error with a position", bad.IllTyped, bad.Errors)
+	}
+	firstFset := a.Fset
+	Release(first)
+	for _, p := range first {
+		if p.Types != nil || p.Syntax != nil || p.TypesInfo != nil || p.Fset != nil {
+			t.Errorf("%s: still typed after Release", p.ID)
+		}
+	}
+
+	// c uses a.T both directly and through b: both imports must be the
+	// one package object, or c would not type-check.
+	second := []*packages.Package{byID["fix/b"], byID["fix/c"]}
+	Check(second)
+	b, c := second[0], second[1]
+	if len(b.Errors)+len(c.Errors) > 0 {
+		t.Fatalf("errors: %v %v", b.Errors, c.Errors)
+	}
+	use := b.Types.Scope().Lookup("Use").(*types.Func)
+	param := use.Signature().Params().At(0).Type().(*types.Named)
+	if param.Obj().Pkg().Path() != "fix/a" || param.Obj().Name() != "T" {
+		t.Errorf("b.Use's parameter is %v, want fix/a.T", param)
+	}
+	if b.Fset != c.Fset || b.Fset == firstFset {
+		t.Errorf("a batch should share one FileSet of its own")
+	}
+}
+
+func ids(pkgs []*packages.Package) []string {
+	var out []string
+	for _, p := range pkgs {
+		out = append(out, p.ID)
+	}
+	return out
+}
