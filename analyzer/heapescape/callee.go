@@ -1,6 +1,7 @@
 package heapescape
 
 import (
+	"container/list"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -249,10 +250,25 @@ func ifaceMethod(t types.Type, m string, _ *types.Package) string {
 // pkgName qualifies names by their package's name.
 func pkgName(p *types.Package) string { return p.Name() }
 
-// The parsed source files of callees, shared by all passes.
+// The parsed source files of callees, shared by all passes. The cache
+// is bounded, so that a long run (goadvise check analyses a large tree in
+// batches) does not keep every file it ever parsed: the files a batch
+// needs most (fmt, strings, the package's own dependencies) stay.
 var sources struct {
 	sync.Mutex
-	files map[string]*ast.File // nil for files that cannot be read
+	files map[string]*list.Element // of *source
+	lru   list.List                // most recently used first
+}
+
+// maxSources is how many parsed files the cache keeps.
+const maxSources = 128
+
+// A source is a parsed file, with a FileSet of its own so that evicting
+// it frees its position tables too.
+type source struct {
+	name string
+	fset *token.FileSet
+	file *ast.File // nil if the file cannot be read
 }
 
 // funcDecl returns the declaration of fn, parsed from its source file, and
@@ -265,43 +281,46 @@ func (r *resolver) funcDecl(fn *types.Func) (*ast.FuncDecl, *ast.File) {
 	if !pos.IsValid() {
 		return nil, nil
 	}
-	f := parseSource(pos.Filename)
-	if f == nil {
+	src := parseSource(pos.Filename)
+	if src.file == nil {
 		return nil, nil
 	}
-	for _, d := range f.Decls {
+	for _, d := range src.file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Name.Name != fn.Name() {
 			continue
 		}
-		if sourcesFset.Position(fd.Name.Pos()).Line == pos.Line {
-			return fd, f
+		if src.fset.Position(fd.Name.Pos()).Line == pos.Line {
+			return fd, src.file
 		}
 	}
 	return nil, nil
 }
 
-// sourcesFset holds the positions of the files parsed by parseSource.
-var sourcesFset = token.NewFileSet()
-
 // parseSource parses the Go file name (as recorded in export data: with
 // $GOROOT standing for the Go root), caching the result.
-func parseSource(name string) *ast.File {
+func parseSource(name string) *source {
 	if rest, ok := strings.CutPrefix(name, "$GOROOT"); ok {
 		name = filepath.Join(build.Default.GOROOT, filepath.FromSlash(rest))
 	}
 	sources.Lock()
 	defer sources.Unlock()
-	if f, ok := sources.files[name]; ok {
-		return f
+	if e, ok := sources.files[name]; ok {
+		sources.lru.MoveToFront(e)
+		return e.Value.(*source)
 	}
 	if sources.files == nil {
-		sources.files = make(map[string]*ast.File)
+		sources.files = make(map[string]*list.Element)
 	}
-	var f *ast.File
-	if src, err := os.ReadFile(name); err == nil {
-		f, _ = parser.ParseFile(sourcesFset, name, src, parser.SkipObjectResolution)
+	src := &source{name: name, fset: token.NewFileSet()}
+	if data, err := os.ReadFile(name); err == nil {
+		src.file, _ = parser.ParseFile(src.fset, name, data, parser.SkipObjectResolution)
 	}
-	sources.files[name] = f
-	return f
+	sources.files[name] = sources.lru.PushFront(src)
+	if sources.lru.Len() > maxSources {
+		last := sources.lru.Back()
+		sources.lru.Remove(last)
+		delete(sources.files, last.Value.(*source).name)
+	}
+	return src
 }
