@@ -461,7 +461,7 @@ func TestWarmBuildFlags(t *testing.T) {
 	if out := list(); !strings.Contains(out, "/compile ") {
 		t.Errorf("go list -export without Warm's flags did not compile; the test proves nothing:\n%s", out)
 	}
-	logDir := strings.TrimPrefix(flags[0][strings.Index(flags[0], "-json=0,"):], "-json=0,")
+	logDir, _, _ := strings.Cut(flags[0][strings.Index(flags[0], "-json=0,")+len("-json=0,"):], " ")
 	if _, err := os.Stat(logDir); err != nil {
 		t.Fatalf("log directory %s before Close: %v", logDir, err)
 	}
