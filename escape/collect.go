@@ -474,7 +474,6 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	}
 	args = append(args, paths...)
 	cmd := c.goCmd(ctx, args...)
-	cmd.Env = c.compileEnv()
 	var out, stderr bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
@@ -630,32 +629,6 @@ func errorLines(s, self string) []string {
 	return lines
 }
 
-// compileMemoryLimit is the soft memory limit of the compiles, unless
-// the user set GOMEMLIMIT or GOGC: see memoryFlags.
-const compileMemoryLimit = "GOMEMLIMIT=96MiB"
-
-// compileEnv returns the environment of the go command that compiles the
-// targets: with memoryFlags' starting heap, a soft memory limit caps the
-// few large packages (go/ssa peaked at 120 MB, 110 MB with the limit)
-// without slowing the others, whose heaps stay under it. A package whose
-// compile needs more memory is compiled with more garbage collections,
-// which the runtime keeps under half the CPU.
-func (c *collector) compileEnv() []string {
-	env := c.opts.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	if c.memoryFlags() == "" {
-		return env
-	}
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GOMEMLIMIT=") || strings.HasPrefix(kv, "GOGC=") {
-			return env
-		}
-	}
-	return append(slices.Clip(env), compileMemoryLimit)
-}
-
 // quoteFlag quotes a compiler flag for a -gcflags list, which the go
 // command splits at spaces, if it needs it (a temporary directory with a
 // space in its name).
@@ -676,8 +649,12 @@ func quoteFlag(f string) string {
 // optimization log makes it hold more: on golang.org/x/tools the compile
 // of go/ssa peaked at 145 MB. One backend goroutine (-c=1; the go command
 // already runs a compile per core) and a 64 MB starting heap bring that to
-// 120 MB in the same time (and compileEnv to 110 MB). -d=gcstart is
-// understood since Go 1.25; older compilers get no flags.
+// 120 MB in the same time; on std, go/types (whose log is 176 MB: the
+// compiler holds the log until the end of the compile) peaks at 454 MB
+// instead of 507 MB. A soft memory limit (GOMEMLIMIT) would cap the large
+// compiles further but not below what they hold, and made std's compile
+// 13-40% slower. -d=gcstart is understood since Go 1.25; older compilers
+// get no flags.
 func (c *collector) memoryFlags() string {
 	v := strings.TrimPrefix(c.env.GOVERSION, "go1.")
 	minor, _, _ := strings.Cut(v, ".")
