@@ -50,10 +50,9 @@ type Config struct {
 // the patterns and for all their dependencies, with export data compiled.
 type Program struct {
 	// Roots are the packages matched by the patterns, in go list's
-	// order. Until Check, only
-	// their metadata is set: ID, Name, PkgPath, Errors, GoFiles,
-	// CompiledGoFiles, OtherFiles, IgnoredFiles, Imports, Module,
-	// TypesSizes and ExportFile.
+	// order. Until Check, only their metadata is set: ID, Name, PkgPath,
+	// Errors, GoFiles, CompiledGoFiles, OtherFiles, IgnoredFiles, Imports,
+	// Module, TypesSizes and ExportFile.
 	Roots []*packages.Package
 }
 

@@ -205,8 +205,8 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 // no measurable gain in time.
 const batchSize = 8
 
-// memoryGoal is the soft memory limit check sets (unless GOMEMLIMIT is
-// set): with batches of 16 packages, the garbage collector then keeps the
+// memoryGoal is the soft memory limit check sets (unless GOMEMLIMIT or
+// GOGC is set): with batches of 8 packages, the garbage collector keeps the
 // process near 110 MB instead of letting the heap double between
 // collections. The limit rises when the live heap comes near it, so that
 // a tree with huge packages costs more memory rather than a garbage
@@ -216,7 +216,7 @@ const memoryGoal = 80 << 20
 // boundMemory sets the soft memory limit, and returns a function that
 // restores the limit it found.
 func boundMemory() (restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
 		return func() {}
 	}
 	prev := debug.SetMemoryLimit(memoryGoal)
