@@ -13,24 +13,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-// writeModule creates a module in a temporary directory from a map of file
-// names to contents and returns its directory.
-func writeModule(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+	"github.com/goadvise/goadvise/internal/gittest"
+)
 
 // fixture covers the allocation sites the compiler reports: make, new,
 // &T{}, composite literals, conversions, closures, moved variables,
@@ -210,7 +195,7 @@ func collectOne(t *testing.T, dir, pkg string) *PackageResult {
 // optimization log are exactly those of go build -gcflags=-m.
 func TestAgreementFixture(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := writeModule(t, fixture)
+	dir := gittest.NewTree(t, fixture)
 	for _, pkg := range []string{"fix/a", "fix/lib"} {
 		want := compilerHeap(t, dir, pkg)
 		got := heapSet(collectOne(t, dir, pkg).Records)
@@ -224,7 +209,7 @@ func TestAgreementStd(t *testing.T) {
 		t.Skip("compiles standard library packages")
 	}
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := writeModule(t, map[string]string{"go.mod": "module m\n\ngo 1.26\n"})
+	dir := gittest.NewTree(t, map[string]string{"go.mod": "module m\n\ngo 1.26\n"})
 	for _, pkg := range []string{"bufio", "strings", "net/url", "encoding/json"} {
 		want := compilerHeap(t, dir, pkg)
 		got := heapSet(collectOne(t, dir, pkg).Records)
@@ -235,7 +220,7 @@ func TestAgreementStd(t *testing.T) {
 // TestRecords checks kinds, causes, flows and explanations on the fixture.
 func TestRecords(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := writeModule(t, fixture)
+	dir := gittest.NewTree(t, fixture)
 	pr := collectOne(t, dir, "fix/a")
 	file := filepath.Join(dir, "a", "a.go")
 	at := func(line, col int, kind Kind) *Record {
@@ -322,7 +307,7 @@ wrapperOK:
 func TestCache(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("GOADVISE_CACHE", cache)
-	dir := writeModule(t, fixture)
+	dir := gittest.NewTree(t, fixture)
 	opts := LoadOptions{Dir: dir, Patterns: []string{"./..."}}
 	first, err := Collect(context.Background(), opts)
 	if err != nil {
@@ -380,7 +365,7 @@ func TestCache(t *testing.T) {
 // unknown log formats.
 func TestBadInput(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := writeModule(t, map[string]string{
+	dir := gittest.NewTree(t, map[string]string{
 		"go.mod":             "module bad\n\ngo 1.26\n",
 		"broken/b.go":        "package broken\n\nfunc F() int { return \"x\" }\n",
 		"good/g.go":          "package good\n\nvar G any\n\nfunc F(v int) { G = v }\n",
@@ -425,7 +410,7 @@ func TestBadInput(t *testing.T) {
 // the tree a second time), and that Close removes the log directory.
 func TestWarmBuildFlags(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := writeModule(t, map[string]string{
+	dir := gittest.NewTree(t, map[string]string{
 		"go.mod":   "module warm\n\ngo 1.26\n",
 		"a/a.go":   "package a\n\nvar G any\n\nfunc F(v int) { G = v }\n",
 		"b/b.go":   "package b\n\nimport \"warm/a\"\n\nfunc B() { a.F(1) }\n",

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // testsFixture is a package with an internal test file and an external
@@ -68,7 +70,7 @@ func testHeap(t *testing.T, dir, pkg string) map[string]bool {
 // check -tests does.
 func TestTests(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := writeModule(t, testsFixture)
+	dir := gittest.NewTree(t, testsFixture)
 	opts := LoadOptions{Dir: dir, Patterns: []string{"./..."}, Tests: true}
 	res, err := Collect(context.Background(), opts)
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // TestVetConfig writes a vet configuration for the fixture package the way
@@ -17,7 +19,7 @@ import (
 // the check-mode build.
 func TestVetConfig(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := writeModule(t, fixture)
+	dir := gittest.NewTree(t, fixture)
 	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Export,Dir,GoFiles,Imports,Standard", "./a")
 	cmd.Dir = dir
 	out, err := cmd.Output()

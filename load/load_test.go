@@ -3,28 +3,13 @@ package load
 import (
 	"context"
 	"go/types"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
-)
 
-func writeModule(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+	"github.com/goadvise/goadvise/internal/gittest"
+)
 
 // fixture has a package imported by another, an external test package
 // (which List leaves out), and a package with a type error.
@@ -38,7 +23,7 @@ var fixture = map[string]string{
 }
 
 func TestCheck(t *testing.T) {
-	dir := writeModule(t, fixture)
+	dir := gittest.NewTree(t, fixture)
 	prog, err := List(context.Background(), Config{Dir: dir}, "./...")
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,15 @@ func WriteFiles(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
+// NewTree writes files (slash-separated names relative to the tree, and
+// their contents) in a new temporary directory and returns it.
+func NewTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	WriteFiles(t, dir, files)
+	return dir
+}
+
 // NewRepo creates a repository in a new temporary directory with one
 // commit per element of commits, each writing the given files, and returns
 // its directory with symbolic links resolved.
