@@ -117,13 +117,20 @@ func Collect(ctx context.Context, opts LoadOptions) ([]*PackageResult, error) {
 // that it reuses Warm's compiles instead of compiling everything again,
 // and calls [Warmed.Close] when done.
 func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
-	c := &collector{opts: opts, cacheOnly: true}
+	c := &collector{opts: opts, cacheOnly: true, deferParse: true}
 	res, err := c.run(ctx)
 	if err != nil {
 		c.removeLogDir()
 		return nil, err
 	}
-	return &Warmed{results: res, logDir: c.logDir, flags: c.flags}, nil
+	// The logs are parsed while the driver goes on (it lists and loads
+	// the packages meanwhile); Load, Err and Close wait for them.
+	w := &Warmed{results: res, logDir: c.logDir, flags: c.flags, parsed: make(chan struct{})}
+	go func() {
+		defer close(w.parsed)
+		w.err = c.parseLogs(c.logDir, c.pending)
+	}()
+	return w, nil
 }
 
 // Warmed is what Warm listed and compiled.
@@ -131,6 +138,8 @@ type Warmed struct {
 	results []*PackageResult // without records; key set
 	logDir  string           // the compiler log directory named in flags
 	flags   []string
+	parsed  chan struct{} // closed when the logs are parsed
+	err     error         // from parsing, once parsed is closed
 }
 
 // BuildFlags returns the flags with which Warm compiled the packages: a go
@@ -139,8 +148,16 @@ type Warmed struct {
 // a log directory that exists until Close.
 func (w *Warmed) BuildFlags() []string { return w.flags }
 
+// Err waits until the compiler's logs are parsed, and reports why they
+// could not be (a log format this version of goadvise does not know).
+func (w *Warmed) Err() error {
+	<-w.parsed
+	return w.err
+}
+
 // Close removes the compiler log directory of Warm's compiles.
 func (w *Warmed) Close() error {
+	<-w.parsed
 	if w.logDir == "" {
 		return nil
 	}
@@ -164,12 +181,16 @@ func (w *Warmed) Load(importPaths []string) {
 func (w *Warmed) LoadAll() { w.load(func(string) bool { return true }) }
 
 func (w *Warmed) load(want func(path string) bool) {
+	<-w.parsed
 	var out []*PackageResult
 	for _, r := range w.results {
 		if !want(r.ImportPath) {
 			continue
 		}
 		c := *r
+		if c.Err == "" && w.err != nil {
+			c.Err = w.err.Error()
+		}
 		if c.Err == "" && c.Records == nil {
 			if recs, ok := cacheGet(r.key); ok {
 				c.Records, c.Cached = recs, true
@@ -187,12 +208,16 @@ type listedPackage = golist.Package
 
 type collector struct {
 	opts      LoadOptions
-	cacheOnly bool     // Warm: cache the records, do not return them
-	logDir    string   // where the compiler writes its log ("" until a build)
-	flags     []string // the -gcflags of the builds
-	env       goEnv
-	pkgs      map[string]*listedPackage // by ImportPath as go list prints it
-	deps      *golist.Keys
+	cacheOnly bool // Warm: cache the records, do not return them
+	// deferParse leaves the logs of the plain build to parse later: the
+	// targets are in pending.
+	deferParse bool
+	pending    []*target
+	logDir     string   // where the compiler writes its log ("" until a build)
+	flags      []string // the -gcflags of the builds
+	env        goEnv
+	pkgs       map[string]*listedPackage // by ImportPath as go list prints it
+	deps       *golist.Keys
 }
 
 // goEnv is the part of the go command's environment that determines the
@@ -426,6 +451,14 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	// a package are the same in both (see BuildFlags). The test build
 	// rewrites the logs of the packages it compiles again, and those of
 	// the plain build are parsed already: clear them first.
+	if len(c.pending) > 0 {
+		// The test build is about to clear the plain build's logs.
+		pending := c.pending
+		c.pending = nil
+		if err := c.parseLogs(c.logDir, pending); err != nil {
+			return err
+		}
+	}
 	if c.logDir == "" {
 		dir, err := os.MkdirTemp("", "goadvise-escape-")
 		if err != nil {
@@ -525,6 +558,10 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			continue
 		}
 		parse = append(parse, t)
+	}
+	if c.deferParse && !tests {
+		c.pending = parse
+		return nil
 	}
 	return c.parseLogs(logDir, parse)
 }

@@ -150,6 +150,12 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			byRoot[rootPath(p)] = append(byRoot[rootPath(p)], p)
 		}
 	}
+	// Warm parsed the compiler's logs while the packages were listed.
+	if warmed != nil {
+		if err := warmed.Err(); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", err)
+		}
+	}
 	analysed := 0
 	for bi, batch := range batches {
 		st.set(func() string {
