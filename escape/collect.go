@@ -507,11 +507,15 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	}
 	args = append(args, paths...)
 	cmd := c.goCmd(ctx, args...)
+	// go test -c prints compile errors to its output; go list -e -json
+	// puts them in the JSON, and its stderr says what else went wrong.
 	var out, stderr bytes.Buffer
+	diag := &out
 	cmd.Stdout = &out
 	cmd.Stderr = &out
 	if !tests {
 		cmd.Stderr = &stderr
+		diag = &stderr
 	}
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
@@ -526,7 +530,6 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		if err != nil {
 			return fmt.Errorf("go list -export: %v", err)
 		}
-		out = stderr
 	}
 	if runErr != nil && len(failed) == 0 {
 		var ee *exec.ExitError
@@ -535,7 +538,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		}
 		// The go command failed without naming a package: give its
 		// output to every target rather than fail them silently.
-		msg := strings.TrimSpace(out.String())
+		msg := strings.TrimSpace(diag.String())
 		for _, t := range targets {
 			t.res.Err = "go " + args[0] + " failed: " + msg
 		}
@@ -554,7 +557,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		if runErr != nil && !hasLog(logDir, t.importPath) {
 			// The go command failed and wrote no log for the package:
 			// say so rather than report a package without decisions.
-			t.res.Err = "go " + args[0] + " failed: " + firstLines(out.String(), 10)
+			t.res.Err = "go " + args[0] + " failed: " + firstLines(diag.String(), 10)
 			continue
 		}
 		parse = append(parse, t)
