@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/worktree"
+
+	"github.com/goadvise/goadvise/internal/gocmd"
 )
 
 // DefaultCount is the default number of rounds: see the package
@@ -322,31 +324,14 @@ func runBinary(ctx context.Context, b *testBinary, ro roundOptions, prog *progre
 	var out, stderr bytes.Buffer
 	cmd.Stdout = io.MultiWriter(&out, &benchWatcher{prog: prog})
 	cmd.Stderr = &stderr
-	interruptOnCancel(cmd)
+	gocmd.InterruptOnCancel(cmd)
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("benchmarks of %s failed: %v\n%s", b.importPath, err, tail(out.String()+stderr.String(), 20))
+		return nil, fmt.Errorf("benchmarks of %s failed: %v\n%s", b.importPath, err, gocmd.Tail(out.String()+stderr.String(), 20))
 	}
 	return parse(&out, name)
-}
-
-// interruptOnCancel makes cmd receive an interrupt, rather than be killed,
-// when its context is cancelled, so that the go command can remove its own
-// temporary files; it is killed if it has not exited 10 seconds later.
-func interruptOnCancel(cmd *exec.Cmd) {
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 10 * time.Second
-}
-
-// tail returns the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // listTestPackages lists the packages matching patterns in dir that have
@@ -407,13 +392,13 @@ func buildTest(ctx context.Context, dir string, b *testBinary, pgo string) error
 	args = append(args, b.importPath)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
-	interruptOnCancel(cmd)
+	gocmd.InterruptOnCancel(cmd)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("building test binary of %s: %v\n%s", b.importPath, err, tail(string(out), 20))
+		return fmt.Errorf("building test binary of %s: %v\n%s", b.importPath, err, gocmd.Tail(string(out), 20))
 	}
 	return nil
 }

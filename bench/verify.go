@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/goadvise/goadvise/worktree"
+
+	"github.com/goadvise/goadvise/internal/gocmd"
 )
 
 // A FileEdit replaces the bytes [Start, End) of File with New.
@@ -236,7 +238,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		res.TestOutput = tail(out, 50)
+		res.TestOutput = gocmd.Tail(out, 50)
 		if err := write(false); err != nil {
 			return nil, err
 		}
@@ -281,7 +283,7 @@ func goTest(ctx context.Context, dir, pkg string) (string, error) {
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = dir
 		cmd.Stdout, cmd.Stderr = &buf, &buf
-		interruptOnCancel(cmd)
+		gocmd.InterruptOnCancel(cmd)
 		if err := cmd.Run(); err != nil {
 			return buf.String(), err
 		}

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goadvise/goadvise/internal/gocmd"
 )
 
 // pkgInfo is the part of go list output the package needs.
@@ -170,7 +172,7 @@ func (b *buildSpec) run(ctx context.Context, t *targets) ([]byte, error) {
 		cmd.Env = b.env
 		cmd.Stdout = &all
 		cmd.Stderr = &all
-		interruptOnCancel(cmd)
+		gocmd.InterruptOnCancel(cmd)
 		start := len(all.Bytes())
 		err := cmd.Run()
 		if cmd.ProcessState != nil {
@@ -180,7 +182,7 @@ func (b *buildSpec) run(ctx context.Context, t *targets) ([]byte, error) {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("go %s failed: %v\n%s", strings.Join(verb, " "), err, tailLines(string(all.Bytes()[start:]), 20))
+			return fmt.Errorf("go %s failed: %v\n%s", strings.Join(verb, " "), err, gocmd.Tail(string(all.Bytes()[start:]), 20))
 		}
 		return nil
 	}
@@ -194,22 +196,6 @@ func (b *buildSpec) run(ctx context.Context, t *targets) ([]byte, error) {
 		return nil, err
 	}
 	return all.Bytes(), nil
-}
-
-// interruptOnCancel makes cmd receive an interrupt rather than be killed
-// when its context is cancelled, so that the go command removes its
-// temporary files.
-func interruptOnCancel(cmd *exec.Cmd) {
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 10 * time.Second
-}
-
-func tailLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // A remark is one line of the compiler's -m or -d=pgodebug output.
