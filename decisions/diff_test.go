@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 const calcBase = `// Package calc is a fixture for goadvise diff.
@@ -137,7 +139,7 @@ func Twice(xs []uint64) uint64 { return calc.Sum(xs) + calc.Sum(xs) }
 func diffFixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	gittest.WriteFiles(t, dir, map[string]string{
 		"go.mod":       "module example.com/dfx\n\ngo 1.26\n",
 		"calc/calc.go": calcBase,
 		"user/user.go": userSrc,
@@ -145,7 +147,7 @@ func diffFixture(t *testing.T) string {
 	run(t, dir, "git", "init", "-q")
 	run(t, dir, "git", "add", "-A")
 	run(t, dir, "git", "commit", "-qm", "base")
-	writeFiles(t, dir, map[string]string{"calc/calc.go": calcHead})
+	gittest.WriteFiles(t, dir, map[string]string{"calc/calc.go": calcHead})
 	return dir
 }
 
@@ -296,7 +298,7 @@ func TestDiffRevisions(t *testing.T) {
 	testEnv(t)
 	dir := diffFixture(t)
 	run(t, dir, "git", "commit", "-qam", "head")
-	writeFiles(t, dir, map[string]string{"calc/calc.go": calcBase}) // a dirty tree that undoes the change
+	gittest.WriteFiles(t, dir, map[string]string{"calc/calc.go": calcBase}) // a dirty tree that undoes the change
 	rep, err := Diff(context.Background(), DiffOptions{Dir: dir, Packages: []string{"./..."}, Base: "HEAD~1", Head: "HEAD"})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // TestExplain generates a profile for a fixture with an interface call
@@ -220,7 +222,7 @@ func TestExplainRuntime(t *testing.T) {
 
 func TestExplainBadProfile(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"go.mod": "module m\n\ngo 1.26\n", "main.go": "package main\n\nfunc main() {}\n", "bad.pprof": "not a profile"})
+	gittest.WriteFiles(t, dir, map[string]string{"go.mod": "module m\n\ngo 1.26\n", "main.go": "package main\n\nfunc main() {}\n", "bad.pprof": "not a profile"})
 	for _, tc := range []struct{ profile, want string }{
 		{"", "no profile given"},
 		{dir + "/bad.pprof", "bad.pprof"},
@@ -242,7 +244,7 @@ func TestProfileHazards(t *testing.T) {
 	_, prof := shapesFixture(t)
 	dir := t.TempDir()
 	renamed := strings.NewReplacer("Checksum(", "Checksum2(", "Total(", "Total2(")
-	writeFiles(t, dir, map[string]string{
+	gittest.WriteFiles(t, dir, map[string]string{
 		"go.mod":                shapesGoMod,
 		"shapes/shapes.go":      renamed.Replace(shapesSrc),
 		"shapes/shapes_test.go": renamed.Replace(shapesTest),

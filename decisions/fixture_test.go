@@ -10,20 +10,6 @@ import (
 	"testing"
 )
 
-// writeFiles writes files (relative name -> content) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // run runs a command in dir and returns its combined output.
 func run(t *testing.T, dir string, name string, args ...string) string {
 	t.Helper()

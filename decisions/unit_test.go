@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/goadvise/goadvise/bench"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // TestFuncNamesMatchCompiler compiles functions, methods and nested
@@ -52,7 +54,7 @@ func Start(ch chan int) {
 	go func() { ch <- 1 }()
 }
 `
-	writeFiles(t, dir, map[string]string{"go.mod": "module example.com/p\n\ngo 1.26\n", "p.go": src})
+	gittest.WriteFiles(t, dir, map[string]string{"go.mod": "module example.com/p\n\ngo 1.26\n", "p.go": src})
 	out := run(t, dir, "go", "build", "-gcflags=-m", ".")
 	re := regexp.MustCompile(`(?m)^\./p\.go:(\d+):(\d+): can inline (\S+)$`)
 	ms := re.FindAllStringSubmatch(out, -1)
@@ -265,7 +267,7 @@ func Serve(s string) int { return parse(s) + parse(s) + parse(s) }
 
 func parse(s string) int { return len(s) }
 `
-	writeFiles(t, dir, map[string]string{"p.go": src})
+	gittest.WriteFiles(t, dir, map[string]string{"p.go": src})
 	file := filepath.Join(dir, "p.go")
 	ex := &Explanation{dir: dir, HotInlines: []HotInline{
 		{Package: "p", Caller: "Worker", Callee: "p.parse", Cost: 120, Pos: Pos{file, 5, 9}},

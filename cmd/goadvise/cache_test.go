@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/goadvise/goadvise/report"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // TestFindingsCache checks that a re-run serves every package from the
@@ -87,7 +89,7 @@ func TestBatches(t *testing.T) {
 		name := fmt.Sprintf("p%02d", i)
 		files[name+"/p.go"] = pkgFile(name)
 	}
-	writeTree(t, dir, files)
+	gittest.WriteFiles(t, dir, files)
 	run := func(env ...string) report.Report {
 		t.Helper()
 		stdout, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-format", "json", "./...")

@@ -2,26 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goadvise/goadvise/report"
-)
 
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/goadvise/goadvise/internal/gittest"
+)
 
 const deepEqualFile = "package %s\n\nimport \"reflect\"\n\n// Same compares.\nfunc Same(a, b []byte) bool { return reflect.DeepEqual(a, b) }\n"
 
@@ -36,7 +24,7 @@ func TestMixedTrees(t *testing.T) {
 		t.Skip("builds several fixture modules")
 	}
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	gittest.WriteFiles(t, root, map[string]string{
 		"go.work":        "go 1.26\n\nuse (\n\t./m1\n\t./m2\n)\n",
 		"m1/go.mod":      "module example.com/m1\n\ngo 1.26\n",
 		"m1/plain/p.go":  pkgFile("plain"),

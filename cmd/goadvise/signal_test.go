@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // TestFixInterrupt sends SIGINT to check -fix at many moments of its run:
@@ -28,7 +30,7 @@ func TestFixInterrupt(t *testing.T) {
 
 	// The fully fixed tree, for comparison, and how long a run takes.
 	full := t.TempDir()
-	writeTree(t, full, files)
+	gittest.WriteFiles(t, full, files)
 	begin := time.Now()
 	if _, stderr, code := runCmdEnv(t, full, env, bin, "check", "-enable", "deepequal", "-fix", "./..."); code != exitOK {
 		t.Fatalf("check -fix: exit %d\n%s", code, stderr)
@@ -42,7 +44,7 @@ func TestFixInterrupt(t *testing.T) {
 	for i := range 12 {
 		delay := runTime * time.Duration(i) / 10
 		dir := t.TempDir()
-		writeTree(t, dir, files)
+		gittest.WriteFiles(t, dir, files)
 		cmd := exec.Command(bin, "check", "-enable", "deepequal", "-fix", "./...")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), env...)
