@@ -253,25 +253,29 @@ func (c *CostTable) writeText(w io.Writer) {
 		if !math.IsNaN(r.DeltaPct) {
 			delta = fmt.Sprintf("%+.1f%%", r.DeltaPct)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.Metric, formatSample(r.Off, r.Unit), formatSample(r.On, r.Unit), delta)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.Metric, r.Off.Format(r.Unit), r.On.Format(r.Unit), delta)
 	}
 	tw.Flush()
 }
 
-func formatSample(s Sample, unit string) string {
-	f := func(v float64) string {
-		switch unit {
-		case "s":
-			return fmt.Sprintf("%.2fs", v)
-		case "MB":
-			return fmt.Sprintf("%.0fMB", v)
-		case "bytes":
-			return fmt.Sprintf("%d", int64(v))
-		}
-		return fmt.Sprintf("%g", v)
+// FormatValue formats a measured value in its unit ("s", "MB", "bytes").
+func FormatValue(v float64, unit string) string {
+	switch unit {
+	case "s":
+		return fmt.Sprintf("%.2fs", v)
+	case "MB":
+		return fmt.Sprintf("%.0fMB", v)
+	case "bytes":
+		return fmt.Sprintf("%d", int64(v))
 	}
+	return fmt.Sprintf("%g", v)
+}
+
+// Format formats the sample as "median [min .. max]" in unit, or as the
+// median alone if every run measured the same.
+func (s Sample) Format(unit string) string {
 	if len(s.Values) <= 1 || s.Min == s.Max {
-		return f(s.Median)
+		return FormatValue(s.Median, unit)
 	}
-	return fmt.Sprintf("%s [%s .. %s]", f(s.Median), f(s.Min), f(s.Max))
+	return fmt.Sprintf("%s [%s .. %s]", FormatValue(s.Median, unit), FormatValue(s.Min, unit), FormatValue(s.Max, unit))
 }

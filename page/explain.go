@@ -243,34 +243,11 @@ func orDash(s string) string {
 	return s
 }
 
-// formatCost formats a measured value in its unit, as the text format of
-// goadvise pgo explain does.
-func formatCost(v float64, unit string) string {
-	switch unit {
-	case "s":
-		return fmt.Sprintf("%.2fs", v)
-	case "MB":
-		return fmt.Sprintf("%.0fMB", v)
-	case "bytes":
-		return fmt.Sprintf("%d", int64(v))
-	}
-	return fmt.Sprintf("%g", v)
-}
-
-// formatCostSample formats a sample as "median [min .. max]", or just the
-// median if all runs measured the same.
-func formatCostSample(s decisions.Sample, unit string) string {
-	if len(s.Values) <= 1 || s.Min == s.Max {
-		return formatCost(s.Median, unit)
-	}
-	return fmt.Sprintf("%s [%s .. %s]", formatCost(s.Median, unit), formatCost(s.Min, unit), formatCost(s.Max, unit))
-}
-
 func makeCostRow(r decisions.CostRow) costRowView {
 	v := costRowView{
 		Metric: r.Metric,
-		Off:    formatCostSample(r.Off, r.Unit),
-		On:     formatCostSample(r.On, r.Unit),
+		Off:    r.Off.Format(r.Unit),
+		On:     r.On.Format(r.Unit),
 		Change: "~",
 		Plot:   makeCostPlot(r),
 	}
@@ -334,7 +311,7 @@ func makeCostPlot(r decisions.CostRow) plot {
 		row.Median = x(s.Median)
 		row.Lo, row.Hi = x(min(s.Min, s.Median)), x(max(s.Max, s.Median))
 		row.Summary = fmt.Sprintf("pgo=%s: median %s, range [%s .. %s], %d %s", side.label,
-			formatCost(s.Median, r.Unit), formatCost(s.Min, r.Unit), formatCost(s.Max, r.Unit), len(values), plural(len(values), "run", "runs"))
+			decisions.FormatValue(s.Median, r.Unit), decisions.FormatValue(s.Min, r.Unit), decisions.FormatValue(s.Max, r.Unit), len(values), plural(len(values), "run", "runs"))
 		prev, run := math.NaN(), 0
 		for _, v := range values {
 			if v == prev {
@@ -346,7 +323,7 @@ func makeCostPlot(r decisions.CostRow) plot {
 			if run%2 == 1 {
 				off = -off
 			}
-			row.Dots = append(row.Dots, dot{X: x(v), Y: float64(row.Y) + min(max(off, -9), 9), Label: formatCost(v, r.Unit)})
+			row.Dots = append(row.Dots, dot{X: x(v), Y: float64(row.Y) + min(max(off, -9), 9), Label: decisions.FormatValue(v, r.Unit)})
 		}
 		p.Rows = append(p.Rows, row)
 	}
