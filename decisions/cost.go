@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goadvise/goadvise/internal/gocmd"
 )
 
 // ToolexecEnv is the environment variable that makes a program act as
@@ -58,7 +60,7 @@ func Toolexec(args []string) int {
 	if slices.Contains(args[1:], "-V=full") {
 		return status
 	}
-	maxrss := peakRSS(cmd.ProcessState)
+	maxrss := gocmd.PeakRSS(cmd.ProcessState)
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	line := fmt.Sprintf("%s\t%s\t%d\t%d\n", tool, os.Getenv("TOOLEXEC_IMPORTPATH"), maxrss, cpu.Nanoseconds())
 	f, err := os.OpenFile(os.Getenv(ToolexecEnv), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)

@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/goadvise/goadvise/golist"
+	"github.com/goadvise/goadvise/internal/gocmd"
 )
 
 // LoadOptions says which packages [Preload] collects.
@@ -30,6 +31,14 @@ type LoadOptions struct {
 	Patterns []string // package patterns, as for go build
 	Tests    bool     // also collect the test variants of the packages
 	Env      []string // environment of the go command (nil for os.Environ())
+
+	// ListFlags and ListFields, if ListFields is set, make the build of
+	// Warm also list the packages for the driver, so that it need not run
+	// go list again: the build's go list runs with these flags (such as
+	// -deps and -compiled) and prints these -json fields too, over every
+	// package Patterns match, and [Warmed.Listing] returns its output.
+	ListFlags  []string
+	ListFields string
 }
 
 // PackageResult is the outcome of collecting one package.
@@ -125,7 +134,8 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 	}
 	// The logs are parsed while the driver goes on (it lists and loads
 	// the packages meanwhile); Load, Err and Close wait for them.
-	w := &Warmed{results: res, logDir: c.logDir, flags: c.flags, parsed: make(chan struct{})}
+	w := &Warmed{results: res, logDir: c.logDir, flags: c.flags, peak: c.peak, listing: c.listing,
+		goarch: c.env.GOARCH, parsed: make(chan struct{})}
 	go func() {
 		defer close(w.parsed)
 		w.err = c.parseLogs(c.logDir, c.pending)
@@ -138,6 +148,9 @@ type Warmed struct {
 	results []*PackageResult // without records; key set
 	logDir  string           // the compiler log directory named in flags
 	flags   []string
+	peak    int64  // see CompilePeak
+	listing []byte // see Listing
+	goarch  string
 	parsed  chan struct{} // closed when the logs are parsed
 	err     error         // from parsing, once parsed is closed
 }
@@ -147,6 +160,24 @@ type Warmed struct {
 // compiler's flags are part of each compile's cache key). The flags name
 // a log directory that exists until Close.
 func (w *Warmed) BuildFlags() []string { return w.flags }
+
+// CompilePeak returns the peak resident set size, in bytes, of the
+// largest process of Warm's build (in practice its largest compile), or 0
+// if it is not known or nothing was compiled. A driver that holds its own
+// memory below that figure does not raise the peak of the whole run.
+func (w *Warmed) CompilePeak() int64 { return w.peak }
+
+// Listing returns the output of the build's go list, if Warm listed the
+// packages for the driver (see [LoadOptions.ListFields]), and the target
+// architecture. It returns nil if Warm did not: when it had nothing to
+// compile, or when a main package has a default.pgo (its dependencies are
+// compiled, and listed, once per profile). A nil Warmed has no listing.
+func (w *Warmed) Listing() (out []byte, goarch string) {
+	if w == nil {
+		return nil, ""
+	}
+	return w.listing, w.goarch
+}
 
 // Err waits until the compiler's logs are parsed, and reports why they
 // could not be (a log format this version of goadvise does not know).
@@ -218,6 +249,9 @@ type collector struct {
 	env        goEnv
 	pkgs       map[string]*listedPackage // by ImportPath as go list prints it
 	deps       *golist.Keys
+	peak       int64  // the largest peak RSS of the builds, in bytes
+	pgo        bool   // a main package has a default.pgo
+	listing    []byte // go list's output, if the build listed for the driver
 }
 
 // goEnv is the part of the go command's environment that determines the
@@ -412,6 +446,7 @@ func (c *collector) globalKey(pkgs []*listedPackage) string {
 		if p.Name == "main" && !p.DepOnly {
 			if data, err := os.ReadFile(filepath.Join(p.Dir, "default.pgo")); err == nil {
 				fmt.Fprintf(h, "pgo %s %x\n", p.ImportPath, sha256.Sum256(data))
+				c.pgo = true
 			}
 		}
 	}
@@ -470,7 +505,12 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	}
 	logDir := c.logDir
 
-	args := []string{"list", "-e", "-export", "-json=ImportPath,Error,DepsErrors"}
+	const errFields = "ImportPath,Error,DepsErrors"
+	args := []string{"list", "-e", "-export", "-buildvcs=false", "-json=" + errFields}
+	listing := !tests && c.opts.ListFields != "" && !c.pgo
+	if listing {
+		args = append([]string{"list", "-e", "-export", "-json=" + errFields + "," + c.opts.ListFields}, c.opts.ListFlags...)
+	}
 	if tests {
 		args = []string{"test", "-c", "-o", filepath.Join(logDir, "bin") + string(filepath.Separator)}
 	}
@@ -505,8 +545,16 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		// paths never start with "-", so it is only a precaution.
 		args = append(args, "--")
 	}
+	if listing {
+		// The driver wants every package listed; those whose
+		// decisions are cached compile as they would for it.
+		paths = c.opts.Patterns
+	}
 	args = append(args, paths...)
 	cmd := c.goCmd(ctx, args...)
+	if c.memoryFlags() != "" && !c.envSet("GOMEMLIMIT") {
+		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+compileMemoryLimit)
+	}
 	// go test -c prints compile errors to its output; go list -e -json
 	// puts them in the JSON, and its stderr says what else went wrong.
 	var out, stderr bytes.Buffer
@@ -518,6 +566,9 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		diag = &stderr
 	}
 	runErr := cmd.Run()
+	if cmd.ProcessState != nil {
+		c.peak = max(c.peak, gocmd.PeakRSS(cmd.ProcessState))
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -526,9 +577,12 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		failed = buildErrors(out.String())
 	} else {
 		var err error
-		failed, err = listErrors(&out)
+		failed, err = listErrors(bytes.NewReader(out.Bytes()))
 		if err != nil {
 			return fmt.Errorf("go list -export: %v", err)
+		}
+		if listing {
+			c.listing = out.Bytes()
 		}
 	}
 	if runErr != nil && len(failed) == 0 {
@@ -689,12 +743,8 @@ func quoteFlag(f string) string {
 // optimization log makes it hold more: on golang.org/x/tools the compile
 // of go/ssa peaked at 145 MB. One backend goroutine (-c=1; the go command
 // already runs a compile per core) and a 64 MB starting heap bring that to
-// 120 MB in the same time; on std, go/types (whose log is 176 MB: the
-// compiler holds the log until the end of the compile) peaks at 454 MB
-// instead of 507 MB. A soft memory limit (GOMEMLIMIT) would cap the large
-// compiles further but not below what they hold, and made std's compile
-// 13-40% slower. -d=gcstart is understood since Go 1.25; older compilers
-// get no flags.
+// 120 MB in the same time. -d=gcstart is understood since Go 1.25; older
+// compilers get no flags, and no compileMemoryLimit.
 func (c *collector) memoryFlags() string {
 	v := strings.TrimPrefix(c.env.GOVERSION, "go1.")
 	minor, _, _ := strings.Cut(v, ".")
@@ -702,6 +752,32 @@ func (c *collector) memoryFlags() string {
 		return ""
 	}
 	return " -c=1 -d=gcstart=64"
+}
+
+// compileMemoryLimit is the soft memory limit (GOMEMLIMIT) of the compiles
+// that log, unless the user set one. The compiler holds its whole log
+// until the end of a compile, and in a few packages the log is huge: in
+// std, go/types logs 176 MB of leak explanations, and its compile peaked
+// at 494 MB, the largest process of the whole run by far. With this limit
+// it peaks at 335 MB and takes 0.5 s longer; compiles that stay below the
+// limit (every other package of std and golang.org/x/tools) are
+// unaffected. A lower limit makes the garbage collector run all the time
+// in more compiles: 96 MiB made std's compile 40% slower. GOMEMLIMIT=off
+// in the environment lifts the limit.
+const compileMemoryLimit = "320MiB"
+
+// envSet reports whether the go command's environment sets name.
+func (c *collector) envSet(name string) bool {
+	env := c.opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	for _, kv := range env {
+		if k, _, ok := strings.Cut(kv, "="); ok && k == name {
+			return true
+		}
+	}
+	return false
 }
 
 // clearDir removes the contents of dir.

@@ -2,19 +2,24 @@ package escape
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/goadvise/goadvise/internal/gittest"
+	"github.com/goadvise/goadvise/load"
 )
 
 // fixture covers the allocation sites the compiler reports: make, new,
@@ -456,4 +461,115 @@ func TestWarmBuildFlags(t *testing.T) {
 	if _, err := os.Stat(logDir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("log directory %s after Close: %v, want it removed", logDir, err)
 	}
+}
+
+// TestWarmListing checks that Warm, asked to list the packages for package
+// load, lists every package its patterns match with export data (so that
+// load runs no go command of its own), except when a main package has a
+// profile; that its compiles run under the soft memory limit unless the
+// user set one; and that it reports their peak memory.
+func TestWarmListing(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("records the compiles' environment with a shell script")
+	}
+	files := map[string]string{
+		"go.mod":   "module warm\n\ngo 1.26\n",
+		"a/a.go":   "package a\n\nvar G any\n\nfunc F(v int) { G = v }\n",
+		"b/b.go":   "package b\n\nimport \"warm/a\"\n\nfunc B() { a.F(1) }\n",
+		"cmd/m.go": "package main\n\nimport \"warm/b\"\n\nfunc main() { b.B() }\n",
+	}
+	// A -toolexec wrapper records the GOMEMLIMIT each compile sees.
+	tmp := t.TempDir()
+	envLog, script := filepath.Join(tmp, "env.log"), filepath.Join(tmp, "toolexec.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncase \"$*\" in *-V=full*) ;; *) echo \"$(basename \"$1\") $GOMEMLIMIT\" >>'"+envLog+"' ;; esac\nexec \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "GOFLAGS=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "GOFLAGS=-toolexec="+script)
+	warm := func(t *testing.T, dir string, env []string) *Warmed {
+		t.Helper()
+		t.Setenv("GOADVISE_CACHE", t.TempDir())
+		os.Remove(envLog)
+		w, err := Warm(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./..."}, Env: env,
+			ListFlags: load.ListFlags, ListFields: load.ListFields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+		return w
+	}
+	compileLimits := func(t *testing.T) []string {
+		t.Helper()
+		data, err := os.ReadFile(envLog)
+		if err != nil {
+			t.Fatalf("no compile ran: %v", err)
+		}
+		var limits []string
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if tool, limit, _ := strings.Cut(l, " "); tool == "compile" {
+				limits = append(limits, limit)
+			}
+		}
+		return limits
+	}
+
+	t.Run("listing", func(t *testing.T) {
+		dir := gittest.NewTree(t, files)
+		w := warm(t, dir, env)
+		out, goarch := w.Listing()
+		if out == nil || goarch == "" {
+			t.Fatalf("Listing() = %d bytes, %q; want go list's output and the architecture", len(out), goarch)
+		}
+		prog, err := load.Decode(bytes.NewReader(out), goarch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, p := range prog.Roots {
+			paths = append(paths, p.PkgPath)
+		}
+		sort.Strings(paths)
+		if want := []string{"warm/a", "warm/b", "warm/cmd"}; !slices.Equal(paths, want) {
+			t.Fatalf("listed roots %q, want %q", paths, want)
+		}
+		load.Check(prog.Roots)
+		for _, p := range prog.Roots {
+			if len(p.Errors) > 0 || p.Types == nil || !p.Types.Complete() {
+				t.Errorf("%s from Warm's listing: errors %v, types %v", p.PkgPath, p.Errors, p.Types)
+			}
+		}
+		limits := compileLimits(t)
+		if len(limits) == 0 || slices.ContainsFunc(limits, func(l string) bool { return l != compileMemoryLimit }) {
+			t.Errorf("the compiles saw GOMEMLIMIT %q, want %s in each", limits, compileMemoryLimit)
+		}
+		if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
+			if p := w.CompilePeak(); p < 1<<20 {
+				t.Errorf("CompilePeak() = %d, want the compiles' peak memory", p)
+			}
+		}
+	})
+	t.Run("user limit", func(t *testing.T) {
+		dir := gittest.NewTree(t, files)
+		warm(t, dir, append(env, "GOMEMLIMIT=1GiB"))
+		if limits := compileLimits(t); len(limits) == 0 || slices.ContainsFunc(limits, func(l string) bool { return l != "1GiB" }) {
+			t.Errorf("with GOMEMLIMIT=1GiB set, the compiles saw %q", limits)
+		}
+	})
+	t.Run("profile", func(t *testing.T) {
+		prof, err := os.ReadFile(filepath.Join("..", "testdata", "demo", "cpu.pprof"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		withProfile := maps.Clone(files)
+		withProfile["cmd/default.pgo"] = string(prof)
+		dir := gittest.NewTree(t, withProfile)
+		if out, _ := warm(t, dir, env).Listing(); out != nil {
+			t.Errorf("with a default.pgo, Listing() = %d bytes, want none (load lists with -pgo=off)", len(out))
+		}
+	})
 }

@@ -68,8 +68,7 @@ func List(ctx context.Context, cfg Config, patterns ...string) (*Program, error)
 		out, _ := cmd.Output()
 		archc <- strings.TrimSpace(string(out))
 	}()
-	args := []string{"list", "-e", "-json=" + listFields, "-compiled=true", "-export=true", "-deps=true",
-		"-find=false", "-buildvcs=false", "-pgo=off"}
+	args := append([]string{"list", "-json=" + ListFields, "-pgo=off"}, ListFlags...)
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, "--")
 	args = append(args, patterns...)
@@ -86,14 +85,26 @@ func List(ctx context.Context, cfg Config, patterns ...string) (*Program, error)
 		}
 		return nil, fmt.Errorf("go list: %s", msg)
 	}
-	if arch == "" {
-		arch = runtime.GOARCH
-	}
-	return decode(bytes.NewReader(out), types.SizesFor("gc", arch))
+	return Decode(bytes.NewReader(out), arch)
 }
 
-// listFields are the fields of go list -json that List uses.
-const listFields = "ImportPath,Name,Dir,Export,GoFiles,CgoFiles,CompiledGoFiles,IgnoredGoFiles,IgnoredOtherFiles," +
+// ListFlags are the flags, besides -json=ListFields, with which List runs
+// go list. A driver that runs go list itself with them (to compile and
+// list in one command) gives its output to Decode.
+var ListFlags = []string{"-e", "-compiled=true", "-export=true", "-deps=true", "-find=false", "-buildvcs=false"}
+
+// Decode builds a Program from the output of go list run with ListFlags
+// and -json=ListFields (or more fields), for a target of architecture
+// goarch ("" for the one goadvise runs on).
+func Decode(r io.Reader, goarch string) (*Program, error) {
+	if goarch == "" {
+		goarch = runtime.GOARCH
+	}
+	return decode(r, types.SizesFor("gc", goarch))
+}
+
+// ListFields are the fields of go list -json that List uses.
+const ListFields = "ImportPath,Name,Dir,Export,GoFiles,CgoFiles,CompiledGoFiles,IgnoredGoFiles,IgnoredOtherFiles," +
 	"CFiles,CXXFiles,MFiles,HFiles,FFiles,SFiles,SwigFiles,SwigCXXFiles,SysoFiles,Imports,ImportMap,DepOnly,Module,Error"
 
 // listedPackage is a package as go list -json describes it.

@@ -1,6 +1,7 @@
 // Package gocmd holds what goadvise's packages that run the go command for
-// a long time (benchmarks, measured builds) share: stopping it gently, and
-// keeping the end of its output for an error message.
+// a long time (benchmarks, measured builds, compiles for the compiler's
+// decisions) share: stopping it gently, keeping the end of its output for
+// an error message, and learning how much memory its compiles took.
 package gocmd
 
 import (
