@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -50,7 +51,8 @@ type analysisResult struct {
 // their findings from the cache; only the others are loaded, compiled for
 // escape data and analysed.
 func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, analyzers []*analysis.Analyzer) (*analysisResult, error) {
-	defer boundMemory()()
+	mem := boundMemory()
+	defer mem.restore()
 	res := &analysisResult{dirs: make(map[string]string)}
 	st := newStatus()
 	defer st.stop()
@@ -106,6 +108,9 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	// its own from the cache. Loading a batch compiles its dependencies
 	// for their export data: given Warm's flags, the go command finds those
 	// compiles in its cache instead of compiling the tree a second time.
+	// Package load type-checks from source, except for tests and for
+	// analyzers with facts (see below).
+	useLoad := !needFacts(analyzers) && !cf.tests
 	var warmed *escape.Warmed
 	var buildFlags []string
 	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
@@ -113,7 +118,12 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		var err error
 		// Test variants are not compiled: no analyzer reports on _test.go
 		// files, and the other files' decisions are the plain package's.
-		warmed, err = escape.Warm(ctx, escape.LoadOptions{Dir: dir, Patterns: all})
+		opts := escape.LoadOptions{Dir: dir, Patterns: all}
+		if useLoad {
+			// The build lists the packages for package load too.
+			opts.ListFlags, opts.ListFields = load.ListFlags, load.ListFields
+		}
+		warmed, err = escape.Warm(ctx, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -124,19 +134,35 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		} else {
 			defer warmed.Close()
 			buildFlags = warmed.BuildFlags()
+			// The run's peak memory is its largest compile's: up to
+			// most of that, collecting garbage more often than the
+			// default would only cost time.
+			mem.atLeast(warmed.CompilePeak() * 3 / 4)
 		}
 	}
-	// List every package once, and type-check each batch from source
+	// List every package once (Warm's build did, if it ran), and
+	// type-check each batch from source
 	// against the export data of its dependencies (go/packages would run
 	// go list for each batch). Analyzers with facts need their
 	// dependencies analysed too, and test variants may be imported back by
 	// their dependencies: go/packages loads those.
 	var prog *load.Program
 	byRoot := make(map[string][]*packages.Package)
-	if !needFacts(analyzers) && !cf.tests {
-		st.set(func() string { return "listing packages" })
+	if useLoad {
 		var err error
-		prog, err = load.List(ctx, load.Config{Dir: dir, BuildFlags: buildFlags}, all...)
+		if listing, goarch := warmed.Listing(); listing != nil {
+			prog, err = load.Decode(bytes.NewReader(listing), goarch)
+		} else {
+			st.set(func() string { return "listing packages" })
+			if warmed != nil && len(buildFlags) > 0 {
+				// go list may compile packages again with Warm's
+				// flags (those Warm compiled with a PGO profile:
+				// load lists with -pgo=off), rewriting their logs:
+				// they must be parsed first.
+				warmed.Err()
+			}
+			prog, err = load.List(ctx, load.Config{Dir: dir, BuildFlags: buildFlags}, all...)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("loading %s: %w", strings.Join(all, " "), err)
 		}
@@ -156,53 +182,87 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", err)
 		}
 	}
-	analysed := 0
-	for bi, batch := range batches {
-		st.set(func() string {
-			return fmt.Sprintf("loading packages (%d analysed, %d cached, batch %d of %d)", analysed, res.cached, bi+1, len(batches))
-		})
-		var pkgs, roots []*packages.Package
-		var loadErrs []string
-		var err error
-		if prog != nil {
-			if run == nil {
-				roots = prog.Roots
+	// Each batch is loaded while the one before it is analysed: both
+	// steps wait for their slowest package, and the other step's work
+	// fills the cores meanwhile.
+	loaded := make(chan *loadedBatch)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(loaded)
+		for _, batch := range batches {
+			b := &loadedBatch{paths: batch}
+			if prog != nil {
+				if run == nil {
+					b.roots = prog.Roots
+				}
+				for _, path := range batch {
+					b.roots = append(b.roots, byRoot[path]...)
+				}
+				load.Check(b.roots)
+				b.pkgs, b.loadErrs = withoutErrors(b.roots)
+			} else {
+				b.pkgs, b.loadErrs, b.err = loadPackages(dir, batch, cf.tests, analyzers, buildFlags)
 			}
-			for _, path := range batch {
-				roots = append(roots, byRoot[path]...)
+			switch {
+			case warmed != nil && run == nil:
+				warmed.LoadAll() // one batch, of patterns
+			case warmed != nil:
+				warmed.Load(batch)
 			}
-			load.Check(roots)
-			pkgs, loadErrs = withoutErrors(roots)
-		} else {
-			pkgs, loadErrs, err = loadPackages(dir, batch, cf.tests, analyzers, buildFlags)
+			select {
+			case loaded <- b:
+			case <-stop:
+				b.release()
+				return
+			}
+			if b.err != nil {
+				return
+			}
 		}
-		switch {
-		case warmed != nil && run == nil:
-			warmed.LoadAll() // one batch, of patterns
-		case warmed != nil:
-			warmed.Load(batch)
+	}()
+	analysed, total := 0, len(all)
+	st.set(func() string {
+		return fmt.Sprintf("analysing packages: %d of %d done", analysed+res.cached, total+res.cached)
+	})
+	for b := range loaded {
+		if b.err != nil {
+			return nil, b.err
 		}
-		if err != nil {
-			return nil, err
-		}
-		res.loadErrs = append(res.loadErrs, loadErrs...)
+		res.loadErrs = append(res.loadErrs, b.loadErrs...)
 		if run == nil {
-			res.describe(pkgs)
+			res.describe(b.pkgs)
 		}
-		if len(pkgs) > 0 {
-			base, total := suite.Completed(), len(analyzers)*len(pkgs)
-			st.set(func() string {
-				return fmt.Sprintf("analysed %d/%d (analyzer, package) pairs of batch %d of %d", suite.Completed()-base, total, bi+1, len(batches))
-			})
-			if err := res.analyzeBatch(pkgs, analyzers, run); err != nil {
+		if len(b.pkgs) > 0 {
+			if err := res.analyzeBatch(b.pkgs, analyzers, run); err != nil {
+				b.release()
 				return nil, err
 			}
 		}
-		analysed += len(batch)
-		escape.Forget(batch)
-		load.Release(roots)
+		st.mu.Lock()
+		analysed += len(b.paths)
+		if run == nil {
+			analysed = total // the one batch of patterns
+		}
+		st.mu.Unlock()
+		b.release()
 	}
 	return res, nil
+}
+
+// A loadedBatch is a batch of packages loaded (and their compiler
+// decisions kept) for analysis.
+type loadedBatch struct {
+	paths       []string // import paths of the batch's root packages
+	roots, pkgs []*packages.Package
+	loadErrs    []string
+	err         error
+}
+
+// release drops what was kept for the batch.
+func (b *loadedBatch) release() {
+	escape.Forget(b.paths)
+	load.Release(b.roots)
 }
 
 // batchSize is how many packages check loads and analyses at once. On
@@ -219,42 +279,76 @@ const batchSize = 8
 // collector that runs all the time.
 const memoryGoal = 80 << 20
 
-// boundMemory sets the soft memory limit, and returns a function that
-// restores the limit it found.
-func boundMemory() (restore func()) {
+// A memoryBound holds the process's soft memory limit while check runs.
+type memoryBound struct {
+	mu    sync.Mutex
+	limit int64 // 0 if the user's GOMEMLIMIT or GOGC rule
+	prev  int64
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// boundMemory sets the soft memory limit to memoryGoal, and raises it
+// whenever the live heap comes near it.
+func boundMemory() *memoryBound {
+	b := &memoryBound{stop: make(chan struct{}), done: make(chan struct{})}
 	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
-		return func() {}
+		close(b.done)
+		return b
 	}
-	prev := debug.SetMemoryLimit(memoryGoal)
-	stop := make(chan struct{})
-	done := make(chan struct{})
+	b.limit = memoryGoal
+	b.prev = debug.SetMemoryLimit(b.limit)
 	go func() {
-		defer close(done)
-		limit := int64(memoryGoal)
+		defer close(b.done)
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			select {
-			case <-stop:
+			case <-b.stop:
 				return
 			case <-tick.C:
 			}
 			metrics.Read(sample)
-			if sample[0].Value.Kind() != metrics.KindUint64 {
-				continue
-			}
-			if live := int64(sample[0].Value.Uint64()); live > limit*9/10 {
-				limit = 2 * live
-				debug.SetMemoryLimit(limit)
+			if sample[0].Value.Kind() == metrics.KindUint64 {
+				live := int64(sample[0].Value.Uint64())
+				b.mu.Lock()
+				if live > b.limit*9/10 {
+					b.raiseLocked(2 * live)
+				}
+				b.mu.Unlock()
 			}
 		}
 	}()
-	return func() {
-		close(stop)
-		<-done
-		debug.SetMemoryLimit(prev)
+	return b
+}
+
+// atLeast raises the limit to n bytes, if it is lower.
+func (b *memoryBound) atLeast(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.raiseLocked(n)
+}
+
+func (b *memoryBound) raiseLocked(n int64) {
+	if b.limit != 0 && n > b.limit {
+		b.limit = n
+		debug.SetMemoryLimit(n)
 	}
+}
+
+// restore stops raising the limit and restores the limit boundMemory
+// found.
+func (b *memoryBound) restore() {
+	b.mu.Lock()
+	bounded := b.limit != 0
+	b.mu.Unlock()
+	if !bounded {
+		return
+	}
+	close(b.stop)
+	<-b.done
+	debug.SetMemoryLimit(b.prev)
 }
 
 // describe records what the loaded packages say about the run, when the
