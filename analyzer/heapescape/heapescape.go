@@ -9,7 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "heapescape"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/heapescape",
 	Run:      run,
-	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer},
+	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer},
 }
 
 var cold bool
@@ -56,6 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	r := &resolver{fset: pass.Fset, imports: allImports(pass.Pkg)}
+	root := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
 	for _, rec := range res.Records() {
 		if !rec.Kind.IsHeap() || !rec.TokPos.IsValid() {
 			continue
@@ -65,12 +67,13 @@ func run(pass *analysis.Pass) (any, error) {
 		if f == nil {
 			continue // generated, a test, or not a file of the package
 		}
-		path, _ := astutil.PathEnclosingInterval(f, rec.TokPos, rec.TokPos+1)
+		path := enclosing(root, f, rec.TokPos)
 		info := hot.At(rec.TokPos)
 		fd := &finding{
 			pass:   pass,
 			rec:    &rec,
 			files:  byName,
+			root:   root,
 			file:   f,
 			path:   path,
 			res:    r,
@@ -91,6 +94,25 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	return nil, nil
+}
+
+// enclosing returns the nodes of file that enclose the character at pos,
+// from the innermost to the file, as astutil.PathEnclosingInterval(file,
+// pos, pos+1) does for a position in a token, without walking the file
+// from its start each time.
+func enclosing(root inspector.Cursor, file *ast.File, pos token.Pos) []ast.Node {
+	if pos < file.FileStart || pos >= file.FileEnd {
+		return []ast.Node{file}
+	}
+	cur, ok := root.FindByPos(pos, pos+1)
+	if !ok {
+		return nil
+	}
+	var path []ast.Node
+	for c := range cur.Enclosing() {
+		path = append(path, c.Node())
+	}
+	return path
 }
 
 // passedToPanic reports whether the compiler's flow passes the value to
@@ -130,8 +152,9 @@ type finding struct {
 	pass   *analysis.Pass
 	rec    *escape.Record
 	files  map[string]*token.File // the package's files by name
-	file   *ast.File
-	path   []ast.Node // from the node at the record's position outwards
+	root   inspector.Cursor       // of the package's syntax
+	file   *ast.File              // the record's file
+	path   []ast.Node             // from the node at the record's position outwards
 	res    *resolver
 	tier   hotpath.Tier
 	reason string
@@ -716,7 +739,7 @@ func (fd *finding) flowCall() *ast.CallExpr {
 		return nil
 	}
 	pos := tf.Pos(off)
-	path, _ := astutil.PathEnclosingInterval(fd.file, pos, pos+1)
+	path := enclosing(fd.root, fd.file, pos)
 	call := callAt(path, pos)
 	if call == nil {
 		return nil
