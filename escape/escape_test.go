@@ -573,3 +573,39 @@ func TestWarmListing(t *testing.T) {
 		}
 	})
 }
+
+// TestCompileFlagsKeepDecisions checks that the flags that make the
+// logging compiles cheaper leave the compiler's decisions as they are.
+// (The log's bytes may differ: with several backend goroutines, records at
+// one position come in any order.)
+func TestCompileFlagsKeepDecisions(t *testing.T) {
+	c := &collector{}
+	if err := c.loadEnv(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "encoding/json"
+	decisions := func(flags string) []string {
+		dir := t.TempDir()
+		cmd := exec.Command("go", "list", "-e", "-export", "-f", "{{.Export}}", "-gcflags="+pkg+"="+quoteFlag("-json=0,"+dir)+flags, pkg)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go list: %v\n%s", err, out)
+		}
+		recs, err := parseLogDir(dir, pkg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range recs {
+			out = append(out, fmt.Sprintf("%+v", r))
+		}
+		sort.Strings(out)
+		return out
+	}
+	plain, cheap := decisions(""), decisions(c.compileFlags())
+	if len(plain) == 0 {
+		t.Fatal("the compiler logged no decision")
+	}
+	if !slices.Equal(plain, cheap) {
+		t.Errorf("with %q the compiler's decisions in %s changed", c.compileFlags(), pkg)
+	}
+}
