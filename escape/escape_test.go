@@ -609,3 +609,36 @@ func TestCompileFlagsKeepDecisions(t *testing.T) {
 		t.Errorf("with %q the compiler's decisions in %s changed", c.compileFlags(), pkg)
 	}
 }
+
+// TestDecodeLineCoversCompilerLog checks that decodeLine, the fast path of
+// the log parser, decodes every diagnostic line the compiler writes for a
+// real package, rather than leave them to encoding/json.
+func TestDecodeLineCoversCompilerLog(t *testing.T) {
+	const pkg = "encoding/json"
+	dir := t.TempDir()
+	cmd := exec.Command("go", "list", "-e", "-export", "-f", "{{.Export}}", "-gcflags="+pkg+"="+quoteFlag("-json=0,"+dir), pkg)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	lines := 0
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			if i == 0 {
+				continue // the version header
+			}
+			lines++
+			var d logDiagnostic
+			if !decodeLine(withoutLeakFlow(line), &d) {
+				t.Errorf("%s: decodeLine left this line to encoding/json: %s", name, line)
+			}
+		}
+	}
+	if lines < 100 {
+		t.Fatalf("only %d diagnostic lines in the log of %s", lines, pkg)
+	}
+}

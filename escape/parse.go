@@ -142,8 +142,11 @@ func (p *parser) parseFile(r io.Reader, name string) error {
 			continue
 		}
 		var d logDiagnostic
-		if err := json.Unmarshal(withoutLeakFlow(line), &d); err != nil {
-			return fmt.Errorf("%s: malformed compiler log: %v", name, err)
+		if line = withoutLeakFlow(line); first || !decodeLine(line, &d) {
+			d = logDiagnostic{}
+			if err := json.Unmarshal(line, &d); err != nil {
+				return fmt.Errorf("%s: malformed compiler log: %v", name, err)
+			}
 		}
 		if first {
 			first = false
