@@ -581,9 +581,6 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		if err != nil {
 			return fmt.Errorf("go list -export: %v", err)
 		}
-		if listing {
-			c.listing = out.Bytes()
-		}
 	}
 	if runErr != nil && len(failed) == 0 {
 		var ee *exec.ExitError
@@ -596,7 +593,10 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		for _, t := range targets {
 			t.res.Err = "go " + args[0] + " failed: " + msg
 		}
-		return nil
+		return nil // and no listing: the driver's go list will say why
+	}
+	if listing {
+		c.listing = out.Bytes()
 	}
 	var parse []*target
 	for _, t := range targets {
