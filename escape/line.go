@@ -126,15 +126,27 @@ func (s *lineScanner) str(v *string) bool {
 		return false
 	}
 	start := s.i
+	var buf []byte // the string so far, once it has had an escape
 	for s.i < len(s.b) {
 		c := s.b[s.i]
 		switch {
 		case c == '"':
-			*v = string(s.b[start:s.i])
+			if buf == nil {
+				*v = string(s.b[start:s.i])
+			} else {
+				*v = string(append(buf, s.b[start:s.i]...))
+			}
 			s.i++
 			return true
 		case c == '\\':
-			return s.escaped(start, v)
+			buf = append(buf, s.b[start:s.i]...)
+			r, ok := s.escape()
+			if !ok {
+				return false
+			}
+			buf = utf8.AppendRune(buf, r)
+			start = s.i
+			continue
 		case c < 0x20:
 			return false
 		case c >= utf8.RuneSelf:
@@ -150,60 +162,34 @@ func (s *lineScanner) str(v *string) bool {
 	return false
 }
 
-// escaped reads the rest of a string that has escapes, from its start.
-func (s *lineScanner) escaped(start int, v *string) bool {
-	buf := append([]byte(nil), s.b[start:s.i]...)
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			*v = string(buf)
-			s.i++
-			return true
-		case c == '\\':
-			if s.i+1 >= len(s.b) {
-				return false
-			}
-			e := s.b[s.i+1]
-			s.i += 2
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := s.hex4()
-				if !ok || r >= 0xD800 && r < 0xE000 {
-					return false // surrogates: leave them to encoding/json
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				return false
-			}
-			continue
-		case c < 0x20:
-			return false
-		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRune(s.b[s.i:])
-			if r == utf8.RuneError && n == 1 {
-				return false
-			}
-			buf = append(buf, s.b[s.i:s.i+n]...)
-			s.i += n
-			continue
-		}
-		buf = append(buf, c)
-		s.i++
+// escape reads the escape sequence at s.i, backslash included.
+func (s *lineScanner) escape() (rune, bool) {
+	if s.i+1 >= len(s.b) {
+		return 0, false
 	}
-	return false
+	e := s.b[s.i+1]
+	s.i += 2
+	switch e {
+	case '"', '\\', '/':
+		return rune(e), true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	case 'u':
+		r, ok := s.hex4()
+		if !ok || r >= 0xD800 && r < 0xE000 {
+			return 0, false // surrogates: leave them to encoding/json
+		}
+		return r, true
+	}
+	return 0, false
 }
 
 // hex4 reads the four hexadecimal digits of a \u escape.
