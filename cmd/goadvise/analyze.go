@@ -90,18 +90,12 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		}
 	}
 
-	// Analyse the packages in batches, so that memory holds the syntax,
-	// types and compiler decisions of one batch at a time, not of the whole
-	// tree.
-	batches := [][]string{patterns}
+	// The packages to compile, load and analyse. They are analysed in
+	// batches (below), so that memory holds the syntax, types and compiler
+	// decisions of a batch or two at a time, not of the whole tree.
 	all := patterns
 	if run != nil {
-		all, batches = misses, nil
-		for len(misses) > 0 {
-			n := min(batchSize, len(misses))
-			batches = append(batches, misses[:n])
-			misses = misses[n:]
-		}
+		all = misses
 	}
 	// First compile every package in one build for the compiler's
 	// decisions, caching them without holding them; each batch then reads
@@ -169,9 +163,6 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		if len(prog.Roots) == 0 {
 			return nil, fmt.Errorf("no packages match %s", strings.Join(all, " "))
 		}
-		if run == nil {
-			batches = [][]string{nil}
-		}
 		for _, p := range prog.Roots {
 			byRoot[rootPath(p)] = append(byRoot[rootPath(p)], p)
 		}
@@ -181,6 +172,21 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		if err := warmed.Err(); err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", err)
 		}
+	}
+	// The batches are as large as the memory limit allows, now that the
+	// compiles have set it.
+	batches := [][]string{patterns} // one batch, of patterns
+	switch {
+	case run != nil:
+		batches = nil
+		size := batchSize()
+		for len(misses) > 0 {
+			n := min(size, len(misses))
+			batches = append(batches, misses[:n])
+			misses = misses[n:]
+		}
+	case prog != nil:
+		batches = [][]string{nil} // prog.Roots
 	}
 	// Each batch is loaded while the one before it is analysed: both
 	// steps wait for their slowest package, and the other step's work
@@ -265,13 +271,22 @@ func (b *loadedBatch) release() {
 	load.Release(b.roots)
 }
 
-// batchSize is how many packages check loads and analyses at once. Each
-// batch is loaded while the one before it is analysed, so two are in
-// memory at a time. With 4 rather than 8, golang.org/x/tools' check peaked
-// at 106-117 MB instead of 137 MB, and std's analysis took 6.2-6.5 s
-// instead of 6.8-6.9 s (less garbage to collect; the batches share fewer
-// imported packages, but reading export data is cheap).
-const batchSize = 4
+// batchSize returns how many packages check loads and analyses at once:
+// as many as let two batches (one analysed, the next loading) fit in the
+// soft memory limit at perPackage bytes each, from 2 to 8. Larger batches
+// share more imported packages and wait less for their slowest package;
+// smaller ones hold less. On golang.org/x/tools (limit 80 MiB: 2), 2
+// rather than 4 kept check's peak at 106-107 MB instead of 105-118 MB; on
+// std (limit raised to 245 MiB after the compiles: 7), 4 rather than 2
+// made the analysis 0.4-1 s faster.
+func batchSize() int {
+	limit := debug.SetMemoryLimit(-1)
+	return int(min(max(limit/(2*perPackage), 2), 8))
+}
+
+// perPackage is about what a large package takes in memory while it is
+// analysed: its syntax, types and compiler decisions.
+const perPackage = 16 << 20
 
 // memoryGoal is the soft memory limit check sets (unless GOMEMLIMIT or
 // GOGC is set), so that the garbage collector keeps the process near it
