@@ -180,6 +180,12 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	case run != nil:
 		batches = nil
 		size := batchSize()
+		if prog == nil {
+			// go/packages runs go list for each batch: about a
+			// second on golang.org/x/tools, even with nothing to
+			// compile.
+			size = max(size, 8)
+		}
 		for len(misses) > 0 {
 			n := min(size, len(misses))
 			batches = append(batches, misses[:n])
