@@ -410,17 +410,20 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// warmTree is a module of three packages, a main one importing the others.
+var warmTree = map[string]string{
+	"go.mod":   "module warm\n\ngo 1.26\n",
+	"a/a.go":   "package a\n\nvar G any\n\nfunc F(v int) { G = v }\n",
+	"b/b.go":   "package b\n\nimport \"warm/a\"\n\nfunc B() { a.F(1) }\n",
+	"cmd/m.go": "package main\n\nimport \"warm/b\"\n\nfunc main() { b.B() }\n",
+}
+
 // TestWarmBuildFlags checks that a go command given Warm's build flags
 // reuses Warm's compiles (go/packages loading export data must not compile
 // the tree a second time), and that Close removes the log directory.
 func TestWarmBuildFlags(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := gittest.NewTree(t, map[string]string{
-		"go.mod":   "module warm\n\ngo 1.26\n",
-		"a/a.go":   "package a\n\nvar G any\n\nfunc F(v int) { G = v }\n",
-		"b/b.go":   "package b\n\nimport \"warm/a\"\n\nfunc B() { a.F(1) }\n",
-		"cmd/m.go": "package main\n\nimport \"warm/b\"\n\nfunc main() { b.B() }\n",
-	})
+	dir := gittest.NewTree(t, warmTree)
 	w, err := Warm(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatal(err)
@@ -472,12 +475,6 @@ func TestWarmListing(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("records the compiles' environment with a shell script")
 	}
-	files := map[string]string{
-		"go.mod":   "module warm\n\ngo 1.26\n",
-		"a/a.go":   "package a\n\nvar G any\n\nfunc F(v int) { G = v }\n",
-		"b/b.go":   "package b\n\nimport \"warm/a\"\n\nfunc B() { a.F(1) }\n",
-		"cmd/m.go": "package main\n\nimport \"warm/b\"\n\nfunc main() { b.B() }\n",
-	}
 	// A -toolexec wrapper records the GOMEMLIMIT each compile sees.
 	tmp := t.TempDir()
 	envLog, script := filepath.Join(tmp, "env.log"), filepath.Join(tmp, "toolexec.sh")
@@ -519,7 +516,7 @@ func TestWarmListing(t *testing.T) {
 	}
 
 	t.Run("listing", func(t *testing.T) {
-		dir := gittest.NewTree(t, files)
+		dir := gittest.NewTree(t, warmTree)
 		w := warm(t, dir, env)
 		out, goarch := w.Listing()
 		if out == nil || goarch == "" {
@@ -554,7 +551,7 @@ func TestWarmListing(t *testing.T) {
 		}
 	})
 	t.Run("user limit", func(t *testing.T) {
-		dir := gittest.NewTree(t, files)
+		dir := gittest.NewTree(t, warmTree)
 		warm(t, dir, append(env, "GOMEMLIMIT=1GiB"))
 		if limits := compileLimits(t); len(limits) == 0 || slices.ContainsFunc(limits, func(l string) bool { return l != "1GiB" }) {
 			t.Errorf("with GOMEMLIMIT=1GiB set, the compiles saw %q", limits)
@@ -565,7 +562,7 @@ func TestWarmListing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		withProfile := maps.Clone(files)
+		withProfile := maps.Clone(warmTree)
 		withProfile["cmd/default.pgo"] = string(prof)
 		dir := gittest.NewTree(t, withProfile)
 		if out, _ := warm(t, dir, env).Listing(); out != nil {
@@ -585,11 +582,7 @@ func TestCompileFlagsKeepDecisions(t *testing.T) {
 	}
 	const pkg = "encoding/json"
 	decisions := func(flags string) []string {
-		dir := t.TempDir()
-		cmd := exec.Command("go", "list", "-e", "-export", "-f", "{{.Export}}", "-gcflags="+pkg+"="+quoteFlag("-json=0,"+dir)+flags, pkg)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go list: %v\n%s", err, out)
-		}
+		dir := compileLog(t, pkg, flags)
 		recs, err := parseLogDir(dir, pkg)
 		if err != nil {
 			t.Fatal(err)
@@ -615,11 +608,7 @@ func TestCompileFlagsKeepDecisions(t *testing.T) {
 // real package, rather than leave them to encoding/json.
 func TestDecodeLineCoversCompilerLog(t *testing.T) {
 	const pkg = "encoding/json"
-	dir := t.TempDir()
-	cmd := exec.Command("go", "list", "-e", "-export", "-f", "{{.Export}}", "-gcflags="+pkg+"="+quoteFlag("-json=0,"+dir), pkg)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
+	dir := compileLog(t, pkg, "")
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	lines := 0
 	for _, name := range files {
@@ -641,4 +630,16 @@ func TestDecodeLineCoversCompilerLog(t *testing.T) {
 	if lines < 100 {
 		t.Fatalf("only %d diagnostic lines in the log of %s", lines, pkg)
 	}
+}
+
+// compileLog compiles pkg with the optimization log and the extra compiler
+// flags (each after a space), and returns the log directory.
+func compileLog(t *testing.T, pkg, flags string) string {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command("go", "list", "-e", "-export", "-f", "{{.Export}}", "-gcflags="+pkg+"="+quoteFlag("-json=0,"+dir)+flags, pkg)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	return dir
 }

@@ -99,11 +99,11 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	}
 	// First compile every package in one build for the compiler's
 	// decisions, caching them without holding them; each batch then reads
-	// its own from the cache. Loading a batch compiles its dependencies
-	// for their export data: given Warm's flags, the go command finds those
-	// compiles in its cache instead of compiling the tree a second time.
-	// Package load type-checks from source, except for tests and for
-	// analyzers with facts (see below).
+	// its own from the cache. Loading needs the packages' export data:
+	// given Warm's flags, the go command finds Warm's compiles in its cache
+	// instead of compiling the tree a second time. Package load
+	// type-checks from source, except for tests and for analyzers with
+	// facts (see below).
 	useLoad := !needFacts(analyzers) && !cf.tests
 	var warmed *escape.Warmed
 	var buildFlags []string
@@ -135,11 +135,11 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		}
 	}
 	// List every package once (Warm's build did, if it ran), and
-	// type-check each batch from source
-	// against the export data of its dependencies (go/packages would run
-	// go list for each batch). Analyzers with facts need their
-	// dependencies analysed too, and test variants may be imported back by
-	// their dependencies: go/packages loads those.
+	// type-check each batch from source against the export data of its
+	// dependencies (go/packages would run go list for each batch).
+	// Analyzers with facts need their dependencies analysed too, and test
+	// variants may be imported back by their dependencies: go/packages
+	// loads those.
 	var prog *load.Program
 	byRoot := make(map[string][]*packages.Package)
 	if useLoad {
@@ -167,7 +167,8 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			byRoot[rootPath(p)] = append(byRoot[rootPath(p)], p)
 		}
 	}
-	// Warm parsed the compiler's logs while the packages were listed.
+	// Warm parses the compiler's logs in the background, from the end
+	// of its build.
 	if warmed != nil {
 		if err := warmed.Err(); err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", err)
@@ -281,7 +282,7 @@ func (b *loadedBatch) release() {
 // as many as let two batches (one analysed, the next loading) fit in the
 // soft memory limit at perPackage bytes each, from 2 to 8. Larger batches
 // share more imported packages and wait less for their slowest package;
-// smaller ones hold less. On golang.org/x/tools (limit 80 MiB: 2), 2
+// smaller ones hold less. On golang.org/x/tools (limit 64 MiB: 2), 2
 // rather than 4 kept check's peak at 106-107 MB instead of 105-118 MB; on
 // std (limit raised to 245 MiB after the compiles: 7), 4 rather than 2
 // made the analysis 0.4-1 s faster.
@@ -300,6 +301,9 @@ const perPackage = 16 << 20
 // to 3/2 of the live heap when the live heap comes near it, so that a tree
 // with huge packages (a generated table of composite literals, say) costs
 // more memory rather than a garbage collector that runs all the time.
+// (64 MiB and 80 MiB gave the same peak within noise on
+// golang.org/x/tools, 108-112 MB and 110-115 MB: the peak is set by the
+// largest packages, for which the limit rises anyway.)
 const memoryGoal = 64 << 20
 
 // A memoryBound holds the process's soft memory limit while check runs.
