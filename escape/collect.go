@@ -264,6 +264,9 @@ type goEnv struct {
 
 func (c *collector) goCmd(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
+	// Interrupted, the go command removes its work directory; killed, it
+	// would leave it behind.
+	gocmd.InterruptOnCancel(cmd)
 	cmd.Dir = c.opts.Dir
 	if c.opts.Env != nil {
 		cmd.Env = c.opts.Env
@@ -505,12 +508,14 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	}
 	logDir := c.logDir
 
-	const errFields = "ImportPath,Error,DepsErrors"
-	args := []string{"list", "-e", "-export", "-buildvcs=false", "-json=" + errFields}
+	args := []string{"list", "-e", "-export", "-buildvcs=false"}
+	fields := "ImportPath,Error,DepsErrors" // for listErrors
 	listing := !tests && c.opts.ListFields != "" && !c.pgo
 	if listing {
-		args = append([]string{"list", "-e", "-export", "-json=" + errFields + "," + c.opts.ListFields}, c.opts.ListFlags...)
+		args = append(args, c.opts.ListFlags...)
+		fields += "," + c.opts.ListFields
 	}
+	args = append(args, "-json="+fields)
 	if tests {
 		args = []string{"test", "-c", "-o", filepath.Join(logDir, "bin") + string(filepath.Separator)}
 	}

@@ -37,6 +37,8 @@ import (
 
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/goadvise/goadvise/internal/gocmd"
 )
 
 // Config says how List runs the go command.
@@ -73,6 +75,7 @@ func List(ctx context.Context, cfg Config, patterns ...string) (*Program, error)
 	args = append(args, "--")
 	args = append(args, patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)
+	gocmd.InterruptOnCancel(cmd) // so that it removes its work directory
 	cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

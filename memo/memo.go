@@ -31,6 +31,7 @@ import (
 
 	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/golist"
+	"github.com/goadvise/goadvise/internal/gocmd"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -91,6 +92,7 @@ func List(ctx context.Context, opts Options) (*Run, error) {
 	args = append(args, "--")
 	args = append(args, opts.Patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)
+	gocmd.InterruptOnCancel(cmd) // so that it removes its work directory
 	cmd.Dir = opts.Dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -260,7 +260,14 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		// The analyzers see the same profile through the hot-path seam.
 		hotpath.SetProfile(hot)
 	}
-	ar, err := analyze(context.Background(), dir, patterns, cf, analyzers)
+	// Ctrl-C stops the analysis; the go commands it runs are interrupted
+	// too, and remove their work directories, as analyze removes its own.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ar, err := analyze(ctx, dir, patterns, cf, analyzers)
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("interrupted")
+	}
+	stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError

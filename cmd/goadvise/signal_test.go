@@ -85,3 +85,52 @@ func TestFixInterrupt(t *testing.T) {
 		t.Logf("delay %v: %d of %d files fixed", delay, changed, len(files)-1)
 	}
 }
+
+// TestCheckInterruptCompiling sends SIGINT to check's process group, as
+// Ctrl-C in a terminal does, while the go command compiles the packages
+// for the compiler's decisions: goadvise's log directory must not be left
+// in the temporary directory. (The go command's own work directory is the
+// go command's: interrupted in the middle of a build, it leaves it, as
+// go build does on Ctrl-C.)
+func TestCheckInterruptCompiling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a tree of many packages")
+	}
+	files := map[string]string{"go.mod": "module example.com/sigc\n\ngo 1.26\n"}
+	for i := range 30 {
+		files[fmt.Sprintf("p%02d/p.go", i)] = pkgFile(fmt.Sprintf("p%02d", i))
+	}
+	dir := gittest.NewTree(t, files)
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "check", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOADVISE_CACHE="+t.TempDir(), "TMPDIR="+tmp)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the go command's work directory, then interrupt.
+	compiling := false
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if m, _ := filepath.Glob(filepath.Join(tmp, "go-build*")); len(m) > 0 {
+			compiling = true
+			break
+		}
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+	cmd.Wait()
+	if !compiling {
+		t.Fatalf("the go command never made its work directory in TMPDIR; the test proves nothing\n%s", stderr.String())
+	}
+	if strings.Contains(stderr.String(), "panic") {
+		t.Fatalf("panic:\n%s", stderr.String())
+	}
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		if strings.HasPrefix(e.Name(), "goadvise") {
+			t.Errorf("left in the temporary directory after the interrupt: %s", e.Name())
+		}
+	}
+}
