@@ -142,6 +142,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	// loads those.
 	var prog *load.Program
 	byRoot := make(map[string][]*packages.Package)
+	var listed []string // the keys of byRoot, in the order listed
 	if useLoad {
 		var err error
 		if listing, goarch := warmed.Listing(); listing != nil {
@@ -164,7 +165,11 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			return nil, fmt.Errorf("no packages match %s", strings.Join(all, " "))
 		}
 		for _, p := range prog.Roots {
-			byRoot[rootPath(p)] = append(byRoot[rootPath(p)], p)
+			r := rootPath(p)
+			if byRoot[r] == nil {
+				listed = append(listed, r)
+			}
+			byRoot[r] = append(byRoot[r], p)
 		}
 	}
 	// Warm parses the compiler's logs in the background, from the end
@@ -174,11 +179,19 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", err)
 		}
 	}
-	// The batches are as large as the memory limit allows, now that the
-	// compiles have set it.
-	batches := [][]string{patterns} // one batch, of patterns
+	// The root packages to analyse, in batches as large as the memory
+	// limit allows, now that the compiles have set it. Without the findings
+	// cache's listing or package load's, go/packages loads the patterns in
+	// one batch.
+	var paths []string
 	switch {
 	case run != nil:
+		paths = misses
+	case prog != nil:
+		paths = listed
+	}
+	batches := [][]string{patterns}
+	if paths != nil {
 		batches = nil
 		size := batchSize()
 		if prog == nil {
@@ -187,39 +200,38 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			// compile.
 			size = max(size, 8)
 		}
-		for len(misses) > 0 {
-			n := min(size, len(misses))
-			batches = append(batches, misses[:n])
-			misses = misses[n:]
+		for rest := paths; len(rest) > 0; {
+			n := min(size, len(rest))
+			batches = append(batches, rest[:n])
+			rest = rest[n:]
 		}
-	case prog != nil:
-		batches = [][]string{nil} // prog.Roots
 	}
 	// Each batch is loaded while the one before it is analysed: both
 	// steps wait for their slowest package, and the other step's work
-	// fills the cores meanwhile.
+	// fills the cores meanwhile. Ctrl-C stops the run between batches.
 	loaded := make(chan *loadedBatch)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
 		defer close(loaded)
 		for _, batch := range batches {
-			b := &loadedBatch{paths: batch}
-			if prog != nil {
-				if run == nil {
-					b.roots = prog.Roots
-				}
+			b := &loadedBatch{}
+			if paths != nil {
+				b.paths = batch
+			}
+			switch {
+			case prog != nil:
 				for _, path := range batch {
 					b.roots = append(b.roots, byRoot[path]...)
 				}
 				load.Check(b.roots)
 				b.pkgs, b.loadErrs = withoutErrors(b.roots)
-			} else {
+			default:
 				b.pkgs, b.loadErrs, b.err = loadPackages(dir, batch, cf.tests, analyzers, buildFlags)
 			}
 			switch {
-			case warmed != nil && run == nil:
-				warmed.LoadAll() // one batch, of patterns
+			case warmed != nil && paths == nil:
+				warmed.LoadAll()
 			case warmed != nil:
 				warmed.Load(batch)
 			}
@@ -229,17 +241,24 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 				b.release()
 				return
 			}
-			if b.err != nil {
+			if b.err != nil || ctx.Err() != nil {
 				return
 			}
 		}
 	}()
-	analysed, total := 0, len(all)
+	analysed, total := 0, len(paths)
 	st.set(func() string {
+		if paths == nil {
+			return "analysing packages"
+		}
 		return fmt.Sprintf("analysing packages: %d of %d done", analysed+res.cached, total+res.cached)
 	})
 	for b := range loaded {
+		if b.err == nil {
+			b.err = ctx.Err()
+		}
 		if b.err != nil {
+			b.release()
 			return nil, b.err
 		}
 		res.loadErrs = append(res.loadErrs, b.loadErrs...)
@@ -254,11 +273,11 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		}
 		st.mu.Lock()
 		analysed += len(b.paths)
-		if run == nil {
-			analysed = total // the one batch of patterns
-		}
 		st.mu.Unlock()
 		b.release()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return res, nil
 }

@@ -1,9 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"runtime/debug"
+	"sync/atomic"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 // TestMemoryBound checks the soft memory limit check runs under: the goal
@@ -40,4 +48,45 @@ func TestMemoryBound(t *testing.T) {
 		t.Errorf("with GOGC set: limit = %d, want it left at %d", got, before)
 	}
 	b.restore()
+}
+
+// TestAnalyzeCancelled cancels the run from inside the first batch's
+// analysis, as Ctrl-C does: analyze must stop before the other batches,
+// with the findings cache's listing (batches of the packages it missed)
+// and without it (batches of the packages package load listed).
+func TestAnalyzeCancelled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a tree of many packages")
+	}
+	const n = 24 // three batches at least: batches hold at most 8
+	files := map[string]string{"go.mod": "module example.com/cancel\n\ngo 1.26\n"}
+	for i := range n {
+		files[fmt.Sprintf("p%02d/p.go", i)] = pkgFile(fmt.Sprintf("p%02d", i))
+	}
+	dir := t.TempDir()
+	gittest.WriteFiles(t, dir, files)
+	for _, env := range []string{"GOADVISE_CACHE", "GOADVISE_NOCACHE"} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv(env, t.TempDir())
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var ran atomic.Int32
+			a := &analysis.Analyzer{
+				Name: "cancel",
+				Doc:  "cancels the run",
+				Run: func(*analysis.Pass) (any, error) {
+					ran.Add(1)
+					cancel()
+					return nil, nil
+				},
+			}
+			_, err := analyze(ctx, dir, []string{"./..."}, checkFlags{}, []*analysis.Analyzer{a})
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("analyze = %v, want context.Canceled", err)
+			}
+			if got := ran.Load(); got == 0 || got > 8 {
+				t.Errorf("the analyzer ran on %d packages, want those of the first batch only (1 to 8 of %d)", got, n)
+			}
+		})
+	}
 }
