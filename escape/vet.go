@@ -57,30 +57,8 @@ func UseVetConfig(cfgPath string) error {
 		return fmt.Errorf("%s: vet config names no package or no Go files", cfgPath)
 	}
 	vetConfig, vetConfigPath = cfg, cfgPath
-	// Compile the unit now, while unitchecker parses and type-checks it:
-	// the two overlap, and the Analyzer waits for the result.
-	done := make(chan struct{})
-	var (
-		recs   []Record
-		cached bool
-		cerr   error
-	)
-	go func() {
-		defer close(done)
-		if !cfg.VetxOnly {
-			recs, cached, cerr = compileUnit(context.Background(), cfg)
-		}
-	}()
-	vetCompile = func() ([]Record, bool, error) {
-		<-done
-		return recs, cached, cerr
-	}
 	return nil
 }
-
-// vetCompile waits for the compile of the vet unit that UseVetConfig
-// started and returns its records.
-var vetCompile func() ([]Record, bool, error)
 
 // vetResult compiles the vet unit, or returns nil if the pass is not it.
 func vetResult(pass *analysis.Pass) *PackageResult {
@@ -93,7 +71,7 @@ func vetResult(pass *analysis.Pass) *PackageResult {
 		res.Err = "go vet asked for facts only; the compiler is not run for dependencies"
 		return res
 	}
-	recs, cached, err := vetCompile()
+	recs, cached, err := compileUnit(context.Background(), cfg)
 	if err != nil {
 		res.Err = err.Error()
 	} else {

@@ -112,6 +112,26 @@ func TestVetTool(t *testing.T) {
 	}
 }
 
+// TestVetToolTempFiles runs go vet -vettool with the escape analyzer's
+// data needed, turned off, and not needed (only deepequal selected): the
+// unit is compiled only in the first case, so no run leaves a compile
+// behind it, its log directory in TMPDIR above all.
+func TestVetToolTempFiles(t *testing.T) {
+	dir := fixture(t)
+	for _, flags := range [][]string{nil, {"-escape.off"}, {"-deepequal"}} {
+		tmp := t.TempDir()
+		args := append(append([]string{"vet", "-vettool=" + bin}, flags...), "./...")
+		_, stderr, code := runCmdEnv(t, dir, []string{"TMPDIR=" + tmp, "GOADVISE_CACHE=" + t.TempDir()}, "go", args...)
+		if code != 1 || !strings.Contains(stderr, "reflect.DeepEqual on ") {
+			t.Fatalf("go vet -vettool %v: exit code %d, want 1 with deepequal's findings\n%s", flags, code, stderr)
+		}
+		left, _ := filepath.Glob(filepath.Join(tmp, "goadvise-*"))
+		if len(left) > 0 {
+			t.Errorf("go vet -vettool %v left %s", flags, left)
+		}
+	}
+}
+
 func TestCheckJSON(t *testing.T) {
 	dir := fixture(t)
 	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "json", "./...")
