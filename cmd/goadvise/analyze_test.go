@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"runtime/debug"
 	"sync/atomic"
@@ -59,12 +58,7 @@ func TestAnalyzeCancelled(t *testing.T) {
 		t.Skip("loads a tree of many packages")
 	}
 	const n = 24 // three batches at least: batches hold at most 8
-	files := map[string]string{"go.mod": "module example.com/cancel\n\ngo 1.26\n"}
-	for i := range n {
-		files[fmt.Sprintf("p%02d/p.go", i)] = pkgFile(fmt.Sprintf("p%02d", i))
-	}
-	dir := t.TempDir()
-	gittest.WriteFiles(t, dir, files)
+	dir := gittest.NewTree(t, manyPackages("example.com/cancel", n))
 	for _, env := range []string{"GOADVISE_CACHE", "GOADVISE_NOCACHE"} {
 		t.Run(env, func(t *testing.T) {
 			t.Setenv(env, t.TempDir())

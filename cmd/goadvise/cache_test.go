@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -87,13 +86,7 @@ func TestBatches(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses a tree of many packages twice")
 	}
-	dir := t.TempDir()
-	files := map[string]string{"go.mod": "module example.com/many\n\ngo 1.26\n"}
-	for i := range 16 { // more than the largest batch
-		name := fmt.Sprintf("p%02d", i)
-		files[name+"/p.go"] = pkgFile(name)
-	}
-	gittest.WriteFiles(t, dir, files)
+	dir := gittest.NewTree(t, manyPackages("example.com/many", 16)) // more than the largest batch
 	run := func(env string, args ...string) report.Report {
 		t.Helper()
 		args = append([]string{"check", "-format", "json"}, append(args, "./...")...)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,17 @@ import (
 const deepEqualFile = "package %s\n\nimport \"reflect\"\n\n// Same compares.\nfunc Same(a, b []byte) bool { return reflect.DeepEqual(a, b) }\n"
 
 func pkgFile(name string) string { return strings.Replace(deepEqualFile, "%s", name, 1) }
+
+// manyPackages returns the files of module with n packages p00, p01, ...,
+// each with one deepequal finding.
+func manyPackages(module string, n int) map[string]string {
+	files := map[string]string{"go.mod": "module " + module + "\n\ngo 1.26\n"}
+	for i := range n {
+		name := fmt.Sprintf("p%02d", i)
+		files[name+"/p.go"] = pkgFile(name)
+	}
+	return files
+}
 
 // TestMixedTrees runs check over the kinds of trees real services have:
 // a go.work workspace, cgo, build tags, generated files, vendored

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,10 +20,7 @@ func TestFixInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs check -fix many times")
 	}
-	files := map[string]string{"go.mod": "module example.com/sig\n\ngo 1.26\n"}
-	for i := range 30 {
-		files[fmt.Sprintf("p%02d/p.go", i)] = pkgFile(fmt.Sprintf("p%02d", i))
-	}
+	files := manyPackages("example.com/sig", 30)
 	cache := t.TempDir()
 	env := []string{"GOADVISE_CACHE=" + cache}
 
@@ -96,11 +92,7 @@ func TestCheckInterruptCompiling(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a tree of many packages")
 	}
-	files := map[string]string{"go.mod": "module example.com/sigc\n\ngo 1.26\n"}
-	for i := range 30 {
-		files[fmt.Sprintf("p%02d/p.go", i)] = pkgFile(fmt.Sprintf("p%02d", i))
-	}
-	dir := gittest.NewTree(t, files)
+	dir := gittest.NewTree(t, manyPackages("example.com/sigc", 30))
 	tmp := t.TempDir()
 	cmd := exec.Command(bin, "check", "./...")
 	cmd.Dir = dir
