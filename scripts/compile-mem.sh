@@ -10,15 +10,15 @@
 # usage: scripts/compile-mem.sh [package]   (default: go/types)
 # The package must have no cgo, assembly or embedded files.
 set -euo pipefail
-pkg=${1:-go/types}
+pkg=$(go list "${1:-go/types}") # an import path, for the compiler's -p
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-go build "$pkg" # dependencies' export data in the build cache
 if [ -n "$(go list -f '{{.CgoFiles}}{{.SFiles}}{{.EmbedFiles}}' "$pkg" | tr -d '[]')" ]; then
 	echo "compile-mem.sh: $pkg has cgo, assembly or embedded files; this script compiles only pure Go packages" >&2
 	exit 2
 fi
+# -export builds the dependencies' export data if the build cache lacks it.
 go list -deps -export -f '{{if .Export}}packagefile {{.ImportPath}}={{.Export}}{{end}}' "$pkg" >"$work/importcfg"
 mapfile -t files < <(go list -f '{{range .GoFiles}}{{$.Dir}}/{{.}}{{"\n"}}{{end}}' "$pkg")
 std=()
