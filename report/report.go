@@ -75,7 +75,8 @@ type Edit struct {
 
 // Stats summarises a run.
 type Stats struct {
-	Packages   int            `json:"packages"`
+	Packages   int            `json:"packages"`         // packages analysed
+	Failed     int            `json:"failed,omitempty"` // packages that failed to load (see Errors), not analysed
 	Files      int            `json:"files"`
 	Cached     int            `json:"cached"`               // packages whose findings came from the findings cache
 	Findings   int            `json:"findings"`             // reported (after -top)

@@ -129,13 +129,18 @@ func (c *lineCache) get(file string, line int) (string, bool) {
 func writeSummary(w io.Writer, r *Report) error {
 	s := r.Stats
 	var b strings.Builder
+	pkgs := fmt.Sprintf("%d %s", s.Packages, plural(s.Packages, "package", "packages"))
 	switch {
 	case s.Findings == 0:
-		fmt.Fprintf(&b, "no findings in %d packages", s.Packages)
+		fmt.Fprintf(&b, "no findings in %s", pkgs)
 	case s.Findings < s.Total:
-		fmt.Fprintf(&b, "%d of %d findings shown in %d packages", s.Findings, s.Total, s.Packages)
+		fmt.Fprintf(&b, "%d of %d findings shown in %s", s.Findings, s.Total, pkgs)
 	default:
-		fmt.Fprintf(&b, "%d %s in %d packages", s.Findings, plural(s.Findings, "finding", "findings"), s.Packages)
+		fmt.Fprintf(&b, "%d %s in %s", s.Findings, plural(s.Findings, "finding", "findings"), pkgs)
+	}
+	if s.Failed > 0 {
+		fmt.Fprintf(&b, "; %d %s failed to load and %s not analysed (see the errors above)",
+			s.Failed, plural(s.Failed, "package", "packages"), plural(s.Failed, "was", "were"))
 	}
 	if p := s.Profile; p != nil && s.Findings > 0 {
 		top := min(5, s.Findings)

@@ -36,6 +36,7 @@ type analysisResult struct {
 	findings   []report.Finding
 	suppressed int
 	loadErrs   []string // packages that failed to load, one line each
+	failed     int      // how many packages (not test variants) failed to load
 	toolErrs   []string // analyzer failures
 	packages   int
 	files      int
@@ -225,9 +226,9 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 					b.roots = append(b.roots, byRoot[path]...)
 				}
 				load.Check(b.roots)
-				b.pkgs, b.loadErrs = withoutErrors(b.roots)
+				b.pkgs, b.loadErrs, b.failed = withoutErrors(b.roots)
 			default:
-				b.pkgs, b.loadErrs, b.err = loadPackages(dir, batch, cf.tests, analyzers, buildFlags)
+				b.pkgs, b.loadErrs, b.failed, b.err = loadPackages(dir, batch, cf.tests, analyzers, buildFlags)
 			}
 			switch {
 			case warmed != nil && paths == nil:
@@ -235,13 +236,16 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 			case warmed != nil:
 				warmed.Load(batch)
 			}
+			// b belongs to the receiver once sent: decide on stopping
+			// from what it held before.
+			failed := b.err != nil
 			select {
 			case loaded <- b:
 			case <-stop:
 				b.release()
 				return
 			}
-			if b.err != nil || ctx.Err() != nil {
+			if failed || ctx.Err() != nil {
 				return
 			}
 		}
@@ -254,14 +258,20 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		return fmt.Sprintf("analysing packages: %d of %d done", analysed+res.cached, total+res.cached)
 	})
 	for b := range loaded {
-		if b.err == nil {
-			b.err = ctx.Err()
+		err := b.err
+		if err == nil {
+			err = ctx.Err()
 		}
-		if b.err != nil {
+		if err != nil {
 			b.release()
-			return nil, b.err
+			return nil, err
 		}
 		res.loadErrs = append(res.loadErrs, b.loadErrs...)
+		res.failed += b.failed
+		if run != nil {
+			// The listing counted them among the packages analysed.
+			res.packages -= b.failed
+		}
 		if run == nil {
 			res.describe(b.pkgs)
 		}
@@ -288,6 +298,7 @@ type loadedBatch struct {
 	paths       []string // import paths of the batch's root packages
 	roots, pkgs []*packages.Package
 	loadErrs    []string
+	failed      int // packages (not test variants) that failed to load
 	err         error
 }
 

@@ -335,6 +335,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 
 	r := &report.Report{Findings: findings, Stats: report.Stats{
 		Packages:   ar.packages,
+		Failed:     ar.failed,
 		Files:      ar.files,
 		Cached:     ar.cached,
 		Findings:   len(findings),
@@ -454,7 +455,7 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 // loadPackages loads the packages matching patterns with go/packages.
 // Packages with errors are reported (one line each, naming the package)
 // and left out; the error result is for failures that stop the whole run.
-func loadPackages(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, error) {
+func loadPackages(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, int, error) {
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
 	if needFacts(analyzers) {
@@ -463,28 +464,30 @@ func loadPackages(dir string, patterns []string, tests bool, analyzers []*analys
 	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: tests, BuildFlags: buildFlags}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+		return nil, nil, 0, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
 	if len(pkgs) == 0 {
-		return nil, nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+		return nil, nil, 0, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
-	ok, errs := withoutErrors(pkgs)
-	return ok, errs, nil
+	ok, errs, failed := withoutErrors(pkgs)
+	return ok, errs, failed, nil
 }
 
-// withoutErrors returns the packages without errors, and one line for
-// each of the others.
-func withoutErrors(pkgs []*packages.Package) ([]*packages.Package, []string) {
-	var ok []*packages.Package
-	var errs []string
+// withoutErrors returns the packages without errors, one line for each
+// of the others, and how many of those are packages in their own right
+// (not test variants or external test packages).
+func withoutErrors(pkgs []*packages.Package) (ok []*packages.Package, errs []string, failed int) {
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
 			errs = append(errs, fmt.Sprintf("package %s: %s", p.ID, packageErrors(p.Errors)))
+			if p.ForTest == "" {
+				failed++
+			}
 			continue
 		}
 		ok = append(ok, p)
 	}
-	return ok, errs
+	return ok, errs, failed
 }
 
 // packageErrors turns a package's errors into one line: each error once,

@@ -363,6 +363,14 @@ func TestCheckErrors(t *testing.T) {
 	if !strings.Contains(stdout, "shop/shop.go:24:9") {
 		t.Errorf("findings of the healthy package are missing when another fails to load:\n%s", stdout)
 	}
+	// The summary counts the package that failed apart from those analysed.
+	if !strings.Contains(stdout, "; 1 package failed to load and was not analysed") {
+		t.Errorf("summary does not count the package that failed to load:\n%s", stdout)
+	}
+	stdout, _, _ = runCmd(t, dir, bin, "check", "./broken")
+	if !strings.Contains(stdout, "no findings in 0 packages; 1 package failed to load") {
+		t.Errorf("check of a package that fails to load:\n%s", stdout)
+	}
 }
 
 // allNames lists the names of every analyzer in the suite, comma-separated.
