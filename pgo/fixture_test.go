@@ -155,7 +155,9 @@ func fixture(t testing.TB) fixtureData {
 			return
 		}
 		cpu, heap := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "heap.pprof")
-		cmd := exec.Command("go", "test", "-run=^$", "-bench=.", "-benchtime=200ms",
+		// A fixed number of iterations, not a wall time: on a loaded
+		// machine a timed run gets less CPU, and so fewer samples.
+		cmd := exec.Command("go", "test", "-run=^$", "-bench=.", "-benchtime=5000x",
 			"-cpuprofile="+cpu, "-memprofile="+heap, "-memprofilerate=512", "-o", filepath.Join(dir, "work.test"), "./work")
 		cmd.Dir = mod
 		var out bytes.Buffer

@@ -174,8 +174,21 @@ func TestTrimKeepsHotEdges(t *testing.T) {
 	dir := t.TempDir()
 	fullFile := writeProfile(t, full, filepath.Join(dir, "full.pprof"))
 	trimFile := writeProfile(t, trimmed, filepath.Join(dir, "trim.pprof"))
-	if nt, nf := len(readProfile(t, trimFile).Sample), len(readProfile(t, fullFile).Sample); nt >= nf {
-		t.Errorf("trimming kept %d of %d samples", nt, nf)
+	// Trimming cuts every stack to the two frames the compiler reads
+	// (a caller and its callee); how many samples that merges depends
+	// on the run, so the test asserts the cut, not a count.
+	deep := false
+	for _, s := range readProfile(t, fullFile).Sample {
+		deep = deep || len(s.Location) > 2
+	}
+	if !deep {
+		t.Fatal("the fixture's profile has no stack deeper than two frames")
+	}
+	for _, s := range readProfile(t, trimFile).Sample {
+		if len(s.Location) > 2 {
+			t.Errorf("trimmed profile keeps a stack of %d frames", len(s.Location))
+			break
+		}
 	}
 	// Compare the compiler's hot edges, computed from go tool preprofile's
 	// output, with and without trimming.
