@@ -88,6 +88,7 @@ type findingView struct {
 	Verify    *report.Verification
 	Excerpt   []excerptLine
 	SourceErr string
+	Related   []string // "kv/store.go:55:32: heapescape: ..." for each folded diagnostic
 	Fix       string // message of the first fix
 	Diff      []diffLine
 	DiffErr   string
@@ -188,6 +189,10 @@ func makeFindingView(f report.Finding, dir string, files *sourceCache, maxScore 
 		v.Short = shortFunc(f.Package) + " (package level)"
 	}
 	v.Message, v.Reason = splitReason(f.Message)
+	for _, r := range f.Related {
+		msg, _ := splitReason(r.Message)
+		v.Related = append(v.Related, fmt.Sprintf("%s:%d:%d: %s: %s", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, msg))
+	}
 	if maxScore > 0 {
 		v.ScoreBar = 100 * f.Score / maxScore
 	}

@@ -39,6 +39,12 @@ type Finding struct {
 	Tier      string `json:"tier"` // "hot-loop", "per-item" or "cold"
 	Fixes     []Fix  `json:"fixes"`
 
+	// Related are other diagnostics of the same cost, folded into this
+	// finding by Merge: the escapes of a DeepEqual call's arguments, the
+	// compiler's escape of the make a smallalloc finding names, more
+	// escapes with the same cause on the same line.
+	Related []Related `json:"related,omitempty"`
+
 	// Set when a profile weighs the findings (see Score).
 	Score   float64 `json:"score"`          // estimated % of CPU that fixing it saves; 0 without a profile
 	Hot     *Hot    `json:"hot,omitempty"`  // measured weight of the finding's line

@@ -58,6 +58,9 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 			if f.Verify != nil {
 				fmt.Fprintf(&b, "      verified: %s\n", f.Verify.Summary)
 			}
+			for _, r := range f.Related {
+				fmt.Fprintf(&b, "      also %s:%d:%d: %s: %s\n", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, r.Message)
+			}
 			if src, ok := lines.get(f.File, f.Line); ok {
 				prefix := fmt.Sprintf("%6d | ", f.Line)
 				text, col := expandTabs(src, f.Column)
@@ -217,12 +220,20 @@ type sarifResult struct {
 	Level      string          `json:"level"`
 	Message    sarifText       `json:"message"`
 	Locations  []sarifLocation `json:"locations"`
+	Related    []sarifRelated  `json:"relatedLocations,omitempty"`
 	Fixes      []sarifFix      `json:"fixes,omitempty"`
 	Properties map[string]any  `json:"properties,omitempty"`
 }
 
 type sarifLocation struct {
 	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+// sarifRelated is a related location: another place of a result's cost.
+type sarifRelated struct {
+	ID               int           `json:"id"`
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	Message          sarifText     `json:"message"`
 }
 
 type sarifPhysical struct {
@@ -334,6 +345,16 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 				Region:           sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn},
 			}}},
 			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function, "score": f.Score, "cost": f.Cost},
+		}
+		for i, r := range f.Related {
+			res.Related = append(res.Related, sarifRelated{
+				ID: i + 1,
+				PhysicalLocation: sarifPhysical{
+					ArtifactLocation: loc(r.File),
+					Region:           sarifRegion{StartLine: r.Line, StartColumn: r.Column},
+				},
+				Message: sarifText{Text: r.Analyzer + ": " + r.Message},
+			})
 		}
 		for _, fix := range f.Fixes {
 			sf := sarifFix{Description: sarifText{Text: fix.Message}}

@@ -289,6 +289,9 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	if !cf.tests {
 		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
 	}
+	// One cost, one finding: before scoring, so that a finding is
+	// weighed once.
+	findings = report.Merge(findings)
 	ranking, hidden := "static", 0
 	var profStats *report.ProfileStats
 	if hot != nil {

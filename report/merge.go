@@ -1,0 +1,143 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A Related is another place of a finding's one cost: a diagnostic that
+// Merge folded into the finding, shown with it instead of on its own.
+type Related struct {
+	Analyzer string `json:"analyzer"`
+	File     string `json:"file"` // absolute path
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Message  string `json:"message"`
+}
+
+// owners are the analyzers whose findings name an allocation or a call
+// whose heap escapes are part of what the finding is about: the boxing of
+// reflect.DeepEqual's arguments, the make a smallalloc, percall or
+// loopalloc fix removes.
+var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": true, "loopalloc": true}
+
+// Merge makes one finding of the findings that describe one cost, so that
+// one problem is reported once:
+//
+//   - a heapescape finding inside the source range of a deepequal,
+//     smallalloc, percall or loopalloc finding belongs to it (the escapes of
+//     DeepEqual's arguments go away with the deepequal fix; smallalloc
+//     names the same make as the compiler's escape);
+//   - heapescape findings on one line of one function with the same cause
+//     (the text after "because") are one finding, at the first of them.
+//
+// The folded findings become the survivor's Related locations. The order
+// of the survivors is kept.
+func Merge(fs []Finding) []Finding {
+	folded := make([]bool, len(fs))
+	// Owners first, innermost (shortest) range first, so that an escape
+	// goes to the narrowest finding that contains it.
+	var own []int
+	for i, f := range fs {
+		if owners[f.Analyzer] {
+			own = append(own, i)
+		}
+	}
+	slices.SortStableFunc(own, func(a, b int) int { return cmp.Compare(extent(fs[a]), extent(fs[b])) })
+	for i := range fs {
+		h := &fs[i]
+		if h.Analyzer != "heapescape" {
+			continue
+		}
+		for _, o := range own {
+			if contains(fs[o], *h) {
+				fs[o].Related = append(fs[o].Related, related(*h))
+				folded[i] = true
+				break
+			}
+		}
+	}
+	// Escapes with one cause on one line.
+	type lineKey struct {
+		file, fn, cause string
+		line            int
+	}
+	first := make(map[lineKey]int)
+	for i := range fs {
+		h := fs[i]
+		if folded[i] || h.Analyzer != "heapescape" {
+			continue
+		}
+		cause, ok := sameCost(h)
+		if !ok {
+			continue
+		}
+		k := lineKey{h.File, h.Function, cause, h.Line}
+		j, seen := first[k]
+		if !seen {
+			first[k] = i
+			continue
+		}
+		if h.Column < fs[j].Column {
+			// The leftmost is the finding; the other is folded.
+			fs[i], fs[j] = fs[j], fs[i]
+			fs[j].Related, fs[i].Related = fs[i].Related, nil
+		}
+		fs[j].Related = append(fs[j].Related, related(fs[i]))
+		folded[i] = true
+	}
+	out := fs[:0]
+	for i, f := range fs {
+		if !folded[i] {
+			slices.SortFunc(f.Related, func(a, b Related) int {
+				return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+			})
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// sameCost returns what heapescape findings on one line share when they
+// are one cost: the allocations of one inlined call ("calling F allocates
+// (inlined): ...") at one column, or else the cause, the text after
+// "because".
+func sameCost(h Finding) (string, bool) {
+	if call, _, ok := strings.Cut(h.Message, " allocates (inlined): "); ok {
+		return fmt.Sprintf("%s@%d", call, h.Column), true
+	}
+	_, cause, ok := strings.Cut(h.Message, " because ")
+	return cause, ok
+}
+
+func related(f Finding) Related {
+	return Related{Analyzer: f.Analyzer, File: f.File, Line: f.Line, Column: f.Column, Message: f.Message}
+}
+
+// end returns the end of f's range as a line and column; a finding without
+// one covers its start only.
+func end(f Finding) (line, col int) {
+	if f.EndLine == 0 {
+		return f.Line, f.Column
+	}
+	return f.EndLine, f.EndColumn
+}
+
+// extent orders ranges by size: lines first, then columns.
+func extent(f Finding) int {
+	l, c := end(f)
+	return (l-f.Line)<<16 + c - f.Column
+}
+
+// contains reports whether h's position lies in o's range.
+func contains(o, h Finding) bool {
+	if o.File != h.File {
+		return false
+	}
+	el, ec := end(o)
+	after := h.Line > o.Line || h.Line == o.Line && h.Column >= o.Column
+	before := h.Line < el || h.Line == el && h.Column <= ec
+	return after && before
+}
