@@ -128,22 +128,57 @@ func newResult(pass *analysis.Pass, recs []Record) *Result {
 		files[tf.Name()] = f
 		tfiles[tf.Name()] = tf
 	}
+	lined := linedFiles(pass)
 	r := &Result{records: make([]Record, len(recs)), byPos: make(map[token.Pos][]int)}
 	copy(r.records, recs)
 	for i := range r.records {
 		rec := &r.records[i]
 		rec.TokPos = resolve(tfiles[rec.Pos.File], rec.Pos)
+		name := rec.Pos.File
+		if !rec.TokPos.IsValid() && lined != nil {
+			// A record of a cgo file is at its position in the
+			// original; the pass has the file cgo generated from it.
+			if p, ok := lined[rec.Pos]; ok {
+				rec.TokPos, name = p, pass.Fset.File(p).Name()
+			}
+		}
 		if !rec.TokPos.IsValid() {
 			continue
 		}
 		r.byPos[rec.TokPos] = append(r.byPos[rec.TokPos], i)
-		f := files[rec.Pos.File]
+		f := files[name]
 		rec.Func = enclosingFunc(f, rec.TokPos)
 		if rec.Kind.IsHeap() && len(rec.Flow) > 0 {
 			refine(pass, tfiles, files, rec)
 		}
 	}
 	return r
+}
+
+// linedFiles maps the positions, as //line directives give them, of the
+// pass's files that have such directives to another file (those cgo
+// generated from the package's files) back to their token.Pos, or returns
+// nil if the pass has no such file.
+func linedFiles(pass *analysis.Pass) map[Position]token.Pos {
+	var m map[Position]token.Pos
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.FileStart)
+		if tf == nil || pass.Fset.PositionFor(f.Package, true).Filename == tf.Name() {
+			continue
+		}
+		if m == nil {
+			m = make(map[Position]token.Pos)
+		}
+		for off := range tf.Size() {
+			p := tf.Pos(off)
+			q := pass.Fset.PositionFor(p, true)
+			k := Position{File: q.Filename, Line: q.Line, Col: q.Column}
+			if _, ok := m[k]; !ok {
+				m[k] = p
+			}
+		}
+	}
+	return m
 }
 
 // resolve converts a compiler position to a token.Pos of tf.

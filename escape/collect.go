@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,7 +137,7 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 		goarch: c.env.GOARCH, parsed: make(chan struct{})}
 	go func() {
 		defer close(w.parsed)
-		w.err = c.parseLogs(c.logDir, c.pending)
+		w.err = c.parseLogs(c.pending)
 	}()
 	return w, nil
 }
@@ -244,8 +243,10 @@ type collector struct {
 	// targets are in pending.
 	deferParse bool
 	pending    []*target
-	logDir     string   // where the compiler writes its log ("" until a build)
-	flags      []string // the -gcflags of the builds
+	logDir     string            // where the compiler writes its log ("" until a build)
+	logSubs    map[string]string // import path -> its log directory's name in logDir
+	ctx        context.Context   // of the run, for the go commands of parseLogs
+	flags      []string          // the -gcflags of the builds
 	env        goEnv
 	pkgs       map[string]*listedPackage // by ImportPath as go list prints it
 	deps       *golist.Keys
@@ -275,6 +276,7 @@ func (c *collector) goCmd(ctx context.Context, args ...string) *exec.Cmd {
 }
 
 func (c *collector) run(ctx context.Context) ([]*PackageResult, error) {
+	c.ctx = ctx
 	// go env and go list are independent: run them at once, as both
 	// are a good part of a warm run.
 	envErr := make(chan error, 1)
@@ -358,6 +360,8 @@ type target struct {
 	forTest    string // for a test variant, the package whose test it belongs to
 	dir        string
 	files      []string
+	cgo        bool     // the package has cgo files
+	logDirs    []string // where its compile may have logged, set by build
 	key        string
 	skip       string // why the package is skipped, or ""
 	res        *PackageResult
@@ -423,6 +427,7 @@ func (c *collector) targets(order []*listedPackage) []*target {
 		}
 		for _, f := range p.CgoFiles {
 			t.files = append(t.files, filepath.Join(p.Dir, f))
+			t.cgo = true
 		}
 		sort.Strings(t.files)
 		switch {
@@ -493,7 +498,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		// The test build is about to clear the plain build's logs.
 		pending := c.pending
 		c.pending = nil
-		if err := c.parseLogs(c.logDir, pending); err != nil {
+		if err := c.parseLogs(pending); err != nil {
 			return err
 		}
 	}
@@ -529,16 +534,23 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			seen[t.importPath] = true
 			// The log directory is fresh, so the flag changes the compile
 			// action and the go command cannot reuse a cached compile
-			// (which would write no log).
-			flag := "-gcflags=" + t.importPath + "=" + quoteFlag("-json=0,"+logDir) + c.compileFlags()
+			// (which would write no log). Each package logs to a
+			// directory of its own: the compiler names the log's
+			// subdirectory after the package path it is given, which
+			// is "main" for every main package.
+			flag := "-gcflags=" + t.importPath + "=" + quoteFlag("-json=0,"+c.pkgLogDir(t.importPath)) + c.compileFlags()
 			args = append(args, flag)
 			if !slices.Contains(c.flags, flag) {
 				c.flags = append(c.flags, flag)
 			}
 		}
 		path := t.importPath
+		t.logDirs = []string{c.pkgLogDir(t.importPath)}
 		if tests && t.forTest != "" {
 			path = t.forTest
+			// go test -c gives the flags of a package to its test
+			// packages too.
+			t.logDirs = append(t.logDirs, c.pkgLogDir(t.forTest))
 		}
 		if !seen["build "+path] {
 			seen["build "+path] = true
@@ -613,7 +625,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			t.res.Err = "does not compile: " + msg
 			continue
 		}
-		if runErr != nil && !hasLog(logDir, t.importPath) {
+		if runErr != nil && !slices.ContainsFunc(t.logDirs, hasLog) {
 			// The go command failed and wrote no log for the package:
 			// say so rather than report a package without decisions.
 			t.res.Err = "go " + args[0] + " failed: " + firstLines(diag.String(), 10)
@@ -625,12 +637,12 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		c.pending = parse
 		return nil
 	}
-	return c.parseLogs(logDir, parse)
+	return c.parseLogs(parse)
 }
 
 // parseLogs parses the logs of the targets, on all cores, and caches the
 // records.
-func (c *collector) parseLogs(logDir string, targets []*target) error {
+func (c *collector) parseLogs(targets []*target) error {
 	var (
 		mu      sync.Mutex
 		unknown error
@@ -642,7 +654,7 @@ func (c *collector) parseLogs(logDir string, targets []*target) error {
 		go func() {
 			defer wg.Done()
 			for t := range next {
-				recs, err := parseLogDir(logDir, t.importPath)
+				recs, err := c.parseTarget(t)
 				if err != nil {
 					var ufe *UnknownFormatError
 					if errors.As(err, &ufe) {
@@ -818,10 +830,25 @@ func clearDir(dir string) error {
 	return nil
 }
 
-// hasLog reports whether the compiler wrote a log for pkgPath in dir.
-func hasLog(dir, pkgPath string) bool {
-	_, err := os.Stat(filepath.Join(dir, url.PathEscape(pkgPath)))
-	return err == nil
+// pkgLogDir returns the directory, in the log directory, to which the
+// compile of the package importPath writes its log. Its name is the same
+// in the plain and the test build of a run, as are the -gcflags.
+func (c *collector) pkgLogDir(importPath string) string {
+	if c.logSubs == nil {
+		c.logSubs = make(map[string]string)
+	}
+	sub, ok := c.logSubs[importPath]
+	if !ok {
+		sub = strconv.Itoa(len(c.logSubs))
+		c.logSubs[importPath] = sub
+	}
+	return filepath.Join(c.logDir, sub)
+}
+
+// hasLog reports whether the compiler wrote a log in dir.
+func hasLog(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	return err == nil && len(ents) > 0
 }
 
 // firstLines returns the first n non-empty lines of s, joined by "; ".

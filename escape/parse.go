@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -72,22 +71,62 @@ func (e *UnknownFormatError) Error() string {
 	return fmt.Sprintf("%s: compiler optimization log format version %d (from %s) is not supported; goadvise understands version 0", e.File, e.Version, e.GoVersion)
 }
 
-// parseLogDir parses the optimization log that the compiler wrote for
-// package pkgPath under dir (the directory given to -json=0,dir). It
-// returns the records sorted by position. A package that produced no
-// decisions has no directory; that is not an error.
+// parseLogDir parses the optimization log that one compile wrote under dir
+// (the directory given to -json=0,dir) for package pkgPath, and returns the
+// records sorted by position.
 func parseLogDir(dir, pkgPath string) ([]Record, error) {
-	sub := filepath.Join(dir, url.PathEscape(pkgPath))
-	ents, err := os.ReadDir(sub)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+	l, err := readLog([]string{dir}, pkgPath, nil)
+	if err != nil {
+		return nil, err
 	}
+	return l.records, nil
+}
+
+// pkgLog is the optimization log of one compile.
+type pkgLog struct {
+	records []Record
+	// headers maps the name of each log file (without .json) to the
+	// source file its header names: the compiler names a log file after
+	// the base name of a source file, so two files of one base name (the
+	// package's own and one of another package whose code is compiled
+	// here, such as a generic function) share one log file, and the last
+	// written replaces the other.
+	headers map[string]string
+}
+
+// readLog parses the log of one compile, in the first of dirs that has it.
+// The compiler writes it in a subdirectory named after the package path it
+// was given with -p, which is "main" for every main package; goadvise gives
+// each main package a directory of its own (go test -c logs a package's
+// test packages and test main to the package's directory). The compiler
+// creates the subdirectory even when it logs nothing, so its absence means
+// the compile did not log (or did not run): that is an error, not a
+// package without decisions. fix, if not nil, corrects every position of
+// the log (see [parser.fix]).
+func readLog(dirs []string, pkgPath string, fix func(*Position)) (*pkgLog, error) {
+	sub := ""
+	for _, dir := range dirs {
+		if s := filepath.Join(dir, url.PathEscape(pkgPath)); isDir(s) {
+			sub = s
+			break
+		}
+	}
+	if sub == "" && len(dirs) > 0 && isDir(filepath.Join(dirs[0], "main")) {
+		sub = filepath.Join(dirs[0], "main")
+	}
+	if sub == "" {
+		return nil, fmt.Errorf("the compiler wrote no optimization log for %s in %s", pkgPath, strings.Join(dirs, ", "))
+	}
+	ents, err := os.ReadDir(sub)
 	if err != nil {
 		return nil, fmt.Errorf("reading compiler log: %w", err)
 	}
 	p := newParser()
+	p.fix = fix
+	l := &pkgLog{headers: make(map[string]string)}
 	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".json") {
+		base, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok {
 			continue
 		}
 		name := filepath.Join(sub, e.Name())
@@ -100,8 +139,29 @@ func parseLogDir(dir, pkgPath string) ([]Record, error) {
 		if err != nil {
 			return nil, err
 		}
+		l.headers[base] = p.headerFile
 	}
-	return p.finish(), nil
+	l.records = p.finish()
+	return l, nil
+}
+
+func isDir(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.IsDir()
+}
+
+// logName returns the name, without .json, of the log file in which the
+// compiler writes the records of file (cmd/compile/internal/logopt's
+// writerForLSP).
+func logName(file string) string {
+	base := file
+	if i := strings.LastIndexAny(base, `\/`); i >= 0 {
+		base = base[i+1:]
+	}
+	if i := strings.LastIndex(base, ".go"); i >= 0 {
+		base = base[:i]
+	}
+	return url.PathEscape(base)
 }
 
 // parser turns the diagnostics of a log into records. Heap decisions need
@@ -109,9 +169,16 @@ func parseLogDir(dir, pkgPath string) ([]Record, error) {
 // are grouped by position first; everything else becomes a record at once.
 type parser struct {
 	records []Record
-	curFile string // file of the log being parsed, from its header
-	heap    map[heapKey]*heapGroup
-	src     map[string][]byte // source files, read lazily to tell go/defer wrappers apart
+	// headerFile is the file that the header of the log being parsed
+	// names, as it names it.
+	headerFile string
+	// fix, if not nil, corrects a position of the log: it maps a file
+	// that the compiler was made to see under another name back to the
+	// user's file, and the positions of a cgo-generated file to those of
+	// the original it was generated from.
+	fix  func(*Position)
+	heap map[heapKey]*heapGroup
+	src  map[string][]byte // source files, read lazily to tell go/defer wrappers apart
 }
 
 type heapKey struct{ pos, inner Position }
@@ -159,7 +226,7 @@ func (p *parser) parseFile(r io.Reader, name string) error {
 			if d.File == "" {
 				return fmt.Errorf("%s: compiler log header names no file", name)
 			}
-			p.curFile = filepath.FromSlash(d.File)
+			p.headerFile = filepath.FromSlash(d.File)
 		} else {
 			p.add(&d)
 		}
@@ -190,7 +257,10 @@ func withoutLeakFlow(line []byte) []byte {
 
 // fileOfURI converts a file: URI of the log to a file name.
 func fileOfURI(uri string) string {
-	if u, err := url.Parse(uri); err == nil && u.Scheme == "file" {
+	// A file the compiler knows by a relative name (a cgo-generated
+	// file, its directory trimmed) has a URI "file://x.cgo1.go", which
+	// a URL parser reads as a host name.
+	if u, err := url.Parse(uri); err == nil && u.Scheme == "file" && u.Host == "" {
 		return filepath.FromSlash(u.Path)
 	}
 	rest := strings.TrimPrefix(uri, "file://")
@@ -225,7 +295,16 @@ func (p *parser) add(d *logDiagnostic) {
 	// The log lists the inlining context from the outermost call to the
 	// innermost position; Record.InlinedFrom has the innermost first.
 	slices.Reverse(rec.InlinedFrom)
-	rec.Pos.File = p.curFile
+	rec.Pos.File = p.headerFile
+	if p.fix != nil {
+		p.fix(&rec.Pos)
+		for i := range rec.InlinedFrom {
+			p.fix(&rec.InlinedFrom[i])
+		}
+		for i := range rec.Flow {
+			p.fix(&rec.Flow[i].Pos)
+		}
+	}
 	switch d.Code {
 	case "escape", "escapes":
 		// Several allocations inlined from one call share the call's

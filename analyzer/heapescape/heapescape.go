@@ -3,6 +3,7 @@ package heapescape
 import (
 	_ "embed"
 	"fmt"
+	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -52,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 		byName[tf.Name()] = tf
 		// Generated files are not the user's to change; the allocations of
 		// test files are not the program's.
-		if !ast.IsGenerated(f) && !strings.HasSuffix(tf.Name(), "_test.go") {
+		if !gen.IsGenerated(pass, f) && !strings.HasSuffix(tf.Name(), "_test.go") {
 			files[tf] = f
 		}
 	}

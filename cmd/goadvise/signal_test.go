@@ -126,3 +126,53 @@ func TestCheckInterruptCompiling(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSignalAlone sends SIGTERM to the goadvise process alone (not
+// its process group, as kill PID does) while it compiles: goadvise must
+// pass it on to the go commands, wait for them, remove its log directory
+// and exit 1, leaving no process of its group behind.
+func TestCheckSignalAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a tree of many packages")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		dir := gittest.NewTree(t, manyPackages("example.com/sigp", 30))
+		tmp := t.TempDir()
+		cmd := exec.Command(bin, "check", "./...")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOADVISE_CACHE="+t.TempDir(), "TMPDIR="+tmp)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		compiling := false
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if m, _ := filepath.Glob(filepath.Join(tmp, "go-build*")); len(m) > 0 {
+				compiling = true
+				break
+			}
+		}
+		pgid := cmd.Process.Pid
+		cmd.Process.Signal(sig)
+		cmd.Wait()
+		if !compiling {
+			t.Fatalf("%v: the go command never made its work directory in TMPDIR; the test proves nothing\n%s", sig, stderr.String())
+		}
+		if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(stderr.String(), "goadvise: interrupted") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 and goadvise: interrupted", sig, code, stderr.String())
+		}
+		// Once goadvise has exited, no process of its group may run.
+		if err := syscall.Kill(-pgid, 0); err == nil {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			t.Errorf("%v: a child of goadvise still runs after it exited", sig)
+		}
+		left, _ := os.ReadDir(tmp)
+		for _, e := range left {
+			if strings.HasPrefix(e.Name(), "goadvise") {
+				t.Errorf("%v: left in the temporary directory: %s", sig, e.Name())
+			}
+		}
+	}
+}

@@ -5,17 +5,17 @@
 package gocmd
 
 import (
-	"os"
 	"os/exec"
 	"strings"
 	"time"
 )
 
-// InterruptOnCancel makes cmd receive an interrupt, rather than be killed,
+// InterruptOnCancel makes cmd, and on Unix the processes it starts (the
+// go command's compiles), receive an interrupt, rather than be killed,
 // when its context is cancelled, so that the go command can remove its own
 // temporary files; it is killed if it has not exited 10 seconds later.
 func InterruptOnCancel(cmd *exec.Cmd) {
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	interruptGroup(cmd)
 	cmd.WaitDelay = 10 * time.Second
 }
 

@@ -1,0 +1,20 @@
+//go:build unix
+
+package gocmd
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// interruptGroup starts cmd in a process group of its own and makes its
+// cancellation interrupt the whole group: the go command relies on the
+// terminal to interrupt the compiles it runs, and a signal sent to
+// goadvise alone (kill PID) would otherwise leave them running.
+func interruptGroup(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
+}
