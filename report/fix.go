@@ -204,21 +204,242 @@ func guessName(path string) string {
 	return elem
 }
 
-// WriteFiles writes the new contents atomically: each file is written to a
-// temporary file in its directory, then renamed over the original, keeping
-// its permissions. When ctx is cancelled (Ctrl-C) it stops between files:
-// every file is then either untouched or completely fixed, and no
-// temporary file is left.
+// fixHook, when a test sets it, is called before each step of WriteFiles
+// with the step ("stage", "commit" or "restore") and the file; an error it
+// returns is taken as that step's failure.
+var fixHook func(step, file string) error
+
+func hook(step, file string) error {
+	if fixHook == nil {
+		return nil
+	}
+	return fixHook(step, file)
+}
+
+// A pending write is one file of a WriteFiles transaction.
+type pending struct {
+	name    string      // the file as the fixes name it
+	target  string      // the file written: name with symlinks resolved
+	fi      os.FileInfo // target's, when planned
+	old     []byte
+	new     []byte
+	inPlace bool   // hard-linked: rewritten in place, not renamed over
+	tmp     string // the new content, beside target (renamed files)
+	backup  string // a copy of the original content, beside target
+	changed bool   // target may no longer hold old
+}
+
+// WriteFiles writes the new contents of all the files as one transaction,
+// as gofmt -w would write each: through a symbolic link to its target,
+// keeping the mode, and in place for a file with other hard links. A file
+// that is read-only, or that changed since it was read, is refused and
+// nothing is written. Otherwise every new content and a backup of every
+// original are first written beside the files, then the files are
+// replaced (renamed over, or rewritten in place last for hard-linked
+// files). On an error or a cancelled ctx (Ctrl-C) before the last file is
+// replaced, the replaced files are restored from their backups: every file
+// is then as before, and no temporary file is left. If a file cannot be
+// restored, the error names it and the backup that holds its original.
 func WriteFiles(ctx context.Context, res *FixResult) error {
-	for _, file := range sortedKeys(res.Files) {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted before writing %s: %w", file, err)
+	files, err := planWrites(res)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, p := range files {
+			if p.tmp != "" {
+				os.Remove(p.tmp)
+			}
+			if p.backup != "" {
+				os.Remove(p.backup)
+			}
 		}
-		if err := writeAtomic(file, res.Files[file].New); err != nil {
-			return err
+	}()
+	for _, p := range files {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted before writing %s; no file was changed: %w", display(p.name), err)
+		}
+		if err := p.stage(); err != nil {
+			return fmt.Errorf("writing %s: %w; no file was changed", display(p.name), err)
+		}
+	}
+	// Renames first: a rename cannot fail halfway, a rewrite in place can.
+	slices.SortStableFunc(files, func(a, b *pending) int {
+		if a.inPlace == b.inPlace {
+			return 0
+		}
+		if a.inPlace {
+			return 1
+		}
+		return -1
+	})
+	for _, p := range files {
+		err := hook("commit", p.name)
+		if err == nil && ctx.Err() != nil {
+			err = fmt.Errorf("interrupted before writing %s: %w", display(p.name), ctx.Err())
+		} else {
+			if err == nil {
+				err = p.commit()
+			}
+			if err != nil {
+				err = fmt.Errorf("writing %s: %w", display(p.name), err)
+			}
+		}
+		if err != nil {
+			return rollback(files, err)
 		}
 	}
 	return nil
+}
+
+// planWrites checks that every file of res can be written and finds how.
+func planWrites(res *FixResult) ([]*pending, error) {
+	var files []*pending
+	for _, name := range sortedKeys(res.Files) {
+		p := &pending{name: name, old: res.Files[name].Old, new: res.Files[name].New}
+		target, err := filepath.EvalSymlinks(name)
+		if err != nil {
+			return nil, fmt.Errorf("cannot fix %s: %w", display(name), err)
+		}
+		p.target = target
+		if p.fi, err = os.Stat(target); err != nil {
+			return nil, fmt.Errorf("cannot fix %s: %w", display(name), err)
+		}
+		switch {
+		case !p.fi.Mode().IsRegular():
+			return nil, fmt.Errorf("cannot fix %s: not a regular file", display(name))
+		case p.fi.Mode().Perm()&0o200 == 0:
+			// Checked on the mode, as the owner may be able to write
+			// anyway (root can): a read-only file is meant to stay.
+			return nil, fmt.Errorf("cannot fix %s: file is read-only", display(name))
+		}
+		for _, q := range files {
+			if os.SameFile(p.fi, q.fi) {
+				return nil, fmt.Errorf("cannot fix %s: it is the same file as %s", display(name), display(q.name))
+			}
+		}
+		cur, err := os.ReadFile(target)
+		if err != nil {
+			return nil, fmt.Errorf("cannot fix %s: %w", display(name), err)
+		}
+		if !bytes.Equal(cur, p.old) {
+			return nil, fmt.Errorf("cannot fix %s: the file changed since it was analysed", display(name))
+		}
+		p.inPlace = hardLinked(p.fi)
+		files = append(files, p)
+	}
+	return files, nil
+}
+
+// stage writes the backup of p's original and, unless p is rewritten in
+// place, its new content, beside its target.
+func (p *pending) stage() error {
+	if err := hook("stage", p.name); err != nil {
+		return err
+	}
+	var err error
+	if p.backup, err = writeTemp(p.target, ".goadvise-orig-*", p.old, p.fi.Mode().Perm()); err != nil {
+		return err
+	}
+	if !p.inPlace {
+		p.tmp, err = writeTemp(p.target, ".goadvise-*", p.new, p.fi.Mode().Perm())
+	}
+	return err
+}
+
+// commit replaces the content of p's target with the new one.
+func (p *pending) commit() error {
+	if !p.inPlace {
+		if err := os.Rename(p.tmp, p.target); err != nil {
+			return err
+		}
+		p.tmp = ""
+		p.changed = true
+		return nil
+	}
+	p.changed = true // a failed write may have truncated it
+	return writeInPlace(p.target, p.new)
+}
+
+// restore puts p's original content back.
+func (p *pending) restore() error {
+	if err := hook("restore", p.name); err != nil {
+		return err
+	}
+	if !p.inPlace {
+		if err := os.Rename(p.backup, p.target); err != nil {
+			return err
+		}
+		p.backup = ""
+		return nil
+	}
+	return writeInPlace(p.target, p.old)
+}
+
+// rollback restores the files already changed after err and returns err,
+// completed with the files that could not be restored.
+func rollback(files []*pending, err error) error {
+	var kept []string
+	for _, p := range slices.Backward(files) {
+		if !p.changed {
+			continue
+		}
+		if rerr := p.restore(); rerr != nil {
+			kept = append(kept, fmt.Sprintf("%s (could not restore it: %v; its original is in %s)", display(p.name), rerr, display(p.backup)))
+			p.backup = "" // keep it
+		}
+	}
+	if len(kept) == 0 {
+		return fmt.Errorf("%w; no file was changed", err)
+	}
+	slices.Reverse(kept)
+	return fmt.Errorf("%w; still changed: %s; every other file is unchanged", err, strings.Join(kept, ", "))
+}
+
+// writeTemp writes data to a new file beside file, named after it with
+// pattern, with the given mode, and returns its name.
+func writeTemp(file, pattern string, data []byte, mode os.FileMode) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+pattern)
+	if err != nil {
+		return "", err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), mode)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
+// writeInPlace overwrites file with data, keeping its inode and so its
+// other hard links.
+func writeInPlace(file string, data []byte) error {
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// display returns file relative to the current directory if it is
+// under it, for messages.
+func display(file string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, file); err == nil && filepath.IsLocal(rel) {
+			return rel
+		}
+	}
+	return file
 }
 
 func sortedKeys(m map[string]FileChange) []string {
@@ -228,32 +449,4 @@ func sortedKeys(m map[string]FileChange) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func writeAtomic(file string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(file); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".goadvise-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", file, err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, mode)
-	}
-	if werr == nil {
-		werr = os.Rename(name, file)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("writing %s: %w", file, werr)
-	}
-	return nil
 }

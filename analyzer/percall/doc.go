@@ -34,7 +34,11 @@
 // the analyzer suggests a fix: the call is moved to a package-level
 // variable declared before the function, named after the function (parse
 // gets parseRe, (*Server).route gets routeRe, with a number added if the
-// name is taken). The fix is not offered for a pattern that does not
+// name is taken). When the call alone initializes a local variable that is
+// never assigned again (idRe := regexp.MustCompile(...)), the declaration
+// itself moves, with its comments: the variable keeps its name if it ends
+// in Re or Replacer and is free at package level, or else gets the
+// function's and its uses are renamed. The fix is not offered for a pattern that does not
 // compile, since the program would then panic at start rather than on the
 // first call.
 //

@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -321,9 +322,12 @@ func (st *state) fixable(key string, call *ast.CallExpr) bool {
 }
 
 // hoist moves call to a new package-level variable declared before fd.
+// When call alone initializes a local variable that is never assigned
+// again, the local's declaration moves instead: the package-level
+// variable keeps the local's name if that reads well (idRe) and is free,
+// or else gets one after the function, and the local's uses are renamed.
 func (st *state) hoist(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, suffix string) (analysis.SuggestedFix, bool) {
 	pass := st.pass
-	name := st.freeName(fd, call.Pos(), varBase(fd.Name.Name)+suffix)
 	var buf bytes.Buffer
 	if err := format.Node(&buf, pass.Fset, call); err != nil {
 		return analysis.SuggestedFix{}, false
@@ -332,6 +336,41 @@ func (st *state) hoist(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, suf
 	if fd.Doc != nil {
 		insert = fd.Doc.Pos()
 	}
+	if d, ok := st.local(file, fd, call); ok {
+		local := d.v.Name()
+		name := local
+		if !strings.HasSuffix(name, suffix) || name == suffix || token.IsExported(name) || !st.freeForLocal(d.v) {
+			name = st.freeName(fd, call.Pos(), varBase(fd.Name.Name)+suffix)
+		}
+		st.names[name] = true
+		if len(d.doc) > 0 && name != local {
+			if rest, ok := strings.CutPrefix(d.doc[0], "// "+local+" "); ok {
+				d.doc[0] = "// " + name + " " + rest
+			}
+		}
+		var decl strings.Builder
+		for _, c := range d.doc {
+			decl.WriteString(c + "\n")
+		}
+		decl.WriteString("var " + name + " = " + buf.String() + d.comment + "\n\n")
+		edits := []analysis.TextEdit{
+			{Pos: insert, End: insert, NewText: []byte(decl.String())},
+			{Pos: d.from, End: d.to},
+		}
+		if name != local {
+			for id, obj := range pass.TypesInfo.Uses {
+				if obj == d.v {
+					edits = append(edits, analysis.TextEdit{Pos: id.Pos(), End: id.End(), NewText: []byte(name)})
+				}
+			}
+		}
+		msg := fmt.Sprintf("Move the declaration of %s to package level", local)
+		if name != local {
+			msg = fmt.Sprintf("Move the call to the package-level variable %s, in place of the local %s", name, local)
+		}
+		return analysis.SuggestedFix{Message: msg, TextEdits: edits}, true
+	}
+	name := st.freeName(fd, call.Pos(), varBase(fd.Name.Name)+suffix)
 	decl := "var " + name + " = " + buf.String() + "\n\n"
 	return analysis.SuggestedFix{
 		Message: fmt.Sprintf("Move the call to the package-level variable %s", name),
@@ -340,6 +379,157 @@ func (st *state) hoist(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, suf
 			{Pos: call.Pos(), End: call.End(), NewText: []byte(name)},
 		},
 	}, true
+}
+
+// A localDecl is the declaration of a local variable that a call alone
+// initializes.
+type localDecl struct {
+	v        *types.Var
+	from, to token.Pos // its lines, with its comments
+	doc      []string  // the comment lines just above it
+	comment  string    // its trailing comment, with a leading blank
+}
+
+// local returns the declaration of the local variable that call alone
+// initializes, in a statement of its own lines (with its comments), if
+// the variable is a pointer of the call's type that is never assigned
+// again (nor has its address taken), so that moving it to package level
+// keeps its meaning.
+func (st *state) local(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr) (localDecl, bool) {
+	info := st.pass.TypesInfo
+	var stmt ast.Stmt
+	var id *ast.Ident
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		}
+		for _, s := range list {
+			if x := initialized(s, call); x != nil {
+				stmt, id = s, x
+			}
+		}
+		return stmt == nil
+	})
+	if stmt == nil {
+		return localDecl{}, false
+	}
+	v, ok := info.Defs[id].(*types.Var)
+	if !ok || v.Name() == "_" || !types.Identical(v.Type(), info.TypeOf(call)) || st.assigned(fd, v) {
+		return localDecl{}, false
+	}
+	if _, ok := v.Type().(*types.Pointer); !ok {
+		return localDecl{}, false // a method call could take its address
+	}
+	tf := st.pass.Fset.File(stmt.Pos())
+	content, err := st.pass.ReadFile(tf.Name())
+	if err != nil {
+		return localDecl{}, false
+	}
+	blank := func(from, to int) bool { return strings.TrimLeft(string(content[from:to]), " \t") == "" }
+	line, endLine := tf.Line(stmt.Pos()), tf.Line(stmt.End())
+	start := tf.LineStart(line)
+	if !blank(tf.Offset(start), tf.Offset(stmt.Pos())) {
+		return localDecl{}, false // shares its line
+	}
+	d := localDecl{v: v, from: start}
+	last := stmt.End()
+	for _, cg := range file.Comments {
+		switch {
+		case cg.End() <= stmt.Pos() && tf.Line(cg.End()) == line-1:
+			if blank(tf.Offset(tf.LineStart(tf.Line(cg.Pos()))), tf.Offset(cg.Pos())) {
+				d.from = tf.LineStart(tf.Line(cg.Pos()))
+				for _, c := range cg.List {
+					d.doc = append(d.doc, c.Text)
+				}
+			}
+		case cg.Pos() >= stmt.End() && tf.Line(cg.Pos()) == endLine:
+			if tf.Line(cg.End()) != endLine || !blank(tf.Offset(stmt.End()), tf.Offset(cg.Pos())) {
+				return localDecl{}, false
+			}
+			d.comment = " " + string(content[tf.Offset(cg.Pos()):tf.Offset(cg.End())])
+			last = cg.End()
+		case cg.Pos() > stmt.Pos() && cg.End() < stmt.End():
+			return localDecl{}, false // a comment inside would be lost
+		}
+	}
+	end := tf.Offset(last)
+	for end < len(content) && (content[end] == ' ' || content[end] == '\t') {
+		end++
+	}
+	if end < len(content) {
+		if content[end] != '\n' {
+			return localDecl{}, false // something follows on its line
+		}
+		end++
+	}
+	d.to = tf.Pos(end)
+	return d, true
+}
+
+// initialized returns the variable that stmt declares with call as its
+// only initializer (x := call, or var x = call), or nil.
+func initialized(stmt ast.Stmt, call *ast.CallExpr) *ast.Ident {
+	switch s := stmt.(type) {
+	case *ast.AssignStmt:
+		if s.Tok == token.DEFINE && len(s.Lhs) == 1 && len(s.Rhs) == 1 && ast.Unparen(s.Rhs[0]) == call {
+			id, _ := s.Lhs[0].(*ast.Ident)
+			return id
+		}
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR || len(gd.Specs) != 1 {
+			return nil
+		}
+		vs := gd.Specs[0].(*ast.ValueSpec)
+		if len(vs.Names) == 1 && len(vs.Values) == 1 && ast.Unparen(vs.Values[0]) == call {
+			return vs.Names[0]
+		}
+	}
+	return nil
+}
+
+// assigned reports whether v is assigned, incremented or has its address
+// taken in fd.
+func (st *state) assigned(fd *ast.FuncDecl, v *types.Var) bool {
+	info := st.pass.TypesInfo
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == v
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			found = slices.ContainsFunc(n.Lhs, is)
+		case *ast.IncDecStmt:
+			found = is(n.X)
+		case *ast.UnaryExpr:
+			found = n.Op == token.AND && is(n.X)
+		case *ast.RangeStmt:
+			found = n.Tok == token.ASSIGN && (n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value))
+		}
+		return !found
+	})
+	return found
+}
+
+// freeForLocal reports whether the package-level variable can take the
+// name of the local v: no package-level name, no other fix of this pass,
+// and nothing between the package and v's scope (a parameter, an outer
+// local, an import) has it.
+func (st *state) freeForLocal(v *types.Var) bool {
+	n := v.Name()
+	if st.names[n] || st.pass.Pkg.Scope().Lookup(n) != nil {
+		return false
+	}
+	_, obj := v.Parent().Parent().LookupParent(n, v.Pos())
+	return obj == nil
 }
 
 // varBase derives a variable name from a function name: its first letter

@@ -432,7 +432,7 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 			return exitError
 		}
 	} else {
-		// Ctrl-C stops between files, never inside one.
+		// All files or none: Ctrl-C before the last write restores them.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := report.WriteFiles(ctx, res)
 		stop()

@@ -132,3 +132,65 @@ func (c *Cache) HandleCached(s string) bool {
 	})
 	return cachedRe.MatchString(s) && c.re.MatchString(s) && onceRe().MatchString(s)
 }
+
+// HandlePut compiles into a local: the fix moves the declaration, with
+// its comments, to package level and keeps the local's name.
+func HandlePut(id string) bool {
+	// idRe matches numeric IDs.
+	idRe := regexp.MustCompile(`^[0-9]+$`) // want `regexp\.MustCompile with constant arguments .*\[per-item: function HandlePut runs per item\]$`
+	if !idRe.MatchString(id) {
+		return false
+	}
+	return len(idRe.FindString(id)) > 0
+}
+
+// HandleGet's local has a short name: the package-level variable is named
+// after the function and every use is renamed, also in a closure.
+func HandleGet(ids []string) int {
+	// re matches lower-case IDs.
+	var re = regexp.MustCompile(`^[a-z]+$`) // want `regexp\.MustCompile with constant arguments`
+	n := 0
+	count := func(s string) {
+		if re.MatchString(s) {
+			n++
+		}
+	}
+	for _, id := range ids {
+		count(id)
+	}
+	return n
+}
+
+// HandleQuote's local shadows a package-level name: the new variable is
+// named after the function.
+func HandleQuote(s string) string {
+	cachedRe := strings.NewReplacer(`'`, `\'`) // want `strings\.NewReplacer with constant arguments`
+	return cachedRe.Replace(s)
+}
+
+// HandleSwap reassigns its local: the local stays, set from the new
+// package-level variables.
+func HandleSwap(s string, alt bool) bool {
+	re := regexp.MustCompile(`^x+$`) // want `regexp\.MustCompile with constant arguments`
+	if alt {
+		re = regexp.MustCompile(`^y+$`) // want `regexp\.MustCompile with constant arguments`
+	}
+	return re.MatchString(s)
+}
+
+// HandleEscape declares two replacers in one statement: each call is
+// replaced where it is.
+func HandleEscape(s string) string {
+	a, b := strings.NewReplacer("a", "b"), strings.NewReplacer("c", "d") // want `strings\.NewReplacer with constant arguments` `strings\.NewReplacer with constant arguments`
+	return a.Replace(b.Replace(s))
+}
+
+// HandleParam's local shadows a parameter of the same name, which its
+// uses would refer to if the package-level variable took the name.
+func HandleParam(nameRe string, ok bool) string {
+	if ok {
+		nameRe := regexp.MustCompile(`^z+$`) // want `regexp\.MustCompile with constant arguments`
+		return nameRe.String()
+	}
+	return nameRe
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goadvise/goadvise/internal/gittest"
+)
+
+// TestFixAcrossFiles applies a smallalloc fix that adds a field to a
+// struct declared in another file, reached through a symbolic link: the
+// link's target gets the field, the link stays, and the module builds. A
+// read-only file first makes -fix refuse in one line and change nothing.
+func TestFixAcrossFiles(t *testing.T) {
+	elsewhere := t.TempDir()
+	types := "package fx\n\nimport \"io\"\n\n// Parser reads records.\ntype Parser struct {\n\tsrc io.Reader\n}\n"
+	if err := os.WriteFile(filepath.Join(elsewhere, "types.go"), []byte(types), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"go.mod":   "module example.com/fx\n\ngo 1.26\n",
+		"parse.go": "package fx\n\n// Parse reads a header.\nfunc (p *Parser) Parse() (byte, error) {\n\tbuf := make([]byte, 4)\n\t_, err := p.src.Read(buf)\n\treturn buf[0], err\n}\n\n// All parses n headers.\nfunc All(p *Parser, n int) int {\n\ttotal := 0\n\tfor range n {\n\t\tb, _ := p.Parse()\n\t\ttotal += int(b)\n\t}\n\treturn total\n}\n",
+	}
+	dir := t.TempDir()
+	gittest.WriteFiles(t, dir, files)
+	if err := os.Symlink(filepath.Join(elsewhere, "types.go"), filepath.Join(dir, "types.go")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"GOADVISE_CACHE=" + t.TempDir()}
+	unchanged := func() {
+		t.Helper()
+		for name, src := range files {
+			if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != src {
+				t.Errorf("%s changed:\n%s", name, got)
+			}
+		}
+		if got, _ := os.ReadFile(filepath.Join(elsewhere, "types.go")); string(got) != types {
+			t.Errorf("types.go changed:\n%s", got)
+		}
+	}
+
+	os.Chmod(filepath.Join(elsewhere, "types.go"), 0o444)
+	_, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "smallalloc", "-fix", "./...")
+	if code != exitError || stderr != "goadvise: cannot fix types.go: file is read-only\n" {
+		t.Errorf("-fix with a read-only file: exit %d, stderr:\n%s", code, stderr)
+	}
+	unchanged()
+
+	os.Chmod(filepath.Join(elsewhere, "types.go"), 0o644)
+	if _, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "smallalloc", "-fix", "./..."); code != exitOK {
+		t.Fatalf("-fix: exit %d\n%s", code, stderr)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "types.go")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("types.go is no longer a symbolic link")
+	}
+	got, _ := os.ReadFile(filepath.Join(elsewhere, "types.go"))
+	if !strings.Contains(string(got), "parseBuf [4]byte") {
+		t.Errorf("the struct did not get the field:\n%s", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "parse.go")); !strings.Contains(string(got), "buf := p.parseBuf[:]") {
+		t.Errorf("parse.go does not use the field:\n%s", got)
+	}
+	if _, stderr, code := runCmd(t, dir, "go", "build", "./..."); code != 0 {
+		t.Fatalf("the fixed module does not build:\n%s", stderr)
+	}
+}
