@@ -186,7 +186,20 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 	if !asm {
 		args = append(args, "-complete")
 	}
-	args = append(args, "--")
+	// The compiler names each log file after a source file's base name,
+	// and a file of another package compiled here (a generic function's)
+	// can replace the log of the package's file of the same name (see
+	// pkgLog.headers). Named apart by -trimpath, which rewrites the file
+	// names the compiler records, the package's files cannot collide;
+	// their records get their names back as the log is read.
+	orig := make(map[string]string, len(files))
+	rewrites := make([]string, len(files))
+	for i, f := range files {
+		renamed := filepath.Join(filepath.Dir(f), fmt.Sprintf("goadvise%d~%s", i, filepath.Base(f)))
+		orig[renamed] = f
+		rewrites[i] = f + "=>" + renamed
+	}
+	args = append(args, "-trimpath="+strings.Join(rewrites, ";"), "--")
 	args = append(args, files...)
 	// go vet tells its tools where the toolchain's tools are; running the
 	// compiler directly saves starting the go command for each unit.
@@ -201,15 +214,23 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
+		for renamed, f := range orig {
+			msg = strings.ReplaceAll(msg, renamed, f)
+		}
 		if len(msg) > 2000 {
 			msg = msg[:2000]
 		}
 		return nil, false, fmt.Errorf("does not compile: %s", strings.ReplaceAll(msg, "\n", "; "))
 	}
-	recs, err := parseLogDir(logDir, cfg.ImportPath)
+	l, err := readLog([]string{logDir}, cfg.ImportPath, func(p *Position) {
+		if f, ok := orig[p.File]; ok {
+			p.File = f
+		}
+	})
 	if err != nil {
 		return nil, false, err
 	}
+	recs := l.records
 	cachePut(key, recs)
 	return recs, false, nil
 }
