@@ -42,7 +42,10 @@
 // (x-x = 0, x+0 = x, x*1 = x, reordering of + and *), and slice expressions
 // are normalised (s[0:n] = s[:n], s[i:len(s)] = s[i:], s[i:j:cap(s)] =
 // s[i:j]). The arms are then compared with identifiers resolved to their
-// objects, so shadowing is respected.
+// objects, so shadowing is respected. Constants compare by identity, not
+// by value: if leaf { n = LeafSize } else { n = BranchSize } is not
+// reported when both are 16 today, nor is 16 against BranchSize or A+1
+// against B; only literals fold to their value.
 //
 // The analyzer prefers missing a finding to reporting a wrong one:
 // equalities are used only for integer and string operands (never floats,

@@ -253,6 +253,14 @@ func (c *checker) atom(e ast.Expr, region span) (key string, val constant.Value,
 		return "", nil, false
 	}
 	if tv.Value != nil {
+		// A named constant stands for itself (see canon.expr); a
+		// constant expression of named constants is not an atom.
+		if k := namedConst(info, e); k != nil {
+			return constKeyPrefix + c.objKey(k), nil, true
+		}
+		if !literalConst(info, e) {
+			return "", nil, false
+		}
 		t := (&canon{c: c}).constTerm(tv.Value, tv.Type)
 		return t.key, tv.Value, true
 	}
@@ -387,7 +395,7 @@ func (c *checker) substitution(facts []fact, region span) (map[string]string, ma
 // atom and r is the constant 0.
 func (c *checker) emptyString(l, r ast.Expr, region span) (*types.Var, bool) {
 	rv := c.pass.TypesInfo.Types[ast.Unparen(r)].Value
-	if rv == nil || !constant0(rv) {
+	if rv == nil || !constant0(rv) || !literalConst(c.pass.TypesInfo, r) {
 		return nil, false
 	}
 	call, ok := ast.Unparen(l).(*ast.CallExpr)
@@ -411,7 +419,9 @@ func (c *checker) emptyString(l, r ast.Expr, region span) (*types.Var, bool) {
 // nilKey is the canonical key of the predeclared nil.
 const nilKey = "nil:untyped nil"
 
-func isConstKey(key string, val constant.Value) bool { return val != nil || key == nilKey }
+func isConstKey(key string, val constant.Value) bool {
+	return val != nil || key == nilKey || strings.HasPrefix(key, constKeyPrefix)
+}
 
 // isInterface reports whether t is an interface type (not a type
 // parameter, whose values need not be interfaces).

@@ -304,3 +304,28 @@ func allAlike(x, y int) int {
 	}
 	return y
 }
+
+// 28. The same named constant in both arms, and the same constant
+// expression written in another order.
+const pageSize = 4096
+
+func sameConst(c bool, n int) int {
+	var size int
+	if c { // want `both branches of this if do the same thing`
+		size = pageSize
+	} else {
+		size = pageSize
+	}
+	if c { // want `this if does the same as the code after it`
+		return n + pageSize + 1 + size
+	}
+	return 1 + n + pageSize + size
+}
+
+// 29. Under x == pageSize, returning pageSize is returning x.
+func clampPage(x int) int {
+	if x == pageSize { // want `under x == pageSize, the if body computes the same as the code after the if`
+		return pageSize
+	}
+	return x
+}
