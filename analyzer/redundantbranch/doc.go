@@ -65,7 +65,10 @@
 // The suggested fix keeps the general arm and deletes the condition and the
 // redundant arm; the if's init statement is kept before it. A condition
 // with a call or receive in it is kept for its side effects, as a call
-// statement or as _ = cond. Possible run-time panics
+// statement or as _ = cond, and the message says so ("keeping the call to
+// f for its side effects"), unless every call in it is known to be pure:
+// conversions, len, cap, min, max, and a short list of standard-library
+// functions such as strings.HasPrefix and bytes.Equal. Possible run-time panics
 // in a condition without calls (a nil dereference, an index out of range)
 // are not preserved. No fix is offered when removing code would leave a
 // variable or import unused or would drop a label.

@@ -483,7 +483,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 			msg = fmt.Sprintf("under %s, the else branch computes the same as the if branch, so the condition only costs a compare and a jump: drop it and keep the if branch", because(facts, notes))
 		}
 		edits := c.flattenIf(ifs, keep, drop, elsePos, stack)
-		c.report(ifs.Pos(), msg, edits, "Remove the redundant branch")
+		c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch")
 		return
 	}
 
@@ -526,7 +526,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		msg = fmt.Sprintf("under %s, the code after the if computes the same as the if body, so the condition only costs a compare and a jump: keep only the if body", because(facts, notes))
 		edits = c.keepIfBody(ifs, rest, stack)
 	}
-	c.report(ifs.Pos(), msg, edits, "Remove the redundant branch")
+	c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch")
 }
 
 // because explains the facts behind an equivalence: "lo == hi, d is 0".
