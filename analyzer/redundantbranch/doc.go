@@ -15,6 +15,14 @@
 //	if c { return X }; return X          early return equal to the fall-through
 //	if c1 { A } else if c2 { A }         adjacent arms with the same body: c1 || c2
 //	case x: A; case y: A                 adjacent switch cases with the same body
+//	case x: A; case y: B; default: A     a case that does what the default does
+//
+// A case like the default is reported when no case after it could take
+// over its values once it is deleted: the cases after it all do the same
+// as the default too, or, in a switch with a tag, its values and those of
+// every later case are distinct constants (concrete types in a type
+// switch, where a later interface case could match the deleted type). A
+// case that falls through, or that the case before falls into, is kept.
 //
 // and arms that are equal only under the equality the condition establishes:
 //

@@ -130,11 +130,11 @@ func (c *checker) checkFunc(fd *ast.FuncDecl) {
 			c.checkIf(stack, n)
 		case *ast.SwitchStmt:
 			if mergeCases {
-				c.checkSwitch(n.Body)
+				c.checkSwitch(n.Body, n.Tag != nil, false)
 			}
 		case *ast.TypeSwitchStmt:
 			if mergeCases {
-				c.checkSwitch(n.Body)
+				c.checkSwitch(n.Body, true, true)
 			}
 		}
 		return true
@@ -564,8 +564,10 @@ func indexOf(list []ast.Stmt, s ast.Stmt) int {
 }
 
 // checkSwitch reports runs of adjacent cases with the same body, once per
-// run.
-func (c *checker) checkSwitch(body *ast.BlockStmt) {
+// run, and the cases that do the same as the default case. tagged says
+// whether the switch compares a value (or a type) with its cases, and
+// typeSwitch whether it is a type switch.
+func (c *checker) checkSwitch(body *ast.BlockStmt, tagged, typeSwitch bool) {
 	mergeable := func(i int) bool {
 		a, ok1 := body.List[i].(*ast.CaseClause)
 		b, ok2 := body.List[i+1].(*ast.CaseClause)
@@ -577,7 +579,7 @@ func (c *checker) checkSwitch(body *ast.BlockStmt) {
 		}
 		return c.canonStmts(a.Body, nil, nil) == c.canonStmts(b.Body, nil, nil)
 	}
-	asDefault := c.sameAsDefault(body)
+	asDefault := c.sameAsDefault(body, tagged, typeSwitch)
 	for i := 0; i+1 < len(body.List); i++ {
 		if asDefault[i] {
 			continue
@@ -614,9 +616,11 @@ func (c *checker) checkSwitch(body *ast.BlockStmt) {
 
 // sameAsDefault reports the cases that do the same as the default case and
 // that no later case could take over from once deleted: the cases after
-// the last case whose body differs from the default's. It returns them by
-// index in body.List.
-func (c *checker) sameAsDefault(body *ast.BlockStmt) map[int]bool {
+// the last case whose body differs from the default's, and, in a switch
+// with a tag, any case whose values are constants distinct from those of
+// every later case (concrete types in a type switch whose later cases are
+// all concrete types). It returns them by index in body.List.
+func (c *checker) sameAsDefault(body *ast.BlockStmt, tagged, typeSwitch bool) map[int]bool {
 	dflt := -1
 	for i, s := range body.List {
 		if cc, ok := s.(*ast.CaseClause); ok && cc.List == nil {
@@ -654,6 +658,23 @@ func (c *checker) sameAsDefault(body *ast.BlockStmt) map[int]bool {
 		}
 		run[i] = true
 	}
+	if tagged {
+		for i := range body.List {
+			if i == dflt || run[i] {
+				continue
+			}
+			cc := body.List[i].(*ast.CaseClause)
+			if fallsThrough(cc.Body) || (i > 0 && fallsThrough(body.List[i-1].(*ast.CaseClause).Body)) {
+				continue
+			}
+			if c.effectiveLen(cc.Body) != c.effectiveLen(dc.Body) || !c.disjointFromLater(body, i, dflt, typeSwitch) {
+				continue
+			}
+			if c.canonStmts(cc.Body, nil, nil) == want {
+				run[i] = true
+			}
+		}
+	}
 	if len(run) == 0 {
 		return nil
 	}
@@ -682,6 +703,80 @@ func (c *checker) sameAsDefault(body *ast.BlockStmt) map[int]bool {
 	}
 	c.report(body.List[idx[0]].Pos(), msg, edits, "Delete the cases")
 	return run
+}
+
+// disjointFromLater reports whether no case after body.List[i] could match
+// a value that case i matches, so that deleting case i sends its values
+// to the default case. In an expression switch the cases must be
+// constants (which have no side effects) with distinct values; in a type
+// switch, case i and the later cases must be concrete types or nil.
+func (c *checker) disjointFromLater(body *ast.BlockStmt, i, dflt int, typeSwitch bool) bool {
+	info := c.pass.TypesInfo
+	concrete := func(e ast.Expr) bool {
+		tv := info.Types[e]
+		if tv.IsNil() {
+			return true
+		}
+		if !tv.IsType() {
+			return false
+		}
+		if _, ok := tv.Type.(*types.TypeParam); ok {
+			return false
+		}
+		return !types.IsInterface(tv.Type)
+	}
+	mine := body.List[i].(*ast.CaseClause).List
+	for _, e := range mine {
+		if typeSwitch {
+			if !concrete(e) || info.Types[e].IsNil() {
+				return false
+			}
+		} else if info.Types[e].Value == nil {
+			return false
+		}
+	}
+	for j := i + 1; j < len(body.List); j++ {
+		if j == dflt {
+			continue
+		}
+		for _, e := range body.List[j].(*ast.CaseClause).List {
+			if typeSwitch {
+				if !concrete(e) {
+					return false
+				}
+				continue
+			}
+			w := info.Types[e].Value
+			if w == nil {
+				return false
+			}
+			for _, m := range mine {
+				if sameConstant(info.Types[m].Value, w) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// sameConstant reports whether two case values may be equal: equal values
+// of comparable kinds (an integer and a float are compared by value).
+func sameConstant(a, b constant.Value) bool {
+	numeric := func(v constant.Value) bool {
+		switch v.Kind() {
+		case constant.Int, constant.Float, constant.Complex:
+			return true
+		}
+		return false
+	}
+	if a.Kind() != b.Kind() && !(numeric(a) && numeric(b)) {
+		return false // a string and a number in an interface switch
+	}
+	if a.Kind() == constant.Unknown || b.Kind() == constant.Unknown {
+		return true
+	}
+	return constant.Compare(a, token.EQL, b)
 }
 
 // caseName shortens the expression list of a case for a message.

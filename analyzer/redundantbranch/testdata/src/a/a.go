@@ -329,3 +329,59 @@ func clampPage(x int) int {
 	}
 	return x
 }
+
+// 30. A case like the default, though not next to it: the values are
+// constant and disjoint, so deleting it sends them to the default.
+func code(x int) int {
+	switch x {
+	case 1: // want `^case 1 does the same as the default case, so testing it only costs a compare and a jump: delete the case \[cold\]$`
+		return 10
+	case 2:
+		return 20
+	default:
+		return 10
+	}
+}
+
+// 31. String cases and a case list, in the middle.
+func color(s string) int {
+	switch s {
+	case "red":
+		return 1
+	case "green", "lime": // want `case "green", ... does the same as the default case`
+		return 0
+	case "blue":
+		return 2
+	default:
+		return 0
+	}
+}
+
+func bucket(n int) string {
+	switch n {
+	case 3, 4: // want `cases 3, ... and 6 do the same as the default case`
+		return "other"
+	case 5:
+		return "five"
+	case 6:
+		return "other"
+	case 7:
+		return "seven"
+	default:
+		return "other"
+	}
+}
+
+// 32. A type switch whose later cases are all concrete types.
+func bits(x any) int {
+	switch x.(type) {
+	case int8: // want `case int8 does the same as the default case`
+		return 0
+	case int16:
+		return 16
+	case nil:
+		return -1
+	default:
+		return 0
+	}
+}

@@ -371,3 +371,54 @@ func caseNamed(x int) int {
 		return BranchElementSize
 	}
 }
+
+// N34. A later interface case could take over a deleted type case.
+func bitsIface(x any) int {
+	switch x.(type) {
+	case int8:
+		return 0
+	case interface{ String() string }:
+		return 16
+	default:
+		return 0
+	}
+}
+
+// N35. A later case that is not constant could take over its value.
+func laterVar(x, y int) int {
+	switch x {
+	case 1:
+		return 10
+	case y:
+		return 20
+	default:
+		return 10
+	}
+}
+
+// N36. The case before falls through into it.
+func fallIntoFar(x int) int {
+	switch x {
+	case 0:
+		x++
+		fallthrough
+	case 1:
+		return 10
+	case 2:
+		return 20
+	default:
+		return 10
+	}
+}
+
+// N37. A switch without a tag tests conditions, not disjoint values.
+func tagless(x int) int {
+	switch {
+	case x > 1:
+		return 10
+	case x > 0:
+		return 20
+	default:
+		return 10
+	}
+}
