@@ -449,20 +449,41 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 	}
 
 	// if c1 { A } else if c2 { A }: join the conditions.
-	if inner, ok := ifs.Else.(*ast.IfStmt); ok {
-		body := c.canonStmts(ifs.Body.List, nil, nil)
-		if els, ok := inner.Else.(*ast.BlockStmt); ok && c.canonStmts(els.List, nil, nil) == body {
-			// if c1 { A } else if c2 { A } else { A }: the inner if is
-			// reported as identical; once fixed, so is this one.
+	if _, ok := ifs.Else.(*ast.IfStmt); ok {
+		if p, ok := parent.(*ast.IfStmt); ok && elsePos && c.joins(p) != nil {
+			return // reported with the head of the chain
+		}
+		var links []*ast.IfStmt // the ifs joined to the one before
+		for cur := ifs; ; {
+			inner := c.joins(cur)
+			if inner == nil {
+				break
+			}
+			links = append(links, inner)
+			cur = inner
+		}
+		if len(links) == 0 {
 			return
 		}
-		if inner.Init == nil && len(ifs.Body.List) > 0 && body == c.canonStmts(inner.Body.List, nil, nil) {
-			var edits []analysis.TextEdit
-			if c.removalOK([]span{{ifs.Body.Lbrace, inner.Cond.Pos()}}) {
-				edits = []analysis.TextEdit{{Pos: ifs.Cond.End(), End: inner.Cond.Pos(), NewText: []byte(" || ")}}
-			}
-			c.report(ifs.Pos(), "this if and the else if after it have the same body: join their conditions with || so the function is smaller and cheaper to inline", edits, "Join the conditions with ||")
+		var edits []analysis.TextEdit
+		var removed []span
+		prev := ifs
+		for _, in := range links {
+			removed = append(removed, span{prev.Body.Lbrace, in.Cond.Pos()})
+			prev = in
 		}
+		if c.removalOK(removed) {
+			prev = ifs
+			for _, in := range links {
+				edits = append(edits, analysis.TextEdit{Pos: prev.Cond.End(), End: in.Cond.Pos(), NewText: []byte(" || ")})
+				prev = in
+			}
+		}
+		what := "the else if after it"
+		if len(links) > 1 {
+			what = fmt.Sprintf("the %d else ifs after it", len(links))
+		}
+		c.report(ifs.Pos(), "this if and "+what+" have the same body: join their conditions with || so the function is smaller and cheaper to inline", edits, "Join the conditions with ||")
 		return
 	}
 
@@ -527,6 +548,25 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		edits = c.keepIfBody(ifs, rest, stack)
 	}
 	c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch")
+}
+
+// joins returns the if of ifs's else when the two have the same body and
+// their conditions can be joined with ||, or nil.
+func (c *checker) joins(ifs *ast.IfStmt) *ast.IfStmt {
+	inner, ok := ifs.Else.(*ast.IfStmt)
+	if !ok || inner.Init != nil || len(ifs.Body.List) == 0 {
+		return nil
+	}
+	body := c.canonStmts(ifs.Body.List, nil, nil)
+	if els, ok := inner.Else.(*ast.BlockStmt); ok && c.canonStmts(els.List, nil, nil) == body {
+		// if c1 { A } else if c2 { A } else { A }: the inner if is
+		// reported as identical; once fixed, so is this one.
+		return nil
+	}
+	if body != c.canonStmts(inner.Body.List, nil, nil) {
+		return nil
+	}
+	return inner
 }
 
 // because explains the facts behind an equivalence: "lo == hi, d is 0".

@@ -385,3 +385,15 @@ func bits(x any) int {
 		return 0
 	}
 }
+
+// 33. A chain of three arms with the same body is one finding.
+func chain3(x int) string {
+	if x < 0 { // want `^this if and the 2 else ifs after it have the same body: join their conditions with \|\| so the function is smaller and cheaper to inline \[cold\]$`
+		return "out"
+	} else if x > 100 {
+		return "out"
+	} else if x == 50 {
+		return "out"
+	}
+	return "in"
+}
