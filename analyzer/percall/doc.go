@@ -30,6 +30,15 @@
 // receiver fields it belongs in a field of the receiver, set when the
 // receiver is built.
 //
+// A receiver field counts only when it keeps its value between calls: it
+// is unexported and untagged (so neither another package nor a decoder
+// such as encoding/json fills it), and the package assigns it, takes its
+// address, or overwrites the whole value holding it only in constructors
+// (functions returning the type or a pointer to it) and initialisers
+// (init, or a name starting with init). A pattern decoded from input, a
+// parameter, or a field that a setter changes has nothing to cache and is
+// not reported.
+//
 // For regexp.MustCompile and strings.NewReplacer with constant arguments
 // the analyzer suggests a fix: the call is moved to a package-level
 // variable declared before the function, named after the function (parse

@@ -57,6 +57,7 @@ type state struct {
 	pass  *analysis.Pass
 	hot   *hotpath.Result
 	names map[string]bool // package-level names introduced by fixes of this pass
+	fw    *fieldWrites    // computed on first use by writes
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -211,11 +212,12 @@ func (st *state) classify(e ast.Expr, recv *types.Var) argKind {
 		}
 		return argRecv // not constant, so one side is a field
 	case *ast.SelectorExpr:
-		// recv.f, recv.f.g, with fields only.
+		// recv.f, recv.f.g, with fields only, each of which keeps its
+		// value between calls.
 		sel := e
 		for {
 			s := info.Selections[sel]
-			if s == nil || s.Kind() != types.FieldVal {
+			if s == nil || s.Kind() != types.FieldVal || !st.stableField(sel) {
 				return argOther
 			}
 			switch x := ast.Unparen(sel.X).(type) {

@@ -218,7 +218,17 @@ func (c *canon) expr(e ast.Expr) term {
 	info := c.info()
 	tv, hasTV := info.Types[e]
 	if hasTV && tv.Value != nil {
-		return c.constTerm(tv.Value, tv.Type)
+		// Constants compare by identity, not by value: two named
+		// constants equal today may differ tomorrow, so only literals
+		// (and expressions of literals alone) fold to their value.
+		if obj := namedConst(info, e); obj != nil {
+			return c.leaf(constKeyPrefix+c.objKey(obj), tv.Type, true)
+		}
+		if literalConst(info, e) {
+			return c.constTerm(tv.Value, tv.Type)
+		}
+		// A constant expression over named constants, such as A+1, is
+		// canonicalised structurally below.
 	}
 	if hasTV && tv.IsType() {
 		return term{key: "T:" + typeKey(tv.Type), pure: true}
@@ -274,11 +284,11 @@ func (c *canon) expr(e ast.Expr) term {
 		case token.QUO, token.REM:
 			// Division by zero panics unless the divisor is a non-zero
 			// constant; floats do not panic.
-			if isInteger(tv.Type) && (r.val == nil || constant.Sign(r.val) == 0) {
+			if yv := info.Types[ast.Unparen(e.Y)].Value; isInteger(tv.Type) && (yv == nil || constant.Sign(yv) == 0) {
 				pure = false
 			}
 		case token.SHL, token.SHR:
-			if ty := info.TypeOf(e.Y); r.val == nil && ty != nil {
+			if ty := info.TypeOf(e.Y); info.Types[ast.Unparen(e.Y)].Value == nil && ty != nil {
 				if b, ok := ty.Underlying().(*types.Basic); !ok || b.Info()&types.IsUnsigned == 0 {
 					pure = false // a negative count panics
 				}
@@ -369,6 +379,75 @@ func (c *canon) expr(e ast.Expr) term {
 		return term{key: c.expr(e.Key).key + ":" + c.expr(e.Value).key}
 	}
 	return term{key: c.generic(e)}
+}
+
+// constKeyPrefix starts the key of a named constant.
+const constKeyPrefix = "k:"
+
+// namedConst returns the constant that e names, if e is an identifier or a
+// qualified identifier denoting a constant declared in a package or a
+// function (not true, false or iota).
+func namedConst(info *types.Info, e ast.Expr) *types.Const {
+	var id *ast.Ident
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		if _, ok := info.Selections[e]; ok {
+			return nil
+		}
+		id = e.Sel
+	default:
+		return nil
+	}
+	k, ok := info.Uses[id].(*types.Const)
+	if !ok || k.Parent() == types.Universe {
+		return nil
+	}
+	return k
+}
+
+// literalConst reports whether the constant expression e is made of
+// literals alone (and true, false, conversions and operators), so that its
+// value is what the code says and cannot change with a declaration
+// elsewhere.
+func literalConst(info *types.Info, e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.Ident:
+			switch obj := info.Uses[n].(type) {
+			case *types.Const:
+				if obj.Parent() != types.Universe {
+					ok = false
+				}
+			case *types.TypeName, *types.Builtin, *types.Nil:
+			default:
+				ok = false
+			}
+		case *ast.SelectorExpr:
+			// A qualified constant or a field: not a literal. A
+			// qualified type name (int64 of another package's type)
+			// is fine.
+			if tv, isType := info.Types[n]; !isType || !tv.IsType() {
+				ok = false
+			}
+			return false
+		case *ast.CallExpr:
+			// Conversions and builtins such as len("abc"); unsafe.Sizeof
+			// depends on a type and is not a literal.
+			if _, isSel := ast.Unparen(n.Fun).(*ast.SelectorExpr); isSel {
+				if tv := info.Types[ast.Unparen(n.Fun)]; !tv.IsType() {
+					ok = false
+				}
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 func containsString(list []string, s string) bool {

@@ -15,6 +15,14 @@
 //	if c { return X }; return X          early return equal to the fall-through
 //	if c1 { A } else if c2 { A }         adjacent arms with the same body: c1 || c2
 //	case x: A; case y: A                 adjacent switch cases with the same body
+//	case x: A; case y: B; default: A     a case that does what the default does
+//
+// A case like the default is reported when no case after it could take
+// over its values once it is deleted: the cases after it all do the same
+// as the default too, or, in a switch with a tag, its values and those of
+// every later case are distinct constants (concrete types in a type
+// switch, where a later interface case could match the deleted type). A
+// case that falls through, or that the case before falls into, is kept.
 //
 // and arms that are equal only under the equality the condition establishes:
 //
@@ -42,7 +50,10 @@
 // (x-x = 0, x+0 = x, x*1 = x, reordering of + and *), and slice expressions
 // are normalised (s[0:n] = s[:n], s[i:len(s)] = s[i:], s[i:j:cap(s)] =
 // s[i:j]). The arms are then compared with identifiers resolved to their
-// objects, so shadowing is respected.
+// objects, so shadowing is respected. Constants compare by identity, not
+// by value: if leaf { n = LeafSize } else { n = BranchSize } is not
+// reported when both are 16 today, nor is 16 against BranchSize or A+1
+// against B; only literals fold to their value.
 //
 // The analyzer prefers missing a finding to reporting a wrong one:
 // equalities are used only for integer and string operands (never floats,
@@ -62,7 +73,10 @@
 // The suggested fix keeps the general arm and deletes the condition and the
 // redundant arm; the if's init statement is kept before it. A condition
 // with a call or receive in it is kept for its side effects, as a call
-// statement or as _ = cond. Possible run-time panics
+// statement or as _ = cond, and the message says so ("keeping the call to
+// f for its side effects"), unless every call in it is known to be pure:
+// conversions, len, cap, min, max, and a short list of standard-library
+// functions such as strings.HasPrefix and bytes.Equal. Possible run-time panics
 // in a condition without calls (a nil dereference, an index out of range)
 // are not preserved. No fix is offered when removing code would leave a
 // variable or import unused or would drop a label.

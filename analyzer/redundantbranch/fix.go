@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 func (c *checker) offset(pos token.Pos) int {
@@ -31,35 +32,99 @@ func (c *checker) lineIndent(pos token.Pos) string {
 	return string(c.src[start:i])
 }
 
-// hasSideEffects reports whether evaluating e may have an effect other than
-// a panic: it calls a function or receives from a channel.
-func (c *checker) hasSideEffects(e ast.Expr) bool {
-	found := false
+// pureFuncs are the standard-library functions and methods that the
+// analyzer knows to have no effect and never to panic, by
+// types.Func.FullName. A condition calling only these (and builtins such
+// as len, and conversions) is dropped with the branch; any other call is
+// kept for its side effects.
+var pureFuncs = map[string]bool{
+	"strings.HasPrefix": true, "strings.HasSuffix": true, "strings.Contains": true,
+	"strings.ContainsAny": true, "strings.ContainsRune": true, "strings.EqualFold": true,
+	"strings.Compare": true, "strings.Index": true, "strings.IndexByte": true,
+	"strings.IndexRune": true, "strings.LastIndex": true, "strings.LastIndexByte": true,
+	"bytes.Equal": true, "bytes.HasPrefix": true, "bytes.HasSuffix": true,
+	"bytes.Contains": true, "bytes.Compare": true, "bytes.EqualFold": true,
+	"bytes.Index": true, "bytes.IndexByte": true,
+	"unicode.IsSpace": true, "unicode.IsDigit": true, "unicode.IsLetter": true,
+	"unicode.IsUpper": true, "unicode.IsLower": true,
+	"unicode/utf8.ValidString": true, "unicode/utf8.Valid": true, "unicode/utf8.RuneLen": true,
+	"math.IsNaN": true, "math.IsInf": true, "math.Signbit": true,
+	"(time.Time).IsZero": true, "(time.Time).Before": true, "(time.Time).After": true,
+	"(time.Duration).Seconds": true,
+}
+
+// pureCall reports whether call, apart from its arguments, is known to
+// have no effect: a conversion, a builtin that only reads, or a function
+// of pureFuncs.
+func (c *checker) pureCall(call *ast.CallExpr) bool {
+	info := c.pass.TypesInfo
+	if tv, ok := info.Types[ast.Unparen(call.Fun)]; ok && tv.IsType() {
+		return true // a conversion
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "len", "cap", "min", "max", "real", "imag", "complex":
+				return true
+			}
+			return false
+		}
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return false
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Indirect() {
+			return false // a method through a pointer may dereference nil
+		}
+	}
+	return pureFuncs[fn.FullName()]
+}
+
+// effectCall returns the first call or receive in e that may have an
+// effect other than a panic, or nil.
+func (c *checker) effectCall(e ast.Expr) ast.Expr {
+	var found ast.Expr
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW {
-				found = true
+				found = n
 			}
 		case *ast.CallExpr:
-			if tv, ok := c.pass.TypesInfo.Types[ast.Unparen(n.Fun)]; ok && tv.IsType() {
-				return true // a conversion
+			if !c.pureCall(n) {
+				found = n
 			}
-			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
-				if b, ok := c.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
-					switch b.Name() {
-					case "len", "cap", "min", "max", "real", "imag", "complex":
-						return true
-					}
-				}
-			}
-			found = true
 		}
-		return !found
+		return found == nil
 	})
 	return found
+}
+
+// hasSideEffects reports whether evaluating e may have an effect other than
+// a panic: it calls a function not known to be pure or receives from a
+// channel.
+func (c *checker) hasSideEffects(e ast.Expr) bool {
+	return c.effectCall(e) != nil
+}
+
+// keptEffect returns the words that a message adds when the condition is
+// kept for its effects: ", keeping the call to f for its side effects".
+func (c *checker) keptEffect(cond ast.Expr) string {
+	switch e := c.effectCall(cond).(type) {
+	case *ast.CallExpr:
+		name := types.ExprString(e.Fun)
+		if len(name) > 40 {
+			name = name[:37] + "..."
+		}
+		return ", keeping the call to " + name + " for its side effects"
+	case *ast.UnaryExpr:
+		return ", keeping the receive for its effect"
+	}
+	return ""
 }
 
 // sideEffect returns the statement that keeps the effects of cond, or "".

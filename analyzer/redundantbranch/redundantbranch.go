@@ -130,11 +130,11 @@ func (c *checker) checkFunc(fd *ast.FuncDecl) {
 			c.checkIf(stack, n)
 		case *ast.SwitchStmt:
 			if mergeCases {
-				c.checkSwitch(n.Body)
+				c.checkSwitch(n.Body, n.Tag != nil, false)
 			}
 		case *ast.TypeSwitchStmt:
 			if mergeCases {
-				c.checkSwitch(n.Body)
+				c.checkSwitch(n.Body, true, true)
 			}
 		}
 		return true
@@ -253,6 +253,14 @@ func (c *checker) atom(e ast.Expr, region span) (key string, val constant.Value,
 		return "", nil, false
 	}
 	if tv.Value != nil {
+		// A named constant stands for itself (see canon.expr); a
+		// constant expression of named constants is not an atom.
+		if k := namedConst(info, e); k != nil {
+			return constKeyPrefix + c.objKey(k), nil, true
+		}
+		if !literalConst(info, e) {
+			return "", nil, false
+		}
 		t := (&canon{c: c}).constTerm(tv.Value, tv.Type)
 		return t.key, tv.Value, true
 	}
@@ -387,7 +395,7 @@ func (c *checker) substitution(facts []fact, region span) (map[string]string, ma
 // atom and r is the constant 0.
 func (c *checker) emptyString(l, r ast.Expr, region span) (*types.Var, bool) {
 	rv := c.pass.TypesInfo.Types[ast.Unparen(r)].Value
-	if rv == nil || !constant0(rv) {
+	if rv == nil || !constant0(rv) || !literalConst(c.pass.TypesInfo, r) {
 		return nil, false
 	}
 	call, ok := ast.Unparen(l).(*ast.CallExpr)
@@ -411,7 +419,9 @@ func (c *checker) emptyString(l, r ast.Expr, region span) (*types.Var, bool) {
 // nilKey is the canonical key of the predeclared nil.
 const nilKey = "nil:untyped nil"
 
-func isConstKey(key string, val constant.Value) bool { return val != nil || key == nilKey }
+func isConstKey(key string, val constant.Value) bool {
+	return val != nil || key == nilKey || strings.HasPrefix(key, constKeyPrefix)
+}
 
 // isInterface reports whether t is an interface type (not a type
 // parameter, whose values need not be interfaces).
@@ -439,20 +449,41 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 	}
 
 	// if c1 { A } else if c2 { A }: join the conditions.
-	if inner, ok := ifs.Else.(*ast.IfStmt); ok {
-		body := c.canonStmts(ifs.Body.List, nil, nil)
-		if els, ok := inner.Else.(*ast.BlockStmt); ok && c.canonStmts(els.List, nil, nil) == body {
-			// if c1 { A } else if c2 { A } else { A }: the inner if is
-			// reported as identical; once fixed, so is this one.
+	if _, ok := ifs.Else.(*ast.IfStmt); ok {
+		if p, ok := parent.(*ast.IfStmt); ok && elsePos && c.joins(p) != nil {
+			return // reported with the head of the chain
+		}
+		var links []*ast.IfStmt // the ifs joined to the one before
+		for cur := ifs; ; {
+			inner := c.joins(cur)
+			if inner == nil {
+				break
+			}
+			links = append(links, inner)
+			cur = inner
+		}
+		if len(links) == 0 {
 			return
 		}
-		if inner.Init == nil && len(ifs.Body.List) > 0 && body == c.canonStmts(inner.Body.List, nil, nil) {
-			var edits []analysis.TextEdit
-			if c.removalOK([]span{{ifs.Body.Lbrace, inner.Cond.Pos()}}) {
-				edits = []analysis.TextEdit{{Pos: ifs.Cond.End(), End: inner.Cond.Pos(), NewText: []byte(" || ")}}
-			}
-			c.report(ifs.Pos(), "this if and the else if after it have the same body: join their conditions with || so the function is smaller and cheaper to inline", edits, "Join the conditions with ||")
+		var edits []analysis.TextEdit
+		var removed []span
+		prev := ifs
+		for _, in := range links {
+			removed = append(removed, span{prev.Body.Lbrace, in.Cond.Pos()})
+			prev = in
 		}
+		if c.removalOK(removed) {
+			prev = ifs
+			for _, in := range links {
+				edits = append(edits, analysis.TextEdit{Pos: prev.Cond.End(), End: in.Cond.Pos(), NewText: []byte(" || ")})
+				prev = in
+			}
+		}
+		what := "the else if after it"
+		if len(links) > 1 {
+			what = fmt.Sprintf("the %d else ifs after it", len(links))
+		}
+		c.report(ifs.Pos(), "this if and "+what+" have the same body: join their conditions with || so the function is smaller and cheaper to inline", edits, "Join the conditions with ||")
 		return
 	}
 
@@ -473,7 +504,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 			msg = fmt.Sprintf("under %s, the else branch computes the same as the if branch, so the condition only costs a compare and a jump: drop it and keep the if branch", because(facts, notes))
 		}
 		edits := c.flattenIf(ifs, keep, drop, elsePos, stack)
-		c.report(ifs.Pos(), msg, edits, "Remove the redundant branch")
+		c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch")
 		return
 	}
 
@@ -516,7 +547,26 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		msg = fmt.Sprintf("under %s, the code after the if computes the same as the if body, so the condition only costs a compare and a jump: keep only the if body", because(facts, notes))
 		edits = c.keepIfBody(ifs, rest, stack)
 	}
-	c.report(ifs.Pos(), msg, edits, "Remove the redundant branch")
+	c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch")
+}
+
+// joins returns the if of ifs's else when the two have the same body and
+// their conditions can be joined with ||, or nil.
+func (c *checker) joins(ifs *ast.IfStmt) *ast.IfStmt {
+	inner, ok := ifs.Else.(*ast.IfStmt)
+	if !ok || inner.Init != nil || len(ifs.Body.List) == 0 {
+		return nil
+	}
+	body := c.canonStmts(ifs.Body.List, nil, nil)
+	if els, ok := inner.Else.(*ast.BlockStmt); ok && c.canonStmts(els.List, nil, nil) == body {
+		// if c1 { A } else if c2 { A } else { A }: the inner if is
+		// reported as identical; once fixed, so is this one.
+		return nil
+	}
+	if body != c.canonStmts(inner.Body.List, nil, nil) {
+		return nil
+	}
+	return inner
 }
 
 // because explains the facts behind an equivalence: "lo == hi, d is 0".
@@ -554,8 +604,10 @@ func indexOf(list []ast.Stmt, s ast.Stmt) int {
 }
 
 // checkSwitch reports runs of adjacent cases with the same body, once per
-// run.
-func (c *checker) checkSwitch(body *ast.BlockStmt) {
+// run, and the cases that do the same as the default case. tagged says
+// whether the switch compares a value (or a type) with its cases, and
+// typeSwitch whether it is a type switch.
+func (c *checker) checkSwitch(body *ast.BlockStmt, tagged, typeSwitch bool) {
 	mergeable := func(i int) bool {
 		a, ok1 := body.List[i].(*ast.CaseClause)
 		b, ok2 := body.List[i+1].(*ast.CaseClause)
@@ -567,7 +619,7 @@ func (c *checker) checkSwitch(body *ast.BlockStmt) {
 		}
 		return c.canonStmts(a.Body, nil, nil) == c.canonStmts(b.Body, nil, nil)
 	}
-	asDefault := c.sameAsDefault(body)
+	asDefault := c.sameAsDefault(body, tagged, typeSwitch)
 	for i := 0; i+1 < len(body.List); i++ {
 		if asDefault[i] {
 			continue
@@ -604,9 +656,11 @@ func (c *checker) checkSwitch(body *ast.BlockStmt) {
 
 // sameAsDefault reports the cases that do the same as the default case and
 // that no later case could take over from once deleted: the cases after
-// the last case whose body differs from the default's. It returns them by
-// index in body.List.
-func (c *checker) sameAsDefault(body *ast.BlockStmt) map[int]bool {
+// the last case whose body differs from the default's, and, in a switch
+// with a tag, any case whose values are constants distinct from those of
+// every later case (concrete types in a type switch whose later cases are
+// all concrete types). It returns them by index in body.List.
+func (c *checker) sameAsDefault(body *ast.BlockStmt, tagged, typeSwitch bool) map[int]bool {
 	dflt := -1
 	for i, s := range body.List {
 		if cc, ok := s.(*ast.CaseClause); ok && cc.List == nil {
@@ -644,6 +698,23 @@ func (c *checker) sameAsDefault(body *ast.BlockStmt) map[int]bool {
 		}
 		run[i] = true
 	}
+	if tagged {
+		for i := range body.List {
+			if i == dflt || run[i] {
+				continue
+			}
+			cc := body.List[i].(*ast.CaseClause)
+			if fallsThrough(cc.Body) || (i > 0 && fallsThrough(body.List[i-1].(*ast.CaseClause).Body)) {
+				continue
+			}
+			if c.effectiveLen(cc.Body) != c.effectiveLen(dc.Body) || !c.disjointFromLater(body, i, dflt, typeSwitch) {
+				continue
+			}
+			if c.canonStmts(cc.Body, nil, nil) == want {
+				run[i] = true
+			}
+		}
+	}
 	if len(run) == 0 {
 		return nil
 	}
@@ -672,6 +743,80 @@ func (c *checker) sameAsDefault(body *ast.BlockStmt) map[int]bool {
 	}
 	c.report(body.List[idx[0]].Pos(), msg, edits, "Delete the cases")
 	return run
+}
+
+// disjointFromLater reports whether no case after body.List[i] could match
+// a value that case i matches, so that deleting case i sends its values
+// to the default case. In an expression switch the cases must be
+// constants (which have no side effects) with distinct values; in a type
+// switch, case i and the later cases must be concrete types or nil.
+func (c *checker) disjointFromLater(body *ast.BlockStmt, i, dflt int, typeSwitch bool) bool {
+	info := c.pass.TypesInfo
+	concrete := func(e ast.Expr) bool {
+		tv := info.Types[e]
+		if tv.IsNil() {
+			return true
+		}
+		if !tv.IsType() {
+			return false
+		}
+		if _, ok := tv.Type.(*types.TypeParam); ok {
+			return false
+		}
+		return !types.IsInterface(tv.Type)
+	}
+	mine := body.List[i].(*ast.CaseClause).List
+	for _, e := range mine {
+		if typeSwitch {
+			if !concrete(e) || info.Types[e].IsNil() {
+				return false
+			}
+		} else if info.Types[e].Value == nil {
+			return false
+		}
+	}
+	for j := i + 1; j < len(body.List); j++ {
+		if j == dflt {
+			continue
+		}
+		for _, e := range body.List[j].(*ast.CaseClause).List {
+			if typeSwitch {
+				if !concrete(e) {
+					return false
+				}
+				continue
+			}
+			w := info.Types[e].Value
+			if w == nil {
+				return false
+			}
+			for _, m := range mine {
+				if sameConstant(info.Types[m].Value, w) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// sameConstant reports whether two case values may be equal: equal values
+// of comparable kinds (an integer and a float are compared by value).
+func sameConstant(a, b constant.Value) bool {
+	numeric := func(v constant.Value) bool {
+		switch v.Kind() {
+		case constant.Int, constant.Float, constant.Complex:
+			return true
+		}
+		return false
+	}
+	if a.Kind() != b.Kind() && !(numeric(a) && numeric(b)) {
+		return false // a string and a number in an interface switch
+	}
+	if a.Kind() == constant.Unknown || b.Kind() == constant.Unknown {
+		return true
+	}
+	return constant.Compare(a, token.EQL, b)
 }
 
 // caseName shortens the expression list of a case for a message.

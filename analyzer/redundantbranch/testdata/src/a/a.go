@@ -304,3 +304,96 @@ func allAlike(x, y int) int {
 	}
 	return y
 }
+
+// 28. The same named constant in both arms, and the same constant
+// expression written in another order.
+const pageSize = 4096
+
+func sameConst(c bool, n int) int {
+	var size int
+	if c { // want `both branches of this if do the same thing`
+		size = pageSize
+	} else {
+		size = pageSize
+	}
+	if c { // want `this if does the same as the code after it`
+		return n + pageSize + 1 + size
+	}
+	return 1 + n + pageSize + size
+}
+
+// 29. Under x == pageSize, returning pageSize is returning x.
+func clampPage(x int) int {
+	if x == pageSize { // want `under x == pageSize, the if body computes the same as the code after the if`
+		return pageSize
+	}
+	return x
+}
+
+// 30. A case like the default, though not next to it: the values are
+// constant and disjoint, so deleting it sends them to the default.
+func code(x int) int {
+	switch x {
+	case 1: // want `^case 1 does the same as the default case, so testing it only costs a compare and a jump: delete the case \[cold\]$`
+		return 10
+	case 2:
+		return 20
+	default:
+		return 10
+	}
+}
+
+// 31. String cases and a case list, in the middle.
+func color(s string) int {
+	switch s {
+	case "red":
+		return 1
+	case "green", "lime": // want `case "green", ... does the same as the default case`
+		return 0
+	case "blue":
+		return 2
+	default:
+		return 0
+	}
+}
+
+func bucket(n int) string {
+	switch n {
+	case 3, 4: // want `cases 3, ... and 6 do the same as the default case`
+		return "other"
+	case 5:
+		return "five"
+	case 6:
+		return "other"
+	case 7:
+		return "seven"
+	default:
+		return "other"
+	}
+}
+
+// 32. A type switch whose later cases are all concrete types.
+func bits(x any) int {
+	switch x.(type) {
+	case int8: // want `case int8 does the same as the default case`
+		return 0
+	case int16:
+		return 16
+	case nil:
+		return -1
+	default:
+		return 0
+	}
+}
+
+// 33. A chain of three arms with the same body is one finding.
+func chain3(x int) string {
+	if x < 0 { // want `^this if and the 2 else ifs after it have the same body: join their conditions with \|\| so the function is smaller and cheaper to inline \[cold\]$`
+		return "out"
+	} else if x > 100 {
+		return "out"
+	} else if x == 50 {
+		return "out"
+	}
+	return "in"
+}

@@ -304,3 +304,121 @@ func fallInto(x int) int {
 		return 0
 	}
 }
+
+// N29. Two named constants that happen to have the same value today are
+// not the same code: either may change.
+const (
+	LeafElementSize   = 16
+	BranchElementSize = 16
+	noOffset          = 0
+)
+
+type width int
+
+const (
+	narrow width = iota + 1
+	wide
+)
+
+func elementSize(leaf bool) int {
+	var size int
+	if leaf {
+		size = LeafElementSize
+	} else {
+		size = BranchElementSize
+	}
+	return size
+}
+
+// N30. A literal against a named constant of the same value.
+func literalVsNamed(leaf bool) int {
+	if leaf {
+		return 16
+	}
+	return BranchElementSize
+}
+
+// N31. Constant expressions of different constants, iota-derived typed
+// constants.
+func plusOne(c bool, n int) int {
+	if c {
+		return n + LeafElementSize + 1
+	}
+	return n + BranchElementSize + 1
+}
+
+func nextWidth(c bool) width {
+	if c {
+		return narrow + 1
+	}
+	return wide
+}
+
+// N32. Under off == noOffset, p[off:n+off] is p[:n] only while noOffset is 0.
+func windowNamed(p []byte, off, n int) []byte {
+	if off != noOffset {
+		return p[off : n+off]
+	}
+	return p[:n]
+}
+
+// N33. A case whose constant body equals the default's only by value.
+func caseNamed(x int) int {
+	switch x {
+	case 1:
+		return LeafElementSize
+	default:
+		return BranchElementSize
+	}
+}
+
+// N34. A later interface case could take over a deleted type case.
+func bitsIface(x any) int {
+	switch x.(type) {
+	case int8:
+		return 0
+	case interface{ String() string }:
+		return 16
+	default:
+		return 0
+	}
+}
+
+// N35. A later case that is not constant could take over its value.
+func laterVar(x, y int) int {
+	switch x {
+	case 1:
+		return 10
+	case y:
+		return 20
+	default:
+		return 10
+	}
+}
+
+// N36. The case before falls through into it.
+func fallIntoFar(x int) int {
+	switch x {
+	case 0:
+		x++
+		fallthrough
+	case 1:
+		return 10
+	case 2:
+		return 20
+	default:
+		return 10
+	}
+}
+
+// N37. A switch without a tag tests conditions, not disjoint values.
+func tagless(x int) int {
+	switch {
+	case x > 1:
+		return 10
+	case x > 0:
+		return 20
+	default:
+		return 10
+	}
+}

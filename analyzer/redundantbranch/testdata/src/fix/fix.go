@@ -1,5 +1,10 @@
 package fix
 
+import (
+	"bytes"
+	"strings"
+)
+
 func check() bool { return true }
 
 func use(...int) {}
@@ -131,4 +136,35 @@ func comments(f func() error) error {
 	// TODO: retry.
 
 	return nil // done
+}
+
+// Calls the analyzer knows to be pure leave no statement behind.
+func pureCond(s string, x int) string {
+	if strings.HasPrefix(s, "#") && len(s) > 1 { // want `^both branches of this if do the same thing, so the condition only costs a compare and a jump: replace the if with one branch \[cold\]$`
+		x = 1
+	} else {
+		x = 1
+	}
+	return strings.ToLower(s)[x:]
+}
+
+func pureEarly(a, b []byte) int {
+	if bytes.Equal(a, b) || string(a) == "x" { // want `^this if does the same as the code after it, so the condition only costs a compare and a jump: delete the if \[cold\]$`
+		return bytes.IndexByte(a, 'x')
+	}
+	return bytes.IndexByte(a, 'x')
+}
+
+type counter struct{ n int }
+
+func (c *counter) next() bool { c.n++; return c.n > 3 }
+
+// A call that may have effects is kept, and the message says so.
+func effectCond(c *counter, x int) int {
+	if c.next() { // want `both branches of this if do the same thing, so the condition only costs a compare and a jump: replace the if with one branch, keeping the call to c.next for its side effects \[cold\]$`
+		x = 2
+	} else {
+		x = 2
+	}
+	return x
 }
