@@ -39,6 +39,11 @@
 // parameter, or a field that a setter changes has nothing to cache and is
 // not reported.
 //
+// A value that the function changes after building it (a regexp made
+// leftmost-longest with Longest, a template given more templates or
+// functions with New, Parse or Funcs) is not reported: one shared value
+// would be changed by every call, and by concurrent calls at once.
+//
 // For regexp.MustCompile and strings.NewReplacer with constant arguments
 // the analyzer suggests a fix: the call is moved to a package-level
 // variable declared before the function, named after the function (parse

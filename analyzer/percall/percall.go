@@ -275,7 +275,7 @@ func (st *state) call(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, recv
 		return
 	}
 	kind := st.args(call.Args, recv)
-	if kind == argOther {
+	if kind == argOther || st.mutated(fd, call) {
 		return
 	}
 	hot, ok := st.tier(call.Pos())
@@ -303,6 +303,68 @@ func (st *state) call(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, recv
 		}
 	}
 	pass.Report(d)
+}
+
+// mutators are the methods that change a value percall would build once:
+// one shared value changed by every call (and by concurrent calls) is not
+// the fresh value each call had.
+var mutators = map[string]bool{
+	"(*regexp.Regexp).Longest": true,
+}
+
+func init() {
+	for _, pkg := range []string{"text/template", "html/template"} {
+		for _, m := range []string{"AddParseTree", "Delims", "Funcs", "New", "Option", "Parse", "ParseFS", "ParseFiles", "ParseGlob"} {
+			mutators["(*"+pkg+".Template)."+m] = true
+		}
+	}
+}
+
+// mutated reports whether the value call builds is changed after it is
+// built: a mutating method is called on it, directly or through the local
+// variable it initializes.
+func (st *state) mutated(fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	info := st.pass.TypesInfo
+	isMutator := func(sel *ast.SelectorExpr) bool {
+		fn, ok := info.Uses[sel.Sel].(*types.Func)
+		return ok && mutators[fn.FullName()]
+	}
+	var v *types.Var
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			// A method called on the built value itself; the outer
+			// calls of a template chain are checked as the value.
+			found = ast.Unparen(n.X) == call && isMutator(n)
+		case *ast.CallExpr:
+			// template.Must(call): the value is Must's.
+			if k := funcKey(info, n); (k == "text/template.Must" || k == "html/template.Must") &&
+				len(n.Args) == 1 && ast.Unparen(n.Args[0]) == call {
+				found = st.mutated(fd, n)
+			}
+		case ast.Stmt:
+			if id := initialized(n, call); id != nil {
+				v, _ = info.Defs[id].(*types.Var)
+			}
+		}
+		return true
+	})
+	if found || v == nil {
+		return found
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && !found {
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[id] == v && isMutator(sel) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // fixable reports whether moving call to package level keeps the
@@ -622,7 +684,7 @@ func (st *state) template(fd *ast.FuncDecl, call *ast.CallExpr, recv *types.Var,
 		return false
 	}
 	kind := st.args([]ast.Expr{newCall.Args[0], call.Args[0]}, recv)
-	if kind == argOther {
+	if kind == argOther || st.mutated(fd, outer) {
 		return false
 	}
 	hot, ok := st.tier(outer.Pos())

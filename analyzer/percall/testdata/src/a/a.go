@@ -194,3 +194,18 @@ func HandleParam(nameRe string, ok bool) string {
 	}
 	return nameRe
 }
+
+// HandleLongest changes the regexp it builds: one shared regexp would be
+// changed by every call, and concurrent calls would race on it.
+func HandleLongest(s string) bool {
+	re := regexp.MustCompile(`a+b`)
+	re.Longest()
+	return re.MatchString(s)
+}
+
+// HandlePage adds a template to the one it parses on every call.
+func HandlePage(w *strings.Builder, v any) error {
+	t := template.Must(template.New("page").Parse(`<p>{{template "x" .}}</p>`))
+	template.Must(t.New("x").Parse(`{{.}}`))
+	return t.Execute(w, v)
+}
