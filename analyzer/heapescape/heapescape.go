@@ -250,7 +250,9 @@ func (fd *finding) message() (string, bool) {
 			// variables: say who stores it.
 			why = "because " + fd.funcName(fn) + " stores it"
 		} else if strings.HasPrefix(why, "because append grows it and it is stored in ") && fn != nil {
-			why = "because " + fd.funcName(fn) + " appends to a slice it keeps"
+			// The callee grows a slice it keeps (a buffer's own
+			// storage): that is what it is for.
+			return "", false
 		}
 	}
 	if fd.reason == errorPath {
@@ -303,7 +305,13 @@ func (fd *finding) inlinedAdvice(advice string, fn *types.Func) string {
 	}
 	switch {
 	case fn != nil && constructor(fn):
-		return "the allocation is inside the called function: create the value once and reuse it if this path is hot"
+		if call := callAt(fd.path, fd.rec.TokPos); call != nil && hasReset(fd.pass.TypesInfo.TypeOf(call)) {
+			t := fd.pass.TypesInfo.TypeOf(call)
+			return "the allocation is inside the called function: create one " + strings.TrimPrefix(types.TypeString(t, (*types.Package).Name), "*") +
+				" and call its Reset method for each use instead, if this path is hot"
+		}
+		// A constructor without Reset: each use needs its own value.
+		return ""
 	case hasResult:
 		return "the allocation is inside the called function: call it less often (reuse its result) if this path is hot"
 	}
@@ -383,7 +391,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	case escape.CauseNonConstantMake:
 		return "because its size is not a constant", "preallocate a reusable buffer, or use a fixed-size array when the size is bounded"
 	case escape.CauseAppend:
-		if fd.presized() {
+		if fd.presized() || fd.growsField() {
 			// make(T, 0, n) before: append grows it only past n, which
 			// the code chose.
 			fd.inherent = true
@@ -441,6 +449,12 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 	case leakIfaceParam:
 		return "because " + what + " is passed as an interface value to " + name + ", which lets it escape",
 			"passing it by value would box it anyway: reuse one value across calls if this is hot"
+	}
+	if fd.rec.Name == "... argument" {
+		// The callee keeps the slice of its variadic arguments: that
+		// is what calling it costs.
+		fd.inherent = true
+		return "", ""
 	}
 	return "because " + what + " is passed to " + name + ", which lets it escape", "reuse one value across calls, or let the caller provide the memory"
 }

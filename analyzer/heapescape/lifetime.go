@@ -699,3 +699,18 @@ func (fd *finding) presized() bool {
 	})
 	return found
 }
+
+// growsField reports whether the append record is "x.f = append(x.f, ...)":
+// the growth of a field that is the data structure's own storage.
+func (fd *finding) growsField() bool {
+	call, ok := fd.exprAt().(*ast.CallExpr)
+	if !ok || !isBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
+		return false
+	}
+	target := fd.storeTarget(call)
+	if target == nil {
+		return false
+	}
+	_, isField := ast.Unparen(target).(*ast.SelectorExpr)
+	return isField && types.ExprString(target) == types.ExprString(ast.Unparen(call.Args[0]))
+}
