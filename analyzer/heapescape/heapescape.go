@@ -232,6 +232,11 @@ func (fd *finding) message() (string, bool) {
 		return "", false
 	}
 	why, advice := fd.explain(ctor, part)
+	if inlined && rec.Cause == escape.CauseAppend && strings.HasPrefix(why, "because append grows it and it is stored in ") {
+		// The called function grows a slice it keeps (a buffer's own
+		// storage): that is what it is for.
+		return "", false
+	}
 	if fd.inherent {
 		// The value is what the code keeps (stored in a field, a map, a
 		// container that is itself reported): nothing to change here.

@@ -182,3 +182,16 @@ func DecodeAll(rs []io.Reader, vs []any) {
 		decodeOne(r, vs[i])
 	}
 }
+
+// Buf grows its own storage: that is what it is for, also where the
+// growth is inlined.
+type Buf struct{ bs []byte }
+
+// AppendByte grows the buffer.
+func (b *Buf) AppendByte(v byte) { b.bs = append(b.bs, v) }
+
+// WriteByte inlines AppendByte.
+func (b *Buf) WriteByte(v byte) error {
+	b.AppendByte(v)
+	return nil
+}
