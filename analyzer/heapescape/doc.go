@@ -42,6 +42,31 @@
 //     reported.
 //   - A value boxed only to be passed to reflect.DeepEqual says "(goes away
 //     with the deepequal fix)".
+//   - "Hoist the allocation out of the loop" is said only when the value
+//     provably stays in the iteration: passed to calls that do not keep it
+//     (dynamic calls, builtins, callees the compiler or their source show
+//     do not keep it) or bound to a variable of the loop body that is not
+//     stored, appended, returned, sent, captured or passed to go or defer.
+//     In a loop, an inlined call of another package is advised to be reset
+//     (a result type with a Reset method, such as bytes.NewReader) or
+//     hoisted (arguments that do not change in the loop); a call without a
+//     result, or whose result is kept, is not reported.
+//   - Nothing is reported for what the code keeps and must be fresh: a
+//     value stored in a field, a global, a map or an interface (unless it
+//     is small and the pointer is not shared: then by-value advice), a value
+//     that escapes with a container reported on its own, the growth of a
+//     field by x.f = append(x.f, ...) or inside a callee that keeps the
+//     slice, an append to a slice made with a capacity, a variable whose
+//     address a constructor returns (var w T; ...; return &w), a callee that
+//     keeps its ... arguments, and another package's constructor that has
+//     no Reset method. Nor for allocation that is already lazy or
+//     grow-on-demand: if x == nil { x = make(...) }, if cap(b) < n { b =
+//     make(...) }.
+//   - Conversions that do not allocate are not reported, although the
+//     compiler says the value escapes: constants, composite literals of
+//     constants, zero-size values, bools and one-byte integers (and structs
+//     or arrays of one such), and make of a slice with length and capacity
+//     0. TestNonAllocating measures each shape with testing.AllocsPerRun.
 //
 // Findings are ranked by the hot-path estimate of the hotpath analyzer: the
 // tier ("hot-loop", "per-item" or "cold") ends the message in brackets and
@@ -50,7 +75,8 @@
 // statement that returns a non-nil error (fmt.Errorf, errors.New, a
 // concrete error type, a package-level error variable, or a variable the
 // enclosing if statement compared with "!= nil", or defined in the block
-// from such a value), inside an if, else or case block whose last
+// from such a value), inside the block of "if err != nil" for a value of
+// type error, inside an if, else or case block whose last
 // statement is such a return or a call that does not return (panic,
 // log.Fatal*, log.Panic*, os.Exit, runtime.Goexit, t.Fatal*, t.Skip*,
 // t.FailNow), or passed as an argument to such a call, to t.Error or

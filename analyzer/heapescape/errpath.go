@@ -31,6 +31,11 @@ func onErrorPath(info *types.Info, path []ast.Node) bool {
 					if endsInError(info, results, n.List, path[i:]) {
 						return true
 					}
+					if ifs.Body == n && errNotNil(info, ifs.Cond) {
+						// "if err != nil { ... }": handling an error,
+						// also when the block continues or logs.
+						return true
+					}
 				}
 			}
 		case *ast.CaseClause:
@@ -247,4 +252,18 @@ func comparesNotNil(info *types.Info, cond ast.Expr, v *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// errNotNil reports whether cond is "x != nil" (or "nil != x") for a value x
+// of type error.
+func errNotNil(info *types.Info, cond ast.Expr) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ {
+		return false
+	}
+	x, y := b.X, b.Y
+	if info.Types[x].IsNil() {
+		x, y = y, x
+	}
+	return info.Types[y].IsNil() && types.Identical(info.TypeOf(x), errorType)
 }

@@ -78,6 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 			file:   f,
 			path:   path,
 			res:    r,
+			esc:    res,
 			tier:   info.Tier,
 			reason: info.Reason,
 		}
@@ -157,8 +158,12 @@ type finding struct {
 	file   *ast.File              // the record's file
 	path   []ast.Node             // from the node at the record's position outwards
 	res    *resolver
+	esc    *escape.Result // the compiler's decisions for the package
 	tier   hotpath.Tier
 	reason string
+	// inherent is set by explain when the value is what the code keeps
+	// and no change in this function would avoid the allocation.
+	inherent bool
 }
 
 // message returns the diagnostic's message, or false if the record is not
@@ -209,9 +214,16 @@ func (fd *finding) message() (string, bool) {
 		}
 		prefix = "calling " + name + " allocates (inlined): "
 	}
-	if fd.zeroSize() {
+	if fd.zeroSize() || fd.nonAllocating() {
 		// A zero-size value (struct{}{}, new(struct{}), a boxed empty
 		// struct) is not allocated: the runtime uses one shared address.
+		// Constants, single bytes and static literals converted to an
+		// interface use read-only data.
+		return "", false
+	}
+	if !other && fd.guarded(fd.allocExpr()) {
+		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
+		// the code already allocates only when needed.
 		return "", false
 	}
 	ctor, part := fd.constructorAlloc()
@@ -221,17 +233,32 @@ func (fd *finding) message() (string, bool) {
 		return "", false
 	}
 	why, advice := fd.explain(ctor, part)
-	if fd.tier == hotpath.Loop && !other && advice != "" && isAllocName(rec.Name) {
+	if inlined && rec.Cause == escape.CauseAppend && strings.HasPrefix(why, "because append grows it and it is stored in ") {
+		// The called function grows a slice it keeps (a buffer's own
+		// storage): that is what it is for.
+		return "", false
+	}
+	if fd.inherent {
+		// The value is what the code keeps (stored in a field, a map, a
+		// container that is itself reported): nothing to change here.
+		return "", false
+	}
+	if fd.tier == hotpath.Loop && !other && advice != "" && isAllocName(rec.Name) &&
+		rec.Cause != escape.CauseReturnedOrStored && fd.iterationLocal(fd.allocExpr()) {
 		advice += ", or hoist the allocation out of the loop and reuse it"
 	}
 	if other {
-		advice = fd.inlinedAdvice(advice, fn)
+		if advice = fd.inlinedAdvice(advice, fn); advice == "" {
+			return "", false
+		}
 		if loc, ok := strings.CutPrefix(why, "because it is stored in "); ok && fn != nil && fd.inlinedName(loc) {
 			// "stored in textproto.h[...]" names the callee's
 			// variables: say who stores it.
 			why = "because " + fd.funcName(fn) + " stores it"
 		} else if strings.HasPrefix(why, "because append grows it and it is stored in ") && fn != nil {
-			why = "because " + fd.funcName(fn) + " appends to a slice it keeps"
+			// The callee grows a slice it keeps (a buffer's own
+			// storage): that is what it is for.
+			return "", false
 		}
 	}
 	if fd.reason == errorPath {
@@ -263,13 +290,34 @@ func (fd *finding) inlinedAdvice(advice string, fn *types.Func) string {
 		return advice
 	}
 	hasResult := fn == nil || fn.Type().(*types.Signature).Results().Len() > 0
+	if fd.tier == hotpath.Loop {
+		// Hoisting is advice only for a result that does not outlive
+		// the iteration; a call without a result (h.Add) runs for its
+		// effect, and must run per iteration.
+		call := callAt(fd.path, fd.rec.TokPos)
+		loop := fd.enclosingLoop()
+		if call == nil || loop == nil || !hasResult || !fd.iterationLocal(call) {
+			return ""
+		}
+		if t := fd.pass.TypesInfo.TypeOf(call); hasReset(t) {
+			name := types.TypeString(t, (*types.Package).Name)
+			return "the allocation is inside the called function: create one " + strings.TrimPrefix(name, "*") +
+				" before the loop and call its Reset method in each iteration instead"
+		}
+		if fd.loopInvariant(call, loop) {
+			return "the allocation is inside the called function, whose arguments do not change in the loop: hoist the call out of the loop and reuse its result"
+		}
+		return ""
+	}
 	switch {
-	case fd.tier == hotpath.Loop && hasResult:
-		return "the allocation is inside the called function: hoist the call out of the loop, or reuse its result"
-	case fd.tier == hotpath.Loop:
-		return "the allocation is inside the called function: hoist the call out of the loop if it can be"
 	case fn != nil && constructor(fn):
-		return "the allocation is inside the called function: create the value once and reuse it if this path is hot"
+		if call := callAt(fd.path, fd.rec.TokPos); call != nil && hasReset(fd.pass.TypesInfo.TypeOf(call)) {
+			t := fd.pass.TypesInfo.TypeOf(call)
+			return "the allocation is inside the called function: create one " + strings.TrimPrefix(types.TypeString(t, (*types.Package).Name), "*") +
+				" and call its Reset method for each use instead, if this path is hot"
+		}
+		// A constructor without Reset: each use needs its own value.
+		return ""
 	case hasResult:
 		return "the allocation is inside the called function: call it less often (reuse its result) if this path is hot"
 	}
@@ -318,15 +366,20 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return fd.leakText(l, callee, "it")
 		}
 		if c := containerOf(rec); c != "" {
-			return "because it is stored in " + c + ", which escapes", "it is allocated with " + c + " (see that finding): keeping " + c + " on the stack avoids both"
+			// It escapes with its container, whose own finding says why.
+			fd.inherent = true
+			return "", ""
 		}
 		why = "because " + itIs(orDefault(detail, "returned or stored outside the function"))
-		if hasReason(rec, "interface-converted") {
-			// A pointer stored in an interface: by value, it would be
-			// boxed on the heap all the same.
-			return why, "it is kept as an interface value, which needs the heap either way: reuse one value across calls if this runs often"
+		if hasReason(rec, "interface-converted") && !hasReason(rec, "return") {
+			// A pointer stored in an interface that outlives the call: by
+			// value, it would be boxed on the heap all the same, and the
+			// value kept must be fresh.
+			fd.inherent = true
+			return "", ""
 		}
-		if t := fd.pointee(); t != nil {
+		target := fd.storeTarget(fd.allocExpr())
+		if t := fd.pointee(); t != nil && (target == nil || !fd.sharedElsewhere(target)) {
 			if size, ok := byValueOK(t, fd.pass.TypesSizes); ok {
 				name := types.TypeString(t, types.RelativeTo(fd.pass.Pkg))
 				return why, fmt.Sprintf("%s is small (%d bytes) and may be copied: return or store it by value instead of by pointer", name, size)
@@ -335,19 +388,27 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		if hasReason(rec, "return") {
 			return why, "let the caller provide the memory, or reuse one value across calls"
 		}
-		// Not small, or not to be copied: no by-value advice.
-		return why, "allocate it only when needed and reuse it across calls where its lifetime allows"
+		// Not small, not to be copied, or shared: the stored value is
+		// what the code keeps.
+		fd.inherent = true
+		return "", ""
 	case escape.CauseTooLarge:
 		return "because it is too large for the stack", "allocate it once and reuse it, or shrink it below the compiler's stack limit"
 	case escape.CauseNonConstantMake:
 		return "because its size is not a constant", "preallocate a reusable buffer, or use a fixed-size array when the size is bounded"
 	case escape.CauseAppend:
+		if fd.presized() || fd.growsField() {
+			// make(T, 0, n) before: append grows it only past n, which
+			// the code chose.
+			fd.inherent = true
+			return "", ""
+		}
 		if c := containerOf(rec); c != "" {
 			if strings.HasPrefix(rec.Name, "append(([]") && strings.Contains(rec.Name, ")(nil), ") {
 				// append([]T(nil), s...): the idiom for a copy.
 				return "because the copy is stored in " + c + ", which escapes", "the copy is needed if the caller may reuse the original; otherwise keep the caller's slice"
 			}
-			return "because the appended slice is stored in " + c + ", which escapes", "it is allocated with " + c + " (see that finding): keeping " + c + " on the stack avoids both"
+			return "because append grows it", "preallocate the slice with make(..., 0, n) when the final size is known"
 		}
 		why = "because append grows it"
 		if detail != "" {
@@ -367,7 +428,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	}
 	// The compiler's flow did not name a cause goadvise knows.
 	if c := containerOf(rec); c != "" {
-		return "because it is stored in " + c + ", which escapes", "it is allocated with " + c + " (see that finding): keeping " + c + " on the stack avoids both"
+		// It escapes with its container, whose own finding says why.
+		fd.inherent = true
+		return "", ""
 	}
 	if detail != "" {
 		return "(compiler: " + detail + ")", ""
@@ -392,6 +455,12 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 	case leakIfaceParam:
 		return "because " + what + " is passed as an interface value to " + name + ", which lets it escape",
 			"passing it by value would box it anyway: reuse one value across calls if this is hot"
+	}
+	if fd.rec.Name == "... argument" {
+		// The callee keeps the slice of its variadic arguments: that
+		// is what calling it costs.
+		fd.inherent = true
+		return "", ""
 	}
 	return "because " + what + " is passed to " + name + ", which lets it escape", "reuse one value across calls, or let the caller provide the memory"
 }
@@ -553,6 +622,10 @@ func (fd *finding) constructorAlloc() (fn *types.Func, part string) {
 		return false
 	}
 	if e := fd.allocExpr(); e != nil && hasReason(fd.rec, "return") && isResult(fd.pass.TypesInfo.TypeOf(e)) {
+		return obj, ""
+	}
+	if v := fd.movedVar(); v != nil && isResult(types.NewPointer(v.Type())) && returnsAddrOf(fd.pass.TypesInfo, decl.Body, v) {
+		// "var w Writer; ...; return &w": the variable is the result.
 		return obj, ""
 	}
 	if ret == nil {

@@ -39,3 +39,14 @@ func TestHotOnly(t *testing.T) {
 	dir := filepath.Join(analysistest.TestData(), "src", "hot")
 	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
 }
+
+// TestShapes checks that the advice follows from what the code around each
+// allocation does: hoisting only values that do not outlive the iteration,
+// nothing for lazy or grow-on-demand allocation, for a constructor's or a
+// parser's product, for calls that must run per item, or for conversions
+// that do not allocate.
+func TestShapes(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := filepath.Join(analysistest.TestData(), "src", "shapes")
+	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
+}

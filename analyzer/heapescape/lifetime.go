@@ -1,0 +1,716 @@
+package heapescape
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/goadvise/goadvise/escape"
+)
+
+// The compiler says where a value is allocated and why; what a developer
+// may change about it depends on what the code does with the value. The
+// functions of this file read the syntax around an allocation to decide
+// which advice is true: whether the value outlives a loop iteration, whether
+// the allocation is already lazy or grow-on-demand, and whether the
+// compiler's "escapes to heap" is an allocation at all.
+
+// nonAllocating reports whether the escaping value is an interface
+// conversion that the compiler implements without allocating (see
+// cmd/compile/internal/walk: dataWord and orderState.addrTemp): a constant
+// or a composite literal of constants (read-only data), a zero-size value
+// (runtime.zerobase), a bool or single-byte integer (runtime.staticuint64s),
+// or make of a slice with constant length and capacity 0 (mallocgc of 0
+// bytes returns zerobase). TestNonAllocating measures each shape.
+func (fd *finding) nonAllocating() bool {
+	rec := fd.rec
+	if rec.Kind != escape.EscapesToHeap {
+		return false
+	}
+	// The compiler prints a constant as its value: "\"text\"", "1000",
+	// "time.Duration(1000000000)"; also in inlined code.
+	if constName(rec.Name) {
+		return true
+	}
+	if len(rec.InlinedFrom) > 0 {
+		return false
+	}
+	e := fd.convertedExpr()
+	if e == nil {
+		return false
+	}
+	info := fd.pass.TypesInfo
+	if tv, ok := info.Types[e]; ok && tv.Value != nil {
+		return true
+	}
+	if call, ok := e.(*ast.CallExpr); ok && isBuiltin(info, call.Fun, "make") && len(call.Args) >= 2 {
+		for _, a := range call.Args[1:] {
+			if v := info.Types[a].Value; v == nil || constant.Sign(v) != 0 {
+				return false
+			}
+		}
+		_, isSlice := info.TypeOf(call).Underlying().(*types.Slice)
+		return isSlice
+	}
+	if fd.allocExpr() != nil && !isStaticLit(info, e) {
+		// An allocation (&T{}, new(T), make) is not a conversion.
+		return false
+	}
+	t := info.TypeOf(e)
+	if t == nil || types.IsInterface(t) {
+		return false
+	}
+	if fd.pass.TypesSizes.Sizeof(t) == 0 || isStaticLit(info, e) {
+		return true
+	}
+	return singleByte(t, fd.pass.TypesSizes)
+}
+
+// constName reports whether the compiler's name of an escaping value is a
+// literal constant, or a conversion of one to a named type.
+func constName(name string) bool {
+	e, err := parser.ParseExpr(name)
+	if err != nil {
+		return false
+	}
+	if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 1 {
+		switch c.Fun.(type) {
+		case *ast.Ident, *ast.SelectorExpr:
+			e = c.Args[0]
+		}
+	}
+	if u, ok := e.(*ast.UnaryExpr); ok && (u.Op == token.SUB || u.Op == token.ADD) {
+		e = u.X
+	}
+	_, ok := e.(*ast.BasicLit)
+	return ok
+}
+
+// singleByte reports whether t, or its sole component (a struct of one
+// field, an array of one element), is a bool or a one-byte integer: the
+// runtime boxes those from a static table.
+func singleByte(t types.Type, sizes types.Sizes) bool {
+	for {
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			return u.Info()&types.IsBoolean != 0 || u.Info()&types.IsInteger != 0 && sizes.Sizeof(u) == 1
+		case *types.Struct:
+			var sole types.Type
+			for i := 0; i < u.NumFields(); i++ {
+				f := u.Field(i).Type()
+				if sizes.Sizeof(f) == 0 {
+					continue
+				}
+				if sole != nil {
+					return false
+				}
+				sole = f
+			}
+			if sole == nil {
+				return false
+			}
+			t = sole
+		case *types.Array:
+			if u.Len() != 1 {
+				return false
+			}
+			t = u.Elem()
+		default:
+			return false
+		}
+	}
+}
+
+// isStaticLit reports whether e is a struct or array composite literal
+// (not its address) of constants and such literals: the compiler puts it in
+// read-only data.
+func isStaticLit(info *types.Info, e ast.Expr) bool {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	switch info.TypeOf(lit).Underlying().(type) {
+	case *types.Struct, *types.Array:
+	default:
+		return false
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			elt = kv.Value
+		}
+		if info.Types[elt].Value == nil && !isStaticLit(info, elt) {
+			return false
+		}
+	}
+	return true
+}
+
+// convertedExpr returns the expression at the record's position that the
+// compiler names: the innermost one printed as the record's name, or else
+// the outermost one starting there.
+func (fd *finding) convertedExpr() ast.Expr {
+	for _, n := range fd.path {
+		e, ok := n.(ast.Expr)
+		if !ok || !startsAt(n, fd.rec.TokPos) {
+			break
+		}
+		if types.ExprString(e) == fd.rec.Name {
+			return e
+		}
+	}
+	return fd.exprAt()
+}
+
+func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
+	}
+	_, ok = info.Uses[id].(*types.Builtin)
+	return ok
+}
+
+// enclosingLoop returns the innermost for or range statement around the
+// record, within its function.
+func (fd *finding) enclosingLoop() ast.Stmt {
+	for _, n := range fd.path {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return n.(ast.Stmt)
+		case *ast.FuncDecl, *ast.FuncLit:
+			return nil
+		}
+	}
+	return nil
+}
+
+func loopBody(loop ast.Stmt) *ast.BlockStmt {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return l.Body
+	case *ast.RangeStmt:
+		return l.Body
+	}
+	return nil
+}
+
+// parentOf returns the node enclosing n in the record's path, skipping
+// parentheses, and n's index in the path (-1 if n is not on it).
+func (fd *finding) parentOf(n ast.Node) ast.Node {
+	for i, p := range fd.path {
+		if p == n {
+			for _, q := range fd.path[i+1:] {
+				if _, ok := q.(*ast.ParenExpr); !ok {
+					return q
+				}
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// iterationLocal reports whether the value of e, an expression on the
+// record's path inside a loop, provably does not outlive the iteration:
+// it is passed directly to calls that do not keep it, or bound to a
+// variable declared in the loop body whose every use keeps it in the
+// iteration (no store, append, return, send, capture, go or defer).
+// Only then can one value allocated before the loop serve every iteration.
+func (fd *finding) iterationLocal(e ast.Expr) bool {
+	loop := fd.enclosingLoop()
+	if loop == nil || e == nil {
+		return false
+	}
+	body := loopBody(loop)
+	info := fd.pass.TypesInfo
+	switch p := fd.parentOf(e).(type) {
+	case *ast.CallExpr:
+		return fd.callKeepsNot(p, e, fd.parentOf(p))
+	case *ast.AssignStmt:
+		if len(p.Lhs) != len(p.Rhs) {
+			return false
+		}
+		for i, r := range p.Rhs {
+			if ast.Unparen(r) != e {
+				continue
+			}
+			id, ok := p.Lhs[i].(*ast.Ident)
+			if !ok {
+				return false // a field, an element, a map entry
+			}
+			return fd.usesStayLocal(info.ObjectOf(id), body)
+		}
+	case *ast.ValueSpec:
+		for i, v := range p.Values {
+			if ast.Unparen(v) == e && i < len(p.Names) {
+				return fd.usesStayLocal(info.ObjectOf(p.Names[i]), body)
+			}
+		}
+	}
+	return false
+}
+
+// usesStayLocal reports whether v is declared in body and each of its uses
+// there keeps its value within the iteration.
+func (fd *finding) usesStayLocal(v types.Object, body *ast.BlockStmt) bool {
+	if v == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return false
+	}
+	info := fd.pass.TypesInfo
+	ok := true
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, isID := n.(*ast.Ident)
+		if !isID || info.Uses[id] != v {
+			return true
+		}
+		if !useStaysLocal(fd, v, stack) {
+			ok = false
+		}
+		return true
+	})
+	return ok
+}
+
+// useStaysLocal reports whether the use of v at the top of stack (its
+// enclosing nodes, outermost first) keeps v's value in the iteration.
+func useStaysLocal(fd *finding, v types.Object, stack []ast.Node) bool {
+	info := fd.pass.TypesInfo
+	for _, n := range stack {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false // captured by a closure
+		}
+	}
+	// Climb through expressions that still denote v's memory.
+	cur := stack[len(stack)-1].(ast.Expr)
+	i := len(stack) - 2
+	for ; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr:
+			cur = p
+			continue
+		case *ast.SliceExpr:
+			if p.X == cur {
+				cur = p
+				continue
+			}
+		case *ast.UnaryExpr:
+			if p.Op == token.AND {
+				return false // its address is taken
+			}
+		}
+		break
+	}
+	if i < 0 {
+		return false
+	}
+	switch p := stack[i].(type) {
+	case *ast.IndexExpr:
+		// An element of v, not v; but v as a map key is kept.
+		return p.X == cur
+	case *ast.StarExpr, *ast.BinaryExpr, *ast.SelectorExpr, *ast.RangeStmt, *ast.SwitchStmt, *ast.IncDecStmt:
+		// An element, a field, a method, a comparison: not v itself.
+		return true
+	case *ast.CallExpr:
+		var parent ast.Node
+		if i > 0 {
+			parent = stack[i-1]
+		}
+		return fd.callKeepsNot(p, cur, parent) || isAppendTo(info, p, cur, parent, v)
+	case *ast.AssignStmt:
+		// v on the left is overwritten, not kept; on the right it is
+		// kept unless assigned to itself (v = v[:0]).
+		for _, l := range p.Lhs {
+			if l == cur {
+				return true
+			}
+		}
+		for j, r := range p.Rhs {
+			if r == cur && j < len(p.Lhs) {
+				if id, ok := p.Lhs[j].(*ast.Ident); ok && info.ObjectOf(id) == v {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// isAppendTo reports whether call is append(v, ...) assigned back to v.
+func isAppendTo(info *types.Info, call *ast.CallExpr, arg ast.Expr, parent ast.Node, v types.Object) bool {
+	if !isBuiltin(info, call.Fun, "append") || len(call.Args) == 0 || call.Args[0] != arg {
+		return false
+	}
+	as, ok := parent.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return false
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	return ok && info.ObjectOf(id) == v
+}
+
+// callKeepsNot reports whether call, whose argument (or receiver) is arg,
+// is known not to keep it: a builtin that does not store it, a conversion
+// to string, a call through an interface or a function value (whose
+// contract, as io.Reader's, is the premise of reusing a buffer), or a
+// static callee that the compiler (for this package's functions) or the
+// callee's source (passing it on to such a dynamic call) shows does not
+// keep it. parent encloses the call: go and defer keep their arguments.
+func (fd *finding) callKeepsNot(call *ast.CallExpr, arg ast.Expr, parent ast.Node) bool {
+	switch parent.(type) {
+	case *ast.GoStmt, *ast.DeferStmt:
+		return false
+	}
+	info := fd.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		// A conversion: to string copies; others alias the value.
+		b, ok := tv.Type.Underlying().(*types.Basic)
+		return ok && b.Info()&types.IsString != 0
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "len", "cap", "copy", "clear", "delete", "min", "max", "print", "println":
+				return true
+			case "append":
+				// Appending the elements (s = append(s, v...)) copies them.
+				return call.Ellipsis.IsValid() && len(call.Args) == 2 && call.Args[1] == arg
+			}
+			return false
+		}
+	}
+	idx := -1
+	for i, a := range call.Args {
+		if a == arg {
+			idx = i
+		}
+	}
+	callee := typeutil.Callee(info, call)
+	fn, static := callee.(*types.Func)
+	if static && fn.Type().(*types.Signature).Recv() != nil && types.IsInterface(fn.Type().(*types.Signature).Recv().Type()) {
+		static = false // an interface method
+	}
+	if idx < 0 {
+		// The value is the receiver of a method: calling its methods
+		// does not keep it.
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		return ok && sel.X == arg
+	}
+	if !static {
+		return true // an interface method or a function value
+	}
+	if fn.Pkg() == fd.pass.Pkg {
+		return !fd.leaks(fn, idx)
+	}
+	switch fd.res.leakOf(fn, idx).kind {
+	case leakIfaceCall, leakFuncValue:
+		return true
+	}
+	return false
+}
+
+// leaks reports whether the compiler says that fn, a function of the
+// package, lets its parameter idx escape to the heap or to its result.
+func (fd *finding) leaks(fn *types.Func, idx int) bool {
+	params := fn.Type().(*types.Signature).Params()
+	if idx >= params.Len() {
+		idx = params.Len() - 1
+	}
+	if idx < 0 {
+		return true
+	}
+	p := params.At(idx)
+	if p.Name() == "" || p.Name() == "_" {
+		return true // the compiler has no name to report
+	}
+	for _, r := range fd.esc.At(p.Pos()) {
+		if r.Kind == escape.LeakParam || r.Kind == escape.LeakToResult {
+			return true
+		}
+	}
+	return false
+}
+
+// guarded reports whether the allocation is assigned to a location that the
+// enclosing if statement's condition tests: the lazy "if x == nil { x =
+// make(...) }" and the grow-on-demand "if cap(b.buf) < n { b.buf =
+// make([]byte, n) }". The code already allocates only when needed.
+func (fd *finding) guarded(e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	as, ok := fd.parentOf(e).(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	var lhs string
+	for i, r := range as.Rhs {
+		if ast.Unparen(r) == e {
+			lhs = types.ExprString(as.Lhs[i])
+		}
+	}
+	if lhs == "" {
+		return false
+	}
+	for i, n := range fd.path {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			if _, isFunc := n.(*ast.FuncLit); isFunc {
+				return false
+			}
+			continue
+		}
+		if i == 0 || fd.path[i-1] != ifs.Body {
+			continue
+		}
+		found := false
+		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+			if x, ok := n.(ast.Expr); ok && types.ExprString(x) == lhs {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedElsewhere reports whether the expression that an allocation is
+// stored in (a field such as p.current) is also copied elsewhere in the
+// enclosing function: assigned, appended, passed or returned. The pointer
+// is then shared, and storing the value instead would change what the
+// code does.
+func (fd *finding) sharedElsewhere(target ast.Expr) bool {
+	var body *ast.BlockStmt
+	for _, n := range fd.path {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			body = d.Body
+			break
+		}
+		if l, ok := n.(*ast.FuncLit); ok {
+			body = l.Body
+			break
+		}
+	}
+	if body == nil {
+		return true
+	}
+	name := types.ExprString(target)
+	shared := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		var vals []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			vals = n.Rhs
+		case *ast.CallExpr:
+			vals = n.Args
+		case *ast.ReturnStmt:
+			vals = n.Results
+		case *ast.CompositeLit:
+			vals = n.Elts
+		case *ast.SendStmt:
+			vals = []ast.Expr{n.Value}
+		}
+		for _, v := range vals {
+			if kv, ok := v.(*ast.KeyValueExpr); ok {
+				v = kv.Value
+			}
+			if types.ExprString(ast.Unparen(v)) == name {
+				shared = true
+			}
+		}
+		return !shared
+	})
+	return shared
+}
+
+// storeTarget returns the left-hand side that the allocation e is assigned
+// to, or nil.
+func (fd *finding) storeTarget(e ast.Expr) ast.Expr {
+	if e == nil {
+		return nil
+	}
+	as, ok := fd.parentOf(e).(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return nil
+	}
+	for i, r := range as.Rhs {
+		if ast.Unparen(r) == e {
+			return as.Lhs[i]
+		}
+	}
+	return nil
+}
+
+// hasReset reports whether values of type t (a pointer) have a Reset
+// method, as bytes.Reader, bufio.Writer and gzip.Writer do: one value
+// can be reset for each use.
+func hasReset(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Reset")
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
+// loopInvariant reports whether no variable that call uses (its receiver
+// and arguments) is declared or assigned inside loop.
+func (fd *finding) loopInvariant(call *ast.CallExpr, loop ast.Stmt) bool {
+	info := fd.pass.TypesInfo
+	assigned := make(map[types.Object]bool)
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+					assigned[info.ObjectOf(id)] = true
+				}
+			}
+		case *ast.RangeStmt:
+			for _, x := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := x.(*ast.Ident); ok {
+					assigned[info.ObjectOf(id)] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				assigned[info.ObjectOf(id)] = true
+			}
+		}
+		return true
+	})
+	ok := true
+	ast.Inspect(call, func(n ast.Node) bool {
+		if id, isID := n.(*ast.Ident); isID {
+			if v, isVar := info.Uses[id].(*types.Var); isVar && (assigned[v] || v.Pos() >= loop.Pos() && v.Pos() < loop.End()) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// movedVar returns the variable of a "moved to heap" record.
+func (fd *finding) movedVar() *types.Var {
+	if fd.rec.Kind != escape.MovedToHeap || len(fd.path) == 0 {
+		return nil
+	}
+	id, ok := fd.path[0].(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := fd.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	return v
+}
+
+// returnsAddrOf reports whether body returns &v (not inside a closure).
+func returnsAddrOf(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.AND {
+					if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.Uses[id] == v {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// presized reports whether the slice that an append record grows is a
+// variable given a capacity by make(T, len, cap) in the enclosing
+// function: the code already preallocates it.
+func (fd *finding) presized() bool {
+	call, ok := fd.exprAt().(*ast.CallExpr)
+	if !ok || !isBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	info := fd.pass.TypesInfo
+	v := info.ObjectOf(id)
+	var body *ast.BlockStmt
+	for _, n := range fd.path {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			body = d.Body
+			break
+		}
+		if l, ok := n.(*ast.FuncLit); ok {
+			body = l.Body
+			break
+		}
+	}
+	if v == nil || body == nil {
+		return false
+	}
+	sized := func(e ast.Expr) bool {
+		m, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || !isBuiltin(info, m.Fun, "make") {
+			return false
+		}
+		return len(m.Args) == 3
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if lid, ok := l.(*ast.Ident); ok && info.ObjectOf(lid) == v && i < len(n.Rhs) && sized(n.Rhs[i]) {
+					found = true
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.ObjectOf(name) == v && i < len(n.Values) && sized(n.Values[i]) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// growsField reports whether the append record is "x.f = append(x.f, ...)":
+// the growth of a field that is the data structure's own storage.
+func (fd *finding) growsField() bool {
+	call, ok := fd.exprAt().(*ast.CallExpr)
+	if !ok || !isBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
+		return false
+	}
+	target := fd.storeTarget(call)
+	if target == nil {
+		return false
+	}
+	_, isField := ast.Unparen(target).(*ast.SelectorExpr)
+	return isField && types.ExprString(target) == types.ExprString(ast.Unparen(call.Args[0]))
+}

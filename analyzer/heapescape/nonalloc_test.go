@@ -1,0 +1,64 @@
+package heapescape_test
+
+import (
+	"testing"
+	"time"
+)
+
+// The shapes that heapescape does not report although the compiler says
+// they escape (see nonAllocating), measured: each must not allocate, while
+// a non-constant string converted to an interface does.
+
+var (
+	sink     any
+	str           = "dynamic"
+	flag          = true
+	oneByte  byte = 7
+	oneInt8  int8 = -3
+	bigInt        = 1 << 20
+	wrappedB      = struct{ b bool }{true}
+	kept     []int
+)
+
+type point struct{ x, y int }
+
+type wrapper struct{ b uint8 }
+
+func TestNonAllocating(t *testing.T) {
+	b, i8, w := oneByte, oneInt8, wrappedB
+	// The backing array of make([]T, 0) escapes here, with zero bytes.
+	zeroMake := func() { kept = make([]int, 0) }
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"constant string", func() { sink = "constant" }},
+		{"constant int", func() { sink = 1000 }},
+		{"typed constant", func() { sink = time.Second }},
+		{"constant float", func() { sink = 2.5 }},
+		{"zero-size struct", func() { sink = struct{}{} }},
+		{"bool", func() { sink = flag }},
+		{"byte", func() { sink = b }},
+		{"int8", func() { sink = i8 }},
+		{"struct of one bool", func() { sink = w }},
+		{"struct of one byte", func() { sink = wrapper{oneByte} }},
+		{"static composite literal", func() { sink = point{1, 2} }},
+		{"make of length 0 (stored, not converted)", zeroMake},
+	} {
+		if n := testing.AllocsPerRun(100, c.f); n != 0 {
+			t.Errorf("%s converted to an interface: %v allocations per run, want 0", c.name, n)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"non-constant string", func() { sink = str }},
+		{"non-constant int above 255", func() { sink = bigInt }},
+		{"non-constant composite literal", func() { sink = point{bigInt, 2} }},
+	} {
+		if n := testing.AllocsPerRun(100, c.f); n == 0 {
+			t.Errorf("%s converted to an interface: no allocation, want at least 1", c.name)
+		}
+	}
+}
