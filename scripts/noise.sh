@@ -25,8 +25,8 @@ table() { # name dir patterns...
 	local name=$1 dir=$2; shift 2
 	local n json
 	n=$(lines "$dir" "$@")
-	json=$work/$name.json
-	(cd "$dir" && "$ga" check -format json "${extra[@]}" "$@" >"$json" 2>"$work/$name.err") || true
+	json=$work/${name//\//_}.json
+	(cd "$dir" && "$ga" check -format json "${extra[@]}" "$@" >"$json" 2>"$work/${name//\//_}.err") || true
 	python3 - "$name" "$n" "$json" <<'EOF'
 import json, sys
 name, lines, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
