@@ -131,3 +131,37 @@ func TestCheckProfileRefused(t *testing.T) {
 		t.Errorf("pgo check of the package's own profile: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestMergeSkipInvalidAndEmpty checks that pgo merge -skip-invalid skips an
+// unparseable file with a warning naming it, and that a merge of profiles
+// without samples fails and writes nothing.
+func TestMergeSkipInvalidAndEmpty(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	os.Mkdir(in, 0o755)
+	own := []stackSpec{{100, []string{"runtime.mallocgc", "example.com/rank.Hot", "main.main"}}}
+	writeTestProfile(t, in, "a.pprof", cpuTypes, own)
+	junk := filepath.Join(in, "b.pprof")
+	if err := os.WriteFile(junk, []byte("not a profile at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeTestProfile(t, in, "c.pprof", cpuTypes, own)
+	out := filepath.Join(dir, "merged.pgo")
+	stdout, stderr, code := runCmd(t, dir, bin, "pgo", "merge", "-skip-invalid", "-o", out, in)
+	if code != exitOK || !strings.Contains(stderr, "warning: "+junk+": skipped: ") || !strings.Contains(stdout, "2 profiles merged (1 skipped)") {
+		t.Errorf("pgo merge -skip-invalid with an unparseable file: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	writeTestProfile(t, empty, "a.pprof", cpuTypes, []stackSpec{{0, own[0].fns}})
+	writeTestProfile(t, empty, "b.pprof", cpuTypes, []stackSpec{{0, own[0].fns}})
+	out = filepath.Join(dir, "empty.pgo")
+	_, stderr, code = runCmd(t, dir, bin, "pgo", "merge", "-o", out, empty)
+	if code != exitError || !strings.Contains(stderr, "no samples") {
+		t.Errorf("pgo merge of profiles without samples: exit %d, want %d saying so\n%s", code, exitError, stderr)
+	}
+	if _, err := os.Lstat(out); err == nil {
+		t.Errorf("pgo merge of profiles without samples wrote %s", out)
+	}
+}
