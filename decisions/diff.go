@@ -52,7 +52,7 @@ type DiffReport struct {
 	Head     string     `json:"head"`
 	Packages []string   `json:"packages"`
 	Profile  string     `json:"profile,omitempty"`
-	PGO      string     `json:"pgo"` // the -pgo setting of both builds: "off" or the profile
+	PGO      string     `json:"pgo"`              // the -pgo setting of both builds: "off" or the profile
 	Funcs    []FuncDiff `json:"funcs"`            // changed functions, by package and name
 	Errors   []string   `json:"errors,omitempty"` // packages that could not be compared
 
