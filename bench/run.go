@@ -312,7 +312,8 @@ func runRounds(ctx context.Context, base, head *version, pkgs []string, ro round
 
 // runBinary runs the benchmarks of one test binary once and parses them.
 func runBinary(ctx context.Context, b *testBinary, ro roundOptions, prog *progress, name string) (*resultSet, error) {
-	args := []string{"-test.run=^$", "-test.bench=" + ro.bench, "-test.benchmem", "-test.count=1"}
+	// As go test does, make os.Exit(0) in a benchmark a failure.
+	args := []string{"-test.run=^$", "-test.bench=" + ro.bench, "-test.benchmem", "-test.count=1", "-test.paniconexit0"}
 	if ro.benchtime != "" {
 		args = append(args, "-test.benchtime="+ro.benchtime)
 	}
@@ -330,6 +331,11 @@ func runBinary(ctx context.Context, b *testBinary, ro roundOptions, prog *progre
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("benchmarks of %s failed: %v\n%s", b.importPath, err, gocmd.Tail(out.String()+stderr.String(), 20))
+	}
+	// A binary that exits 0 without the final PASS stopped early: its
+	// missing benchmarks must not read as a comparison.
+	if !bytes.HasSuffix(out.Bytes(), []byte("\nPASS\n")) && !bytes.Equal(out.Bytes(), []byte("PASS\n")) {
+		return nil, fmt.Errorf("benchmarks of %s failed: the test binary exited without PASS (os.Exit in a benchmark?)\n%s", b.importPath, gocmd.Tail(out.String()+stderr.String(), 20))
 	}
 	return parse(&out, name)
 }

@@ -343,3 +343,22 @@ func TestJSONAndCSV(t *testing.T) {
 		t.Error("Write with format xml succeeded")
 	}
 }
+
+// TestRunBinaryExitsEarly checks that a benchmark binary that calls
+// os.Exit(0) in the head (which go test reports as a failure) is an error
+// naming the revision and the package, not a comparison without the
+// head's results.
+func TestRunBinaryExitsEarly(t *testing.T) {
+	exiting := fixtureFiles(1)
+	exiting["fx_test.go"] = strings.Replace(fixtureTest, "import \"testing\"", "import (\n\t\"os\"\n\t\"testing\"\n)", 1)
+	exiting["fx_test.go"] = strings.Replace(exiting["fx_test.go"], "\tfor b.Loop() {", "\tos.Exit(0)\n\tfor b.Loop() {", 1)
+	dir := gittest.NewRepo(t, fixtureFiles(1), exiting)
+	_, err := Run(context.Background(), Options{Dir: dir, Base: "HEAD~1", Head: "HEAD", Count: 2, Benchtime: fixtureBenchtime})
+	if err == nil {
+		t.Fatal("Run succeeded although the head's benchmark binary exited early")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "HEAD (") || !strings.Contains(msg, "example.com/fx") {
+		t.Errorf("error %q does not name the revision and the package", msg)
+	}
+	checkNoWorktrees(t, dir)
+}

@@ -36,6 +36,11 @@ type DiffOptions struct {
 	Profile string
 	HotCDF  float64
 
+	// PGO is the -pgo setting of both builds: "" or "off" builds both
+	// without a profile (a default.pgo in a main package is ignored, so
+	// that only the code differs), a file builds both with it.
+	PGO string
+
 	// Env is the environment of the go commands; nil means os.Environ().
 	Env []string
 }
@@ -47,6 +52,7 @@ type DiffReport struct {
 	Head     string     `json:"head"`
 	Packages []string   `json:"packages"`
 	Profile  string     `json:"profile,omitempty"`
+	PGO      string     `json:"pgo"`              // the -pgo setting of both builds: "off" or the profile
 	Funcs    []FuncDiff `json:"funcs"`            // changed functions, by package and name
 	Errors   []string   `json:"errors,omitempty"` // packages that could not be compared
 
@@ -150,6 +156,12 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 	if env == nil {
 		env = os.Environ()
 	}
+	pgoFlag, cleanup, err := pgoSetting(ctx, opts.PGO)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	env = withGOFLAG(env, "-pgo="+pgoFlag)
 	repo, err := worktree.Open(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w (needed to check out %s)", err, opts.Base)
@@ -164,7 +176,10 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 			return nil, err
 		}
 	}
-	rep = &DiffReport{Base: worktree.Label(opts.Base, baseSHA), Head: "working tree"}
+	rep = &DiffReport{Base: worktree.Label(opts.Base, baseSHA), Head: "working tree", PGO: "off"}
+	if pgoFlag != "off" {
+		rep.PGO = opts.PGO
+	}
 	if opts.Head != "" {
 		rep.Head = worktree.Label(opts.Head, headSHA)
 	}
@@ -209,6 +224,61 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 	}
 	rep.compare(vs[0], vs[1], ch, hot)
 	return rep, nil
+}
+
+// pgoSetting returns the -pgo flag value for both builds of Diff given
+// the setting asked for: "off", or a copy of the profile, checked, in a
+// new temporary directory, which cleanup removes. The copy has a new path
+// on each run, so that results cached under the flag's value are never
+// those of another profile once stored at the same path.
+func pgoSetting(ctx context.Context, setting string) (flag string, cleanup func(), err error) {
+	if setting == "" || setting == "off" {
+		return "off", func() {}, nil
+	}
+	p, err := pgo.Read(ctx, setting, pgo.OpenOptions{})
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := pgo.CheckPGO(p.Profile); err != nil {
+		return "", nil, fmt.Errorf("%s: %v", setting, err)
+	}
+	tmp, err := os.MkdirTemp("", "goadvise-pgo-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	flag = filepath.Join(tmp, "default.pgo")
+	if strings.ContainsAny(flag, " \t\n'\"") {
+		cleanup()
+		return "", nil, fmt.Errorf("temporary directory %s: the go command's GOFLAGS cannot hold its name", tmp)
+	}
+	f, err := os.Create(flag)
+	if err == nil {
+		err = p.Write(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("copying %s: %v", setting, err)
+	}
+	return flag, cleanup, nil
+}
+
+// withGOFLAG returns env with flag added to the end of GOFLAGS, where it
+// overrides the same flag given earlier.
+func withGOFLAG(env []string, flag string) []string {
+	goflags := ""
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			goflags = v
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GOFLAGS="+strings.TrimSpace(goflags+" "+flag))
 }
 
 // hotFuncs returns the callers and callees of the profile's hot call

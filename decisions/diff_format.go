@@ -84,7 +84,7 @@ func (rep *DiffReport) Write(w io.Writer, format string) error {
 }
 
 func (rep *DiffReport) writeText(w *bytes.Buffer) {
-	fmt.Fprintf(w, "goadvise diff: %s -> %s, %d package(s)\n", rep.Base, rep.Head, len(rep.Packages))
+	fmt.Fprintf(w, "goadvise diff: %s -> %s, %d package(s), both built with -pgo=%s\n", rep.Base, rep.Head, len(rep.Packages), rep.PGO)
 	for _, e := range rep.Errors {
 		fmt.Fprintf(w, "not compared: %s\n", e)
 	}

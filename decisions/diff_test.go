@@ -414,3 +414,37 @@ func TestDiffCancel(t *testing.T) {
 		t.Errorf("Diff finished within 20ms: the test cancels nothing")
 	}
 }
+
+// TestDiffPGOSameOnBothSides checks that an untracked default.pgo in a main
+// package of the working tree does not make the head differ from the base:
+// both are built with the same -pgo setting, off by default, and the
+// header says so.
+func TestDiffPGOSameOnBothSides(t *testing.T) {
+	testEnv(t)
+	src, prof := shapesFixture(t)
+	files := map[string]string{}
+	for _, name := range []string{"go.mod", "shapes/shapes.go", "shapes/shapes_test.go", "cmd/app/main.go"} {
+		data, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(data)
+	}
+	dir := gittest.NewRepo(t, files)
+	data, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cmd", "app", "default.pgo"), data, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Diff(context.Background(), DiffOptions{Dir: dir, Packages: []string{"./..."}, Base: "HEAD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	rep.Write(&text, "text")
+	if len(rep.Funcs) != 0 || !strings.Contains(text.String(), "both built with -pgo=off") {
+		t.Errorf("the code did not change, yet:\n%s", text.String())
+	}
+}

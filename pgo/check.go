@@ -215,6 +215,9 @@ func Check(ctx context.Context, source string, patterns []string, opts CheckOpti
 		return nil, err
 	}
 	ws, err := CheckPGO(p.Profile)
+	if err == nil && Inspect(p.Profile).Samples == 0 {
+		err = ErrNoSamples
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", source, err)
 	}
@@ -252,15 +255,7 @@ func Check(ctx context.Context, source string, patterns []string, opts CheckOpti
 
 func staleness(rep *CheckReport, p *profile.Profile, pkgs []*packages.Package, top int) {
 	funcs := SourceFuncs(pkgs)
-	loaded := map[string]bool{}
-	mainPaths := map[string]bool{}
-	for _, pkg := range pkgs {
-		loaded[pkg.PkgPath] = true
-		if pkg.Name == "main" && !strings.HasSuffix(pkg.PkgPath, ".test") {
-			loaded["main"] = true
-			mainPaths[pkg.PkgPath] = true
-		}
-	}
+	loaded, mainPaths := packageNames(pkgs)
 	warnedMain := map[string]bool{}
 	generated := map[string]bool{}
 	for _, f := range p.Function {
@@ -351,6 +346,34 @@ func staleness(rep *CheckReport, p *profile.Profile, pkgs []*packages.Package, t
 	if len(rep.Stale) > top {
 		rep.Stale = rep.Stale[:top]
 	}
+}
+
+// packageNames returns the packages under the names profiles give their
+// functions: their paths, and "main" if one is a main package (a program
+// names its functions main.F); and the paths of the main packages.
+func packageNames(pkgs []*packages.Package) (loaded, mainPaths map[string]bool) {
+	loaded, mainPaths = map[string]bool{}, map[string]bool{}
+	for _, pkg := range pkgs {
+		loaded[pkg.PkgPath] = true
+		if pkg.Name == "main" && !strings.HasSuffix(pkg.PkgPath, ".test") {
+			loaded["main"] = true
+			mainPaths[pkg.PkgPath] = true
+		}
+	}
+	return loaded, mainPaths
+}
+
+// Packages returns the packages matched by patterns, in dir, under the
+// names profiles give their functions (see [Hotness.Coverage]). Their test
+// variants are included: profiles of benchmarks name test functions.
+func Packages(ctx context.Context, dir string, patterns []string) (map[string]bool, error) {
+	cfg := &packages.Config{Context: ctx, Dir: dir, Tests: true, Mode: packages.NeedName}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading packages: %v", oneLine(err))
+	}
+	loaded, _ := packageNames(pkgs)
+	return loaded, nil
 }
 
 // enclosing returns, for a compiler-made function name (a closure, a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,6 +49,10 @@ type Hotness struct {
 	under  map[underKey]float64
 	heap   map[lineKey][2]int64
 
+	// stacks holds, for each CPU profile, its weight by the set of
+	// packages on a sample's stack, for Coverage.
+	stacks []stackPackages
+
 	mu      sync.Mutex
 	resolve map[string]int32 // query file -> profile file ID, -1 if none
 	roots   [][2]string      // learned (query prefix, profile prefix) pairs
@@ -86,8 +91,33 @@ func LoadHotness(ctx context.Context, sources []string, opts LoadOptions) (*Hotn
 			if err != nil {
 				return nil, err
 			}
-			if err := h.Add(p.Profile); err != nil {
+			if err := h.add(p.Name, p.Profile); err != nil {
 				return nil, fmt.Errorf("%s: %v", p.Name, err)
+			}
+		}
+	}
+	h.finish()
+	return h, nil
+}
+
+// Load is LoadHotness for inputs of known kinds: every profile of cpu must
+// be a CPU profile and every profile of heap a heap profile, each with
+// samples (see [CheckWeights]); the error names the file otherwise.
+func Load(ctx context.Context, cpu, heap []string, opts LoadOptions) (*Hotness, error) {
+	h := newHotness()
+	for _, in := range []struct {
+		sources []string
+		kind    Kind
+	}{{cpu, CPU}, {heap, Heap}} {
+		for _, src := range in.sources {
+			for p, err := range Open(ctx, src, opts.Open) {
+				if err != nil {
+					return nil, err
+				}
+				if err := CheckWeights(p.Profile, in.kind); err != nil {
+					return nil, fmt.Errorf("%s: %w", p.Name, err)
+				}
+				h.add(p.Name, p.Profile)
 			}
 		}
 	}
@@ -110,10 +140,15 @@ func NewHotness(profiles ...*profile.Profile) (*Hotness, error) {
 // Add adds a CPU or heap profile. It must not be called once the Hotness
 // is in use.
 func (h *Hotness) Add(p *profile.Profile) error {
+	return h.add("", p)
+}
+
+// add adds the CPU or heap profile p read from name.
+func (h *Hotness) add(name string, p *profile.Profile) error {
 	info := Inspect(p)
 	switch info.Kind {
 	case CPU:
-		h.addCPU(p)
+		h.addCPU(name, p)
 	case Heap:
 		h.addHeap(p)
 	default:
@@ -157,10 +192,12 @@ func (h *Hotness) frames(s *profile.Sample, buf []hframe) []hframe {
 	return buf
 }
 
-func (h *Hotness) addCPU(p *profile.Profile) {
+func (h *Hotness) addCPU(name string, p *profile.Profile) {
 	vi := sampleIndex(p, "cpu", "nanoseconds")
 	ci := sampleIndex(p, "samples", "count")
 	h.duration += time.Duration(p.DurationNanos)
+	sp := stackPackages{name: name, weight: map[string]float64{}}
+	var pkgs []string
 	var buf []hframe
 	seenLine := map[lineKey]bool{}
 	seenFn := map[string]bool{}
@@ -174,6 +211,13 @@ func (h *Hotness) addCPU(p *profile.Profile) {
 		h.total += w
 		fr := h.frames(s, buf)
 		buf = fr
+		sp.total += w
+		pkgs = pkgs[:0]
+		for _, f := range fr {
+			pkgs = append(pkgs, PackageOf(f.fn))
+		}
+		slices.Sort(pkgs)
+		sp.weight[strings.Join(slices.Compact(pkgs), "\n")] += w
 		if len(fr) == 0 {
 			continue
 		}
@@ -216,6 +260,51 @@ func (h *Hotness) addCPU(p *profile.Profile) {
 			}
 		}
 	}
+	h.stacks = append(h.stacks, sp)
+}
+
+// stackPackages is the CPU weight of one profile by the set of packages
+// on a sample's stack (sorted, joined by newlines).
+type stackPackages struct {
+	name   string
+	total  float64
+	weight map[string]float64
+}
+
+// A Coverage is the share of one CPU profile's weight that falls in a set
+// of packages.
+type Coverage struct {
+	Source  string  // the profile's file or URL
+	Percent float64 // of its CPU weight, in samples with a function of the packages on the stack
+}
+
+// MinCoverage is the share of a CPU profile's weight, in percent, that
+// should fall in the analysed packages; below it goadvise warns that the
+// profile says little about them.
+const MinCoverage = 1.0
+
+// Coverage returns, for each CPU profile given to LoadHotness or Load, the
+// share of its weight in samples whose stack holds a function of a package
+// for which in returns true. See [Packages] for in.
+func (h *Hotness) Coverage(in func(pkg string) bool) []Coverage {
+	var out []Coverage
+	for _, sp := range h.stacks {
+		var w float64
+		for key, v := range sp.weight {
+			for pkg := range strings.SplitSeq(key, "\n") {
+				if in(pkg) {
+					w += v
+					break
+				}
+			}
+		}
+		c := Coverage{Source: sp.name}
+		if sp.total > 0 {
+			c.Percent = 100 * w / sp.total
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // isResidual reports whether s is one of the samples that carry the weight

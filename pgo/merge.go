@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -655,7 +656,17 @@ func Merge(ctx context.Context, sources []string, opts MergeOptions) (*Merged, M
 	for i, name := range names {
 		r := <-results[i]
 		if r.err != nil {
-			return nil, stats, r.err
+			if !opts.SkipInvalid || ctx.Err() != nil {
+				return nil, stats, r.err
+			}
+			msg, ok := strings.CutPrefix(r.err.Error(), name+": ")
+			if !ok {
+				msg = r.err.Error() // it names the input another way
+			}
+			warn(name + ": skipped: " + msg)
+			stats.Skipped++
+			<-tokens
+			continue
 		}
 		ws, err := CheckPGO(r.p.Profile)
 		if err != nil {
@@ -684,6 +695,9 @@ func Merge(ctx context.Context, sources []string, opts MergeOptions) (*Merged, M
 	stats.PeakParsed = int(peakParsed.Load())
 	if m.inputs == 0 {
 		return nil, stats, errors.New("no valid profiles to merge")
+	}
+	if m.rawTotal == 0 {
+		return nil, stats, fmt.Errorf("no samples in the %d profiles to merge", m.inputs)
 	}
 	stats.Inputs = m.inputs
 	r := m.finish()

@@ -300,7 +300,7 @@ func (k Kind) String() string {
 type Info struct {
 	Kind         Kind
 	SampleTypes  string        // "samples/count,cpu/nanoseconds"
-	Samples      int64         // sum of the samples/count value (CPU profiles)
+	Samples      int64         // sum of the samples/count value (CPU profiles) or of alloc_objects/count (heap profiles)
 	Duration     time.Duration // the profile's duration, 0 if unknown
 	Locations    int
 	Unsymbolized int  // locations without any function
@@ -323,6 +323,10 @@ func Inspect(p *profile.Profile) Info {
 		}
 	} else if sampleIndex(p, "alloc_space", "bytes") >= 0 && sampleIndex(p, "alloc_objects", "count") >= 0 {
 		info.Kind = Heap
+		i := sampleIndex(p, "alloc_objects", "count")
+		for _, s := range p.Sample {
+			info.Samples += s.Value[i]
+		}
 	}
 	for _, l := range p.Location {
 		if len(l.Line) == 0 || slices.ContainsFunc(l.Line, func(ln profile.Line) bool { return ln.Function == nil }) {
@@ -354,16 +358,17 @@ func sampleIndex(p *profile.Profile, typ, unit string) int {
 // the profile, and warnings, one line each, for lesser problems.
 func CheckPGO(p *profile.Profile) (warnings []string, err error) {
 	info := Inspect(p)
+	if err := checkKind(info, CPU); err != nil {
+		return nil, err
+	}
 	switch {
-	case info.Kind != CPU:
-		return nil, fmt.Errorf("not a CPU profile (sample types %s; PGO needs samples/count and cpu/nanoseconds, e.g. from /debug/pprof/profile)", info.SampleTypes)
 	case info.Locations > 0 && info.Unsymbolized*2 > info.Locations:
 		return nil, fmt.Errorf("not symbolized: %d of %d locations have no function name, and the compiler matches samples by name", info.Unsymbolized, info.Locations)
 	case len(p.Sample) > 0 && !info.StartLine:
 		return nil, errors.New("functions have no start_line (profile from Go before 1.20, or re-symbolized by a tool that drops it); the compiler cannot match its samples")
 	}
 	if info.Samples == 0 {
-		warnings = append(warnings, "profile has no samples")
+		warnings = append(warnings, ErrNoSamples.Error())
 	}
 	if info.Unsymbolized > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d of %d locations have no function name and will be dropped", info.Unsymbolized, info.Locations))
@@ -376,3 +381,51 @@ func CheckPGO(p *profile.Profile) (warnings []string, err error) {
 	}
 	return warnings, nil
 }
+
+// A KindError says that a profile is not of the kind needed.
+type KindError struct {
+	Got, Want   Kind
+	SampleTypes string // of the profile, as in [Info]
+}
+
+func (e *KindError) Error() string {
+	switch e.Want {
+	case CPU:
+		msg := fmt.Sprintf("not a CPU profile (sample types %s; PGO needs samples/count and cpu/nanoseconds, e.g. from /debug/pprof/profile)", e.SampleTypes)
+		if e.Got == Heap {
+			msg += "; it is a heap profile"
+		}
+		return msg
+	case Heap:
+		msg := fmt.Sprintf("not a heap profile (sample types %s; want alloc_space/bytes and alloc_objects/count, e.g. from /debug/pprof/allocs)", e.SampleTypes)
+		if e.Got == CPU {
+			msg += "; it is a CPU profile"
+		}
+		return msg
+	}
+	return fmt.Sprintf("not a %v profile (sample types %s)", e.Want, e.SampleTypes)
+}
+
+func checkKind(info Info, want Kind) error {
+	if info.Kind != want {
+		return &KindError{Got: info.Kind, Want: want, SampleTypes: info.SampleTypes}
+	}
+	return nil
+}
+
+// CheckWeights reports whether p can weigh findings as a profile of kind
+// want (CPU or Heap): it must be of that kind and have samples. The error
+// is one line without the profile's name.
+func CheckWeights(p *profile.Profile, want Kind) error {
+	info := Inspect(p)
+	if err := checkKind(info, want); err != nil {
+		return err
+	}
+	if info.Samples == 0 {
+		return ErrNoSamples
+	}
+	return nil
+}
+
+// ErrNoSamples is the error for a profile without samples.
+var ErrNoSamples = errors.New("profile has no samples")

@@ -186,6 +186,35 @@ func splitList(s string) []string {
 	return out
 }
 
+// loadProfiles reads the -profile (CPU) and -heap profiles. It refuses a
+// profile of the wrong kind or without samples, and a CPU profile none of
+// whose weight falls in the packages matched by patterns (a profile of
+// another program would hide every finding); it warns when little does.
+func loadProfiles(cf checkFlags, dir string, patterns []string) (*pgo.Hotness, error) {
+	hot, err := pgo.Load(context.Background(), splitList(cf.profile), splitList(cf.heap), pgo.LoadOptions{})
+	if ke := (*pgo.KindError)(nil); errors.As(err, &ke) && ke.Got == pgo.Heap {
+		err = fmt.Errorf("%v (give heap profiles with -heap)", err)
+	} else if errors.As(err, &ke) && ke.Got == pgo.CPU {
+		err = fmt.Errorf("%v (give CPU profiles with -profile)", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	loaded, err := pgo.Packages(context.Background(), dir, patterns)
+	if err != nil {
+		return hot, nil // the analysis reports why the packages do not load
+	}
+	for _, c := range hot.Coverage(func(pkg string) bool { return loaded[pkg] }) {
+		switch {
+		case c.Percent == 0:
+			return nil, fmt.Errorf("%s: none of the profile's samples is in the packages analysed (a profile of another program?)", c.Source)
+		case c.Percent < pgo.MinCoverage:
+			fmt.Fprintf(os.Stderr, "goadvise: warning: %s: only %.2f%% of the profile's samples are in the packages analysed; it says little about them\n", c.Source, c.Percent)
+		}
+	}
+	return hot, nil
+}
+
 // profileStats describes the profile for the report: its size, the GC
 // factor used, and the hottest functions outside the analysed module.
 func profileStats(hot *pgo.Hotness, cf checkFlags, module string) *report.ProfileStats {
@@ -251,8 +280,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 			fmt.Fprintln(os.Stderr, "goadvise: -heap needs -profile (a CPU profile) to rank by")
 			return exitError
 		}
-		sources := append(splitList(cf.profile), splitList(cf.heap)...)
-		hot, err = pgo.LoadHotness(context.Background(), sources, pgo.LoadOptions{})
+		hot, err = loadProfiles(cf, dir, patterns)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return exitError

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:  "diff",
-		usage: "diff -base REV [-head REV] [-profile FILE] [-fail-on escapes,inline,bounds] [-format text|json] [packages]",
+		usage: "diff -base REV [-head REV] [-pgo FILE|off] [-profile FILE] [-fail-on escapes,inline,bounds] [-format text|json] [packages]",
 		short: "report how the compiler's inlining, escape and bounds-check decisions changed between two versions",
 		long: `Diff compiles the base revision (checked out in a temporary git worktree)
 and the head (default: the working tree as it is, uncommitted and untracked
@@ -33,6 +33,10 @@ With -fail-on, diff is a CI gate: it exits with status 3 if a function got a
 new heap escape (escapes), stopped being inlinable or lost an inlined call
 (inline), or got a new bounds check (bounds). With -profile, only
 functions on the profile's hot call edges count.
+
+Both versions are built with the same -pgo setting, printed in the header:
+off by default (a default.pgo of a main package is ignored, so that only the
+code differs), or the file given with -pgo.
 
 The user's working tree, index and stash are never modified.
 
@@ -52,6 +56,7 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Base, "base", "", "base git `revision` (required)")
 	fs.StringVar(&opts.Head, "head", "", "head git `revision` (default: the working tree)")
 	fs.StringVar(&opts.Profile, "profile", "", "CPU profile `file`: mark hot functions, and gate only on them")
+	fs.StringVar(&opts.PGO, "pgo", "off", "build both versions with this profile `file`, or off (a default.pgo is ignored)")
 	fs.Float64Var(&opts.HotCDF, "cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent`")
 	failOn := fs.String("fail-on", "", "exit with status 3 on these `changes`: escapes, inline, bounds (comma-separated)")
 	format := fs.String("format", "text", "output `format`: text or json")

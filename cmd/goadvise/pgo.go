@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/goadvise/goadvise/pgo"
@@ -180,6 +181,10 @@ func runPGOCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	fmt.Fprint(stdout, rep.Format())
+	if rep.Checked == 0 {
+		fmt.Fprintf(stderr, "goadvise pgo check: %s: no call-edge weight of the profile falls in the packages %s (a profile of another program?)\n", source, strings.Join(patterns, " "))
+		return exitError
+	}
 	if rep.Preprofile != "ok" && rep.Preprofile != "not run for a URL" {
 		return exitFindings
 	}
