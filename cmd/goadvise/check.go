@@ -245,6 +245,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
+	defer lockModule(dir, cf.fix && !cf.diff)()
 	var hot *pgo.Hotness
 	if cf.profile != "" || cf.heap != "" {
 		if cf.profile == "" {
