@@ -80,6 +80,9 @@ func Write(name string, mode Mode, write func(io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
+		if fi, serr := os.Stat(name); serr == nil && fi.IsDir() {
+			return fmt.Errorf("writing %s: is a directory", name)
+		}
 		if errors.Is(err, fs.ErrExist) && mode&NoClobber != 0 {
 			return fmt.Errorf("%s: %w", name, fs.ErrExist)
 		}

@@ -141,4 +141,11 @@ func TestFailedWrite(t *testing.T) {
 	if err := WriteFile(filepath.Join(dir, "missing", "out"), nil, Replace); err == nil || err.Error() != "writing "+filepath.Join(dir, "missing", "out")+": no such file or directory" {
 		t.Errorf("write into a missing directory: %v", err)
 	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o777)
+	os.WriteFile(filepath.Join(dir, "sub", "f"), nil, 0o666)
+	for _, mode := range []Mode{Replace, NoClobber} {
+		if err := WriteFile(filepath.Join(dir, "sub"), nil, mode); err == nil || err.Error() != "writing "+filepath.Join(dir, "sub")+": is a directory" {
+			t.Errorf("mode %d, write onto a directory: %v", mode, err)
+		}
+	}
 }
