@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goadvise/goadvise/internal/cache"
 )
 
 // TestEscapeBench measures collection against its floor, one go build
@@ -65,7 +67,7 @@ func TestEscapeBench(t *testing.T) {
 	}
 	cold := func() time.Duration {
 		modify()
-		if err := CleanCache(); err != nil {
+		if err := cache.Clean(); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()

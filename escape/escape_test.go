@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/internal/gittest"
 	"github.com/goadvise/goadvise/load"
 )
@@ -308,10 +309,10 @@ wrapperOK:
 
 // TestCache checks that a second run is served from the cache with the same
 // records, that a change to a dependency invalidates the dependent package,
-// and that CleanCache empties the cache.
+// and that cache.Clean empties the cache.
 func TestCache(t *testing.T) {
-	cache := t.TempDir()
-	t.Setenv("GOADVISE_CACHE", cache)
+	root := t.TempDir()
+	t.Setenv("GOADVISE_CACHE", root)
 	dir := gittest.NewTree(t, fixture)
 	opts := LoadOptions{Dir: dir, Patterns: []string{"./..."}}
 	first, err := Collect(context.Background(), opts)
@@ -358,11 +359,11 @@ func TestCache(t *testing.T) {
 			}
 		}
 	}
-	if err := CleanCache(); err != nil {
+	if err := cache.Clean(); err != nil {
 		t.Fatal(err)
 	}
-	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
-		t.Errorf("cache not empty after CleanCache: %d entries", len(ents))
+	if ents, _ := os.ReadDir(root); len(ents) != 0 {
+		t.Errorf("cache not empty after cache.Clean: %d entries", len(ents))
 	}
 }
 

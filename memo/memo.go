@@ -19,18 +19,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/golist"
+	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/internal/gocmd"
 	"github.com/goadvise/goadvise/report"
 )
@@ -190,36 +187,17 @@ func (r *Run) packageKey(p *Package) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Dir returns the directory of the findings cache: "findings" in
-// goadvise's cache directory (see escape.CacheDir), which "goadvise cache
-// clean" empties.
-func Dir() (string, error) {
-	d, err := escape.CacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(d, "findings"), nil
-}
+// findings is the cache of findings, by package key.
+var findings = cache.New("findings")
 
-func path(key string) (string, error) {
-	d, err := Dir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(d, key[:2], key+".json"), nil
-}
-
-// Get returns the cached entry for a key.
+// Get returns the cached entry for a key. A missing or damaged entry is a
+// miss.
 func Get(key string) (*Entry, bool) {
 	if key == "" {
 		return nil, false
 	}
-	p, err := path(key)
-	if err != nil {
-		return nil, false
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
+	data, ok := findings.Get(key)
+	if !ok {
 		return nil, false
 	}
 	e := new(Entry)
@@ -235,41 +213,9 @@ func Put(key string, e *Entry) {
 	if key == "" {
 		return
 	}
-	p, err := path(key)
-	if err != nil {
-		return
-	}
 	data, err := json.Marshal(e)
 	if err != nil {
 		return
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), p)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-}
-
-// Clean removes the findings cache.
-func Clean() error {
-	d, err := Dir()
-	if err != nil {
-		return err
-	}
-	if err := os.RemoveAll(d); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("removing %s: %w", d, err)
-	}
-	return nil
+	findings.Put(key, data)
 }

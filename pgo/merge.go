@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,6 +20,8 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/goadvise/goadvise/internal/atomicfile"
 )
 
 // Weighting says how the samples of several inputs are combined.
@@ -716,40 +719,26 @@ func Merge(ctx context.Context, sources []string, opts MergeOptions) (*Merged, M
 	return r, stats, nil
 }
 
-// WriteFile writes p (a *Merged or a *profile.Profile) to path atomically: to a temporary file in the same
-// directory, then renamed. It refuses to replace an existing file unless
-// force is set. If path is a directory, the profile is written to
+// WriteFile writes p (a *Merged or a *profile.Profile) to path
+// atomically, with the permissions the umask leaves of 0666. It never
+// replaces an existing file, not even one created while it writes,
+// unless force is set. If path is a directory, the profile is written to
 // default.pgo in it, where go build -pgo=auto finds it for a main package.
 // It returns the path written.
 func WriteFile(p interface{ Write(io.Writer) error }, path string, force bool) (string, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "default.pgo")
 	}
-	if _, err := os.Lstat(path); err == nil && !force {
+	mode := atomicfile.NoClobber | atomicfile.Sync
+	if force {
+		mode = atomicfile.Replace | atomicfile.Sync
+	}
+	err := atomicfile.Write(path, mode, p.Write)
+	if errors.Is(err, fs.ErrExist) && !force {
 		return "", fmt.Errorf("%s: file exists (use -force to replace it)", path)
 	}
-	return path, writeAtomic(path, p.Write)
-}
-
-func writeAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("%s: writing: %v", path, oneLine(err))
+		return "", oneLine(err)
 	}
-	tmp := f.Name()
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("%s: writing: %v", path, oneLine(err))
-	}
-	return nil
+	return path, nil
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/internal/cache"
 )
 
 func init() {
@@ -20,9 +23,11 @@ recomputes only the packages it can affect. GOADVISE_NOCACHE=1 bypasses the
 findings cache.
 
 It lives in os.UserCacheDir()/goadvise; GOADVISE_CACHE overrides the location.
+Every entry is checked when read; a damaged one is recomputed.
 
 	goadvise cache dir     print the cache directory
-	goadvise cache clean   remove everything in the cache`,
+	goadvise cache clean   remove the cache: only what goadvise wrote there (it
+	                       refuses a directory without goadvise's CACHEDIR.TAG)`,
 		run: runCache,
 	})
 }
@@ -34,7 +39,7 @@ func runCache(args []string) int {
 	}
 	switch args[0] {
 	case "dir":
-		dir, err := escape.CacheDir()
+		dir, err := cache.Dir()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise cache: %v\n", err)
 			return exitError
@@ -42,7 +47,7 @@ func runCache(args []string) int {
 		fmt.Println(dir)
 		return exitOK
 	case "clean":
-		if err := escape.CleanCache(); err != nil {
+		if err := cache.Clean(); err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise cache: %v\n", err)
 			return exitError
 		}
@@ -50,4 +55,41 @@ func runCache(args []string) int {
 	}
 	fmt.Fprintf(os.Stderr, "goadvise cache: unknown subcommand %q (want clean or dir)\n", args[0])
 	return exitError
+}
+
+// lockModule keeps concurrent checks of one module apart, so that no check
+// reads the files that another one is rewriting: a check that applies
+// fixes holds the module's lock exclusively, any other check shares it.
+// It returns the function that releases the lock. Without a usable cache
+// directory it takes no lock.
+func lockModule(dir string, exclusive bool) (unlock func()) {
+	root := moduleRoot(dir)
+	sum := sha256.Sum256([]byte(root))
+	unlock, err := cache.Lock("module-"+hex.EncodeToString(sum[:12]), exclusive, func() {
+		fmt.Fprintf(os.Stderr, "goadvise: waiting for another goadvise run on %s to finish\n", root)
+	})
+	if err != nil {
+		return func() {}
+	}
+	return unlock
+}
+
+// moduleRoot returns the directory of the go.work file above dir, or else
+// of the nearest go.mod file, or else dir.
+func moduleRoot(dir string) string {
+	root := dir
+	found := false
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return d
+		}
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !found {
+			root, found = d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return root
+		}
+		d = parent
+	}
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goadvise/goadvise/report"
@@ -107,6 +110,146 @@ func TestBatches(t *testing.T) {
 		a, _ := json.Marshal(batched.Findings)
 		if string(a) != string(b) || len(batched.Findings) < 16 {
 			t.Errorf("with %s, batched and single-batch findings differ (%d and %d findings)", env, len(batched.Findings), len(single.Findings))
+		}
+	}
+}
+
+// TestDamagedCaches damages every entry of both caches after a run and
+// checks that the next run reports the same findings, warns once, and
+// rewrites the entries.
+func TestDamagedCaches(t *testing.T) {
+	dir := fixture(t)
+	cache := t.TempDir()
+	check := func() (report.Report, string) {
+		t.Helper()
+		stdout, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "-format", "json", "./...")
+		if code != exitFindings {
+			t.Fatalf("check: exit %d\n%s", code, stderr)
+		}
+		var r report.Report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r, stderr
+	}
+	first, _ := check()
+	var entries []string
+	for _, sub := range []string{"escape", "findings"} {
+		e, _ := filepath.Glob(filepath.Join(cache, sub, "*", "*"))
+		if len(e) == 0 {
+			t.Fatalf("no entries in the %s cache", sub)
+		}
+		entries = append(entries, e...)
+	}
+	for i, e := range entries {
+		data, _ := os.ReadFile(e)
+		switch i % 3 {
+		case 0:
+			data = data[:len(data)/2]
+		case 1:
+			data = nil
+		case 2:
+			data = []byte(strings.Repeat("\x00\xffrandom", len(data)/8+1))
+		}
+		os.WriteFile(e, data, 0o666)
+	}
+	second, stderr := check()
+	a, _ := json.Marshal(first.Findings)
+	b, _ := json.Marshal(second.Findings)
+	if string(a) != string(b) || len(first.Findings) == 0 {
+		t.Errorf("findings after damage differ: %d, then %d", len(first.Findings), len(second.Findings))
+	}
+	if n := strings.Count(stderr, "is damaged; recomputing"); n != 1 || !strings.Contains(stderr, "goadvise: cache entry "+cache) {
+		t.Errorf("want one warning about a damaged cache entry, got %d:\n%s", n, stderr)
+	}
+	third, stderr := check()
+	if third.Stats.Cached != third.Stats.Packages || strings.Contains(stderr, "damaged") {
+		t.Errorf("damaged entries not rewritten: %d of %d packages cached\n%s", third.Stats.Cached, third.Stats.Packages, stderr)
+	}
+}
+
+// TestCacheClean checks that cache clean removes a cache and refuses a
+// directory that is not one, leaving its files alone.
+func TestCacheClean(t *testing.T) {
+	user := t.TempDir()
+	os.WriteFile(filepath.Join(user, "notes.txt"), []byte("mine"), 0o666)
+	_, stderr, code := runCmdEnv(t, ".", []string{"GOADVISE_CACHE=" + user}, bin, "cache", "clean")
+	want := "goadvise cache: " + user + " is not goadvise's cache (it has no CACHEDIR.TAG written by goadvise); not cleaning it\n"
+	if code != exitError || stderr != want {
+		t.Errorf("cache clean of a user directory: exit %d, %q, want %q", code, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(user, "notes.txt")); err != nil {
+		t.Errorf("user file removed: %v", err)
+	}
+
+	cache := filepath.Join(t.TempDir(), "cache")
+	dir := fixture(t)
+	if _, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "./..."); code != exitFindings {
+		t.Fatalf("check: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "cache", "clean"); code != exitOK {
+		t.Fatalf("cache clean: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(cache); !os.IsNotExist(err) {
+		ents, _ := os.ReadDir(cache)
+		t.Errorf("cache left after clean: %v", ents)
+	}
+}
+
+// TestConcurrentChecks runs two checks of one module at once, several
+// times, on an empty cache: both succeed, with the same findings, and two
+// concurrent -fix runs leave the files as one run does.
+func TestConcurrentChecks(t *testing.T) {
+	both := func(dir, cache string, args ...string) (outs, errs [2]string, codes [2]int) {
+		t.Helper()
+		var cmds [2]*exec.Cmd
+		var bufs [2][2]bytes.Buffer
+		for i := range cmds {
+			cmds[i] = exec.Command(bin, args...)
+			cmds[i].Dir = dir
+			cmds[i].Env = append(os.Environ(), "GOADVISE_CACHE="+cache)
+			cmds[i].Stdout, cmds[i].Stderr = &bufs[i][0], &bufs[i][1]
+			if err := cmds[i].Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, cmd := range cmds {
+			cmd.Wait()
+			outs[i], errs[i], codes[i] = bufs[i][0].String(), bufs[i][1].String(), cmd.ProcessState.ExitCode()
+		}
+		return outs, errs, codes
+	}
+	for range 2 {
+		outs, errs, codes := both(fixture(t), t.TempDir(), "check", "-format", "json", "./...")
+		var rs [2]report.Report
+		for i := range rs {
+			if codes[i] != exitFindings {
+				t.Fatalf("concurrent check: exit %d\n%s", codes[i], errs[i])
+			}
+			json.Unmarshal([]byte(outs[i]), &rs[i])
+		}
+		a, _ := json.Marshal(rs[0].Findings)
+		b, _ := json.Marshal(rs[1].Findings)
+		if string(a) != string(b) || len(rs[0].Findings) == 0 {
+			t.Errorf("concurrent checks report different findings: %d and %d", len(rs[0].Findings), len(rs[1].Findings))
+		}
+	}
+
+	one := fixture(t)
+	if _, stderr, code := runCmdEnv(t, one, []string{"GOADVISE_CACHE=" + t.TempDir()}, bin, "check", "-fix", "./..."); code == exitError {
+		t.Fatalf("check -fix: exit %d\n%s", code, stderr)
+	}
+	want, _ := os.ReadFile(filepath.Join(one, "shop", "shop.go"))
+	for range 3 {
+		dir := fixture(t)
+		_, errs, codes := both(dir, t.TempDir(), "check", "-fix", "./...")
+		for i := range codes {
+			if codes[i] == exitError {
+				t.Fatalf("concurrent check -fix: exit %d\n%s", codes[i], errs[i])
+			}
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "shop", "shop.go")); string(got) != string(want) {
+			t.Fatalf("two concurrent check -fix runs left shop.go different from one run:\n%s", got)
 		}
 	}
 }

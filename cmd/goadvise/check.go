@@ -6,10 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/internal/atomicfile"
 	"github.com/goadvise/goadvise/page"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/program"
@@ -113,12 +112,6 @@ func runCheck(args []string) int {
 	if cf.fix && cf.diff {
 		fmt.Fprintln(os.Stderr, "goadvise: -fix and -diff cannot be used together")
 		return exitError
-	}
-	if cf.output != "" {
-		if _, err := os.Stat(cf.output); err == nil {
-			fmt.Fprintf(os.Stderr, "goadvise: %s already exists; remove it or choose another -o file\n", cf.output)
-			return exitError
-		}
 	}
 	patterns := fs.Args()
 	if len(patterns) == 0 {
@@ -274,6 +267,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
+	defer lockModule(dir, cf.fix && !cf.diff)()
 	var hot *pgo.Hotness
 	if cf.profile != "" || cf.heap != "" {
 		if cf.profile == "" {
@@ -414,35 +408,14 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	return status
 }
 
-// writeOutput writes the report to path (atomically, refusing to replace an
-// existing file) or, if path is empty, to standard output.
+// writeOutput writes the report to path, replacing it atomically as go
+// build -o does, or, if path is empty, to standard output.
 func writeOutput(path string, data []byte) error {
 	if path == "" {
 		_, err := os.Stdout.Write(data)
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	_, err = io.Copy(tmp, bytes.NewReader(data))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// A report is for sharing: readable by all, like a file the
-		// shell would create (CreateTemp makes it private).
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		// Link instead of rename: it fails if path appeared meanwhile.
-		err = os.Link(tmp.Name(), path)
-	}
-	os.Remove(tmp.Name())
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.WriteFile(path, data, atomicfile.Replace)
 }
 
 func fixFindings(cf checkFlags, dir string, findings []report.Finding, status int) int {

@@ -397,27 +397,36 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 }
 
-// TestOutputFile checks -o: the report is written whole with ordinary
-// permissions, and an existing file is never replaced.
+// TestOutputFile checks -o: the report is written whole, with the
+// permissions the umask leaves (0644 under 022, 0600 under 077), and an
+// existing report is replaced, as go build -o replaces its output.
 func TestOutputFile(t *testing.T) {
 	dir := fixture(t)
 	out := filepath.Join(t.TempDir(), "report.html")
-	_, stderr, code := runCmd(t, dir, bin, "check", "-enable", "deepequal", "-format", "html", "-o", out, "./...")
-	if code != exitFindings {
-		t.Fatalf("check -o: exit %d\n%s", code, stderr)
+	// sh sets the umask of the goadvise it runs.
+	withUmask := func(umask string, args ...string) {
+		t.Helper()
+		_, stderr, code := runCmd(t, dir, "sh", append([]string{"-c", "umask " + umask + ` && exec "$0" "$@"`, bin}, args...)...)
+		if code != exitFindings {
+			t.Fatalf("check -o: exit %d\n%s", code, stderr)
+		}
 	}
+	withUmask("022", "check", "-enable", "deepequal", "-format", "html", "-o", out, "./...")
 	data, err := os.ReadFile(out)
 	if err != nil || !strings.HasPrefix(string(data), "<!DOCTYPE html>") || !strings.Contains(string(data), "</html>") {
 		t.Fatalf("report file: %v\n%.200s", err, data)
 	}
 	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o644 {
-		t.Errorf("report file mode %v, want 0644", fi.Mode().Perm())
+		t.Errorf("report file mode %v under umask 022, want 0644", fi.Mode().Perm())
 	}
-	_, stderr, code = runCmd(t, dir, bin, "check", "-enable", "deepequal", "-format", "json", "-o", out, "./...")
-	if code != exitError || !strings.Contains(stderr, "already exists") {
-		t.Errorf("check -o onto an existing file: exit %d, %q", code, stderr)
+	withUmask("077", "check", "-enable", "deepequal", "-format", "json", "-o", out, "./...")
+	if now, _ := os.ReadFile(out); !strings.HasPrefix(string(now), "{") {
+		t.Errorf("the existing report was not replaced:\n%.200s", now)
 	}
-	if now, _ := os.ReadFile(out); string(now) != string(data) {
-		t.Error("the existing report was changed")
+	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o600 {
+		t.Errorf("report file mode %v under umask 077, want 0600", fi.Mode().Perm())
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 1 {
+		t.Errorf("temporary files left beside the report: %v", ents)
 	}
 }
