@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,8 +34,8 @@ about known PGO hazards.
 With -format html it writes one self-contained page (no network access
 needed) with the verdict, the build cost table with each run plotted, the
 decisions, the hazards and, with -bench, the benchmark distributions as
-goadvise bench -format html shows them. -o FILE writes the output to a new
-file instead of standard output; an existing file is never replaced.
+goadvise bench -format html shows them. -o FILE writes the output to FILE
+instead of standard output, replacing it atomically, as go build -o does.
 
 Flags:
 `
@@ -77,7 +76,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	}
 	// Refuse a bad -o now rather than after minutes of builds.
 	if *output != "" {
-		if err := checkNewFile(*output); err != nil {
+		if err := checkOutputDir(*output); err != nil {
 			fmt.Fprintf(stderr, "goadvise pgo explain: %v\n", err)
 			return exitError
 		}
@@ -134,14 +133,9 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// checkNewFile reports an error if a file cannot be created at path: it
-// exists already or its directory does not.
-func checkNewFile(path string) error {
-	if _, err := os.Lstat(path); err == nil {
-		return fmt.Errorf("%s already exists; remove it or choose another -o", path)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
+// checkOutputDir reports an error if a file cannot be written at path
+// because its directory does not exist, before the measurements begin.
+func checkOutputDir(path string) error {
 	dir := filepath.Dir(path)
 	if fi, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("-o %s: %w", path, err)
