@@ -198,7 +198,7 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 		tops[i] = tree.Top()
 		rep.dirs[i] = tree.Dir()
 	}
-	ch, err := diffLines(ctx, repo, baseSHA, headSHA)
+	ch, err := repo.Changes(ctx, baseSHA, headSHA)
 	if err != nil {
 		return nil, err
 	}
@@ -457,23 +457,23 @@ func (v *version) addRecord(pkg string, rec escape.Record, idx *funcIndex) {
 
 // markTouched records which functions of v the diff changed: side 0 uses
 // the old line ranges, 1 the new ones.
-func (v *version) markTouched(ch *changes, side int) {
+func (v *version) markTouched(ch *worktree.Changes, side int) {
 	v.touched = make(map[funcKey]bool)
-	ranges, whole := ch.new, ch.added
+	ranges, whole := ch.New, ch.Added
 	if side == 0 {
-		ranges, whole = ch.old, ch.removed
+		ranges, whole = ch.Old, ch.Removed
 	}
 	for k, d := range v.funcs {
 		if d.rel == "" {
 			continue
 		}
-		if whole[d.rel] || touches(ranges[d.rel], d.lo, d.hi) {
+		if whole[d.rel] || worktree.Touches(ranges[d.rel], d.lo, d.hi) {
 			v.touched[k] = true
 		}
 	}
 }
 
-func (rep *DiffReport) compare(base, head *version, ch *changes, hot map[string]bool) {
+func (rep *DiffReport) compare(base, head *version, ch *worktree.Changes, hot map[string]bool) {
 	base.markTouched(ch, 0)
 	head.markTouched(ch, 1)
 	keys := make(map[funcKey]bool)

@@ -151,28 +151,6 @@ func TestParseCompilerOutput(t *testing.T) {
 	}
 }
 
-func TestParseRange(t *testing.T) {
-	for _, tc := range []struct {
-		in, sign string
-		want     lineRange
-		ok       bool
-	}{
-		{"-3,2", "-", lineRange{3, 4}, true},
-		{"+7", "+", lineRange{7, 7}, true},
-		{"+10,0", "+", lineRange{10, 11}, true},
-		{"-x,1", "-", lineRange{}, false},
-		{"+3", "-", lineRange{}, false},
-	} {
-		got, ok := parseRange(tc.in, tc.sign)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("parseRange(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-	if !touches([]lineRange{{5, 6}}, 6, 9) || touches([]lineRange{{5, 6}}, 7, 9) {
-		t.Errorf("touches is wrong at the boundary")
-	}
-}
-
 func TestGate(t *testing.T) {
 	if _, err := ParseGate("escapes,typo"); err == nil || !strings.Contains(err.Error(), `"typo"`) {
 		t.Errorf("ParseGate(typo) = %v", err)

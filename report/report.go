@@ -84,16 +84,18 @@ type Stats struct {
 	Packages   int            `json:"packages"`         // packages analysed
 	Failed     int            `json:"failed,omitempty"` // packages that failed to load (see Errors), not analysed
 	Files      int            `json:"files"`
-	Cached     int            `json:"cached"`               // packages whose findings came from the findings cache
-	Findings   int            `json:"findings"`             // reported (after -top)
-	Total      int            `json:"total"`                // found, before -top
-	ByAnalyzer map[string]int `json:"by_analyzer"`          // reported findings per analyzer
-	Ranking    string         `json:"ranking"`              // "static" (hot-path tiers) or "profile"
-	DurationMS int64          `json:"duration_ms"`          // wall time of the run
-	Errors     []string       `json:"errors,omitempty"`     // analyzer or load errors that did not stop the run
-	Suppressed int            `json:"suppressed,omitempty"` // findings silenced by directives
-	Hidden     int            `json:"hidden,omitempty"`     // findings in code the profile never saw run (shown with -all)
-	Profile    *ProfileStats  `json:"profile,omitempty"`    // the profile that weighed the findings
+	Cached     int            `json:"cached"`                 // packages whose findings came from the findings cache
+	Findings   int            `json:"findings"`               // reported (after -top)
+	Total      int            `json:"total"`                  // found, before -top
+	ByAnalyzer map[string]int `json:"by_analyzer"`            // reported findings per analyzer
+	Ranking    string         `json:"ranking"`                // "static" (hot-path tiers) or "profile"
+	DurationMS int64          `json:"duration_ms"`            // wall time of the run
+	Errors     []string       `json:"errors,omitempty"`       // analyzer or load errors that did not stop the run
+	Suppressed int            `json:"suppressed,omitempty"`   // findings silenced by directives
+	Hidden     int            `json:"hidden,omitempty"`       // findings in code the profile never saw run (shown with -all)
+	Unchanged  int            `json:"unchanged,omitempty"`    // findings on lines not changed since NewFromRev, not shown
+	NewFromRev string         `json:"new_from_rev,omitempty"` // the revision of check -new-from-rev`
+	Profile    *ProfileStats  `json:"profile,omitempty"`      // the profile that weighed the findings
 }
 
 // ProfileStats describes the profile behind a ranking.

@@ -159,6 +159,9 @@ func writeSummary(w io.Writer, r *Report) error {
 	if s.Hidden > 0 {
 		fmt.Fprintf(&b, "; %d in code the profile never saw run hidden (-all shows them)", s.Hidden)
 	}
+	if s.Unchanged > 0 {
+		fmt.Fprintf(&b, "; %d on lines not changed since %s not shown", s.Unchanged, s.NewFromRev)
+	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "; %d suppressed by directives", s.Suppressed)
 	}

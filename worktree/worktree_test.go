@@ -338,3 +338,25 @@ func TestRemoveKeepsOthers(t *testing.T) {
 	gittest.Git(t, dir, "worktree", "prune")
 	checkClean(t, dir, tmp)
 }
+
+func TestParseRange(t *testing.T) {
+	for _, tc := range []struct {
+		in, sign string
+		want     LineRange
+		ok       bool
+	}{
+		{"-3,2", "-", LineRange{3, 4}, true},
+		{"+7", "+", LineRange{7, 7}, true},
+		{"+10,0", "+", LineRange{10, 11}, true},
+		{"-x,1", "-", LineRange{}, false},
+		{"+3", "-", LineRange{}, false},
+	} {
+		got, ok := parseRange(tc.in, tc.sign)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseRange(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+	if !Touches([]LineRange{{5, 6}}, 6, 9) || Touches([]LineRange{{5, 6}}, 7, 9) {
+		t.Errorf("Touches is wrong at the boundary")
+	}
+}

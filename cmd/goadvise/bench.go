@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -47,7 +46,6 @@ allocs/op counts); 2 error.`,
 
 func runBench(args []string) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var opts bench.Options
 	fs.StringVar(&opts.Base, "base", "", "base git revision (default HEAD)")
 	fs.StringVar(&opts.Head, "head", "", "head git revision (default: the working tree)")
@@ -63,13 +61,10 @@ func runBench(args []string) int {
 	format := fs.String("format", "text", "output format: text, json, csv or html (one self-contained page)")
 	oldFile := fs.String("old", "", "compare this file of benchmark output (with -new)")
 	newFile := fs.String("new", "", "against this one (with -old)")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			printBenchUsage(fs, os.Stdout)
-			return benchExitOK
-		}
-		fmt.Fprintf(os.Stderr, "goadvise bench: %v\n", err)
-		printBenchUsage(fs, os.Stderr)
+	pkgs, err := parseArgs(fs, commandUsage("bench"), args, os.Stdout, os.Stderr)
+	if err == errHelp {
+		return benchExitOK
+	} else if err != nil {
 		return benchExitError
 	}
 	switch *format {
@@ -87,18 +82,15 @@ func runBench(args []string) int {
 		return benchExitError
 	}
 
-	var (
-		cmp *bench.Comparison
-		err error
-	)
+	var cmp *bench.Comparison
 	if *oldFile != "" || *newFile != "" {
-		if *oldFile == "" || *newFile == "" || fs.NArg() > 0 {
+		if *oldFile == "" || *newFile == "" || len(pkgs) > 0 {
 			fmt.Fprintf(os.Stderr, "goadvise bench: -old and -new go together and take no packages\n")
 			return benchExitError
 		}
 		cmp, err = bench.CompareFiles(*oldFile, *newFile, bench.CompareOptions{Alpha: opts.Alpha, Threshold: opts.Threshold})
 	} else {
-		opts.Packages = fs.Args()
+		opts.Packages = pkgs
 		if benchIsTerminal(os.Stderr) {
 			opts.Progress = os.Stderr
 		}
@@ -136,12 +128,6 @@ func runBench(args []string) int {
 	return benchExitOK
 }
 
-func printBenchUsage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintf(w, "usage: goadvise %s\n\nflags:\n", commands["bench"].usage)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
 
 // benchIsTerminal reports whether f is a character device, such as a terminal.
 func benchIsTerminal(f *os.File) bool {

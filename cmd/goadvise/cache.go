@@ -33,6 +33,11 @@ Every entry is checked when read; a damaged one is recomputed.
 }
 
 func runCache(args []string) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		c := commands["cache"]
+		fmt.Printf("usage: goadvise %s\n\n%s\n", c.usage, c.long)
+		return exitOK
+	}
 	if len(args) != 1 {
 		fmt.Fprintln(os.Stderr, "goadvise cache: usage: goadvise cache clean|dir")
 		return exitError

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"os/signal"
 	"runtime/pprof"
 	"slices"
@@ -25,6 +26,7 @@ import (
 	"github.com/goadvise/goadvise/program"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/suite"
+	"github.com/goadvise/goadvise/worktree"
 )
 
 func init() {
@@ -59,12 +61,16 @@ type checkFlags struct {
 	cpuprof  string
 	whole    bool
 	passes   []string // whole-program passes to run
+	// newFromRev keeps only findings on lines changed since this git
+	// revision (with the uncommitted and untracked changes).
+	newFromRev string
 }
 
 func runCheck(args []string) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var cf checkFlags
 	fs.StringVar(&cf.format, "format", "text", "output `format`: text, json, sarif or html")
+	jsonOut := fs.Bool("json", false, "same as -format json (as go vet spells it)")
 	fs.BoolVar(&cf.fix, "fix", false, "apply the suggested fixes to the source files")
 	fs.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as unified diffs instead of applying them")
 	fs.BoolVar(&cf.tests, "tests", false, "also analyse _test.go files")
@@ -81,27 +87,30 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks (default the go test default)")
 	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): loads every dependency from source and builds SSA and a call graph")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
+	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
-	fs.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: goadvise check [flags] [packages]\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
+	patterns, err := parseArgs(fs, commandUsage("check"), args, os.Stdout, os.Stderr)
+	if err == errHelp {
+		return exitOK
+	} else if err != nil {
 		return exitError
 	}
 	// The whole-program passes are chosen with -whole or by name in
 	// -enable; they are not analyzers of the suite.
-	enable, passes := splitPasses(splitList(cf.enable), cf.whole)
-	cf.passes = passes
-	analyzers, err := suite.Select(enable, splitList(cf.disable))
+	analyzers, passes, err := selectChecks(splitList(cf.enable), splitList(cf.disable), cf.whole)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
+	}
+	cf.passes = passes
+	if *jsonOut {
+		if cf.format != "text" && cf.format != "json" {
+			fmt.Fprintf(os.Stderr, "goadvise: -json and -format %s cannot be used together\n", cf.format)
+			return exitError
+		}
+		cf.format = "json"
 	}
 	switch cf.format {
 	case "text", "json", "sarif", "html":
@@ -113,7 +122,6 @@ func runCheck(args []string) int {
 		fmt.Fprintln(os.Stderr, "goadvise: -fix and -diff cannot be used together")
 		return exitError
 	}
-	patterns := fs.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
@@ -133,27 +141,81 @@ func runCheck(args []string) int {
 	return check(cf, analyzers, patterns)
 }
 
-// splitPasses takes the names of whole-program passes out of an -enable
-// list; -whole selects all of them. An -enable list that names only
-// passes leaves the analyzers of the suite at their default (all).
-func splitPasses(enable []string, whole bool) (analyzers, passes []string) {
-	known := make(map[string]bool)
+// onChangedLines keeps the findings whose lines changed since the git
+// revision rev in the repository holding dir: committed since, uncommitted
+// or in untracked files.
+func onChangedLines(dir, rev string, findings []report.Finding) ([]report.Finding, error) {
+	ctx := context.Background()
+	repo, err := worktree.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	commit, err := repo.Resolve(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := repo.Changes(ctx, commit, "")
+	if err != nil {
+		return nil, err
+	}
+	top, err := filepath.EvalSymlinks(repo.Top())
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(findings, func(f report.Finding) bool {
+		file, err := filepath.EvalSymlinks(f.File)
+		if err != nil {
+			file = f.File
+		}
+		rel, err := filepath.Rel(top, file)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return true // outside the repository: not changed in it
+		}
+		rel = filepath.ToSlash(rel)
+		end := max(f.EndLine, f.Line)
+		return !ch.Added[rel] && !worktree.Touches(ch.New[rel], f.Line, end)
+	}), nil
+}
+
+// selectChecks chooses the analyzers and the whole-program passes to run
+// from -enable, -disable and -whole. -enable and -disable take the names of
+// both; -whole adds every pass. An -enable list naming only passes runs
+// only them; with no -enable, every analyzer runs.
+func selectChecks(enable, disable []string, whole bool) ([]*analysis.Analyzer, []string, error) {
+	isPass := make(map[string]bool)
 	for _, p := range program.Passes() {
-		known[p.Name] = true
-		if whole {
+		isPass[p.Name] = true
+	}
+	split := func(names []string) (as, ps []string) {
+		for _, n := range names {
+			if isPass[n] {
+				ps = append(ps, n)
+			} else {
+				as = append(as, n)
+			}
+		}
+		return as, ps
+	}
+	enableA, enableP := split(enable)
+	disableA, disableP := split(disable)
+	var passes []string
+	for _, p := range program.Passes() {
+		if (whole || slices.Contains(enableP, p.Name)) && !slices.Contains(disableP, p.Name) {
 			passes = append(passes, p.Name)
 		}
 	}
-	for _, n := range enable {
-		if known[n] {
-			if !slices.Contains(passes, n) {
-				passes = append(passes, n)
-			}
-		} else {
-			analyzers = append(analyzers, n)
+	if len(enableA) == 0 && len(enableP) > 0 {
+		if len(passes) == 0 {
+			return nil, nil, errors.New("no analyzers left to run after -enable/-disable")
 		}
+		return nil, passes, nil
 	}
-	return analyzers, passes
+	analyzers, err := suite.Select(enableA, disableA)
+	if err != nil && len(passes) > 0 && len(enableA) == 0 {
+		// Every analyzer disabled, but passes remain: run those.
+		return nil, passes, nil
+	}
+	return analyzers, passes, err
 }
 
 // passAnalyzers describes whole-program passes as analyzers (name,
@@ -314,6 +376,16 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	// One cost, one finding: before scoring, so that a finding is
 	// weighed once.
 	findings = report.Merge(findings)
+	unchanged := 0
+	if cf.newFromRev != "" {
+		n := len(findings)
+		findings, err = onChangedLines(dir, cf.newFromRev, findings)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: -new-from-rev: %v\n", err)
+			return exitError
+		}
+		unchanged = n - len(findings)
+	}
 	ranking, hidden := "static", 0
 	var profStats *report.ProfileStats
 	if hot != nil {
@@ -368,6 +440,8 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		ByAnalyzer: byAnalyzer(findings),
 		Ranking:    ranking,
 		Hidden:     hidden,
+		Unchanged:  unchanged,
+		NewFromRev: cf.newFromRev,
 		Profile:    profStats,
 		DurationMS: time.Since(start).Milliseconds(),
 		Errors:     append(ar.loadErrs, ar.toolErrs...),

@@ -51,7 +51,6 @@ func runDiff(args []string) int {
 
 func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("goadvise diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var opts decisions.DiffOptions
 	fs.StringVar(&opts.Base, "base", "", "base git `revision` (required)")
 	fs.StringVar(&opts.Head, "head", "", "head git `revision` (default: the working tree)")
@@ -60,10 +59,10 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&opts.HotCDF, "cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent`")
 	failOn := fs.String("fail-on", "", "exit with status 3 on these `changes`: escapes, inline, bounds (comma-separated)")
 	format := fs.String("format", "text", "output `format`: text or json")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
+	pkgs, err := parseArgs(fs, commandUsage("diff"), args, stdout, stderr)
+	if err == errHelp {
+		return exitOK
+	} else if err != nil {
 		return exitError
 	}
 	if opts.Base == "" {
@@ -79,7 +78,7 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goadvise diff: -fail-on: %v\n", err)
 		return exitError
 	}
-	opts.Packages = fs.Args()
+	opts.Packages = pkgs
 	// Ctrl-C cancels the run; Diff removes its worktree before returning.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

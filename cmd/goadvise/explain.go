@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -47,11 +48,6 @@ func runPGOExplain(args []string) int {
 
 func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("goadvise pgo explain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), explainUsage)
-		fs.PrintDefaults()
-	}
 	var opts decisions.ExplainOptions
 	fs.StringVar(&opts.Profile, "profile", "", "the CPU profile `file` (default: default.pgo of the first main package)")
 	fs.StringVar(&opts.Bench, "bench", "", "also compare the benchmarks matching this `regexp` with and without the profile")
@@ -64,10 +60,11 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.BigCaller, "big-caller", decisions.DefaultBigCaller, "warn when the calls hot-inlined into one function cost more than `n` in total")
 	format := fs.String("format", "text", "output `format`: text, json or html (one self-contained page)")
 	output := fs.String("o", "", "write the output to `file`, which must not exist, instead of standard output")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
+	line, long, _ := strings.Cut(strings.TrimPrefix(explainUsage, "usage: goadvise "), "\n")
+	pkgs, err := parseArgs(fs, usage{name: "pgo explain", line: line, long: long}, args, stdout, stderr)
+	if err == errHelp {
+		return exitOK
+	} else if err != nil {
 		return exitError
 	}
 	if *format != "text" && *format != "json" && *format != "html" {
@@ -85,7 +82,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "goadvise pgo explain: -runs, -clean-runs and -count must be at least 1")
 		return exitError
 	}
-	opts.Packages = fs.Args()
+	opts.Packages = pkgs
 	if len(opts.Packages) == 0 {
 		opts.Packages = []string{"."}
 	}

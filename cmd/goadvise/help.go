@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -55,14 +56,12 @@ Commands:
 	}
 	name := args[0]
 	if c, ok := commands[name]; ok {
-		fmt.Printf("usage: goadvise %s\n\n%s\n", c.usage, c.short)
-		if c.long != "" {
-			fmt.Printf("\n%s\n", c.long)
+		if name == "help" || name == "version" {
+			fmt.Printf("usage: goadvise %s\n\n%s\n", c.usage, c.short)
+			return exitOK
 		}
-		if name != "help" && name != "version" {
-			fmt.Printf("\nRun 'goadvise %s -h' for its flags.\n", name)
-		}
-		return exitOK
+		// "help pgo merge" is "pgo merge -h".
+		return c.run(append(slices.Clone(args[1:]), "-h"))
 	}
 	for _, a := range append(suite.Analyzers(), suite.Helpers()...) {
 		if a.Name == name {

@@ -59,6 +59,13 @@ func runPGO(args []string) int {
 		return exitError
 	}
 	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			return runPGO([]string{args[1], "-h"})
+		}
+		c := commands["pgo"]
+		fmt.Printf("usage: goadvise %s\n\n%s\n\n%s\n", c.usage, c.short, c.long)
+		return exitOK
 	case "merge":
 		return runPGOMerge(args[1:], os.Stdout, os.Stderr)
 	case "check":
@@ -70,13 +77,10 @@ func runPGO(args []string) int {
 	return exitError
 }
 
+const pgoMergeUsage = "pgo merge -o PATH [flags] SOURCES..."
+
 func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("goadvise pgo merge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: goadvise pgo merge -o PATH [flags] SOURCES...")
-		fs.PrintDefaults()
-	}
 	out := fs.String("o", "", "write the merged profile to `path` (a directory means path/default.pgo)")
 	force := fs.Bool("force", false, "replace an existing output file")
 	weight := fs.String("weight", "samples", "weigh inputs by raw `samples`, give each input equal weight (equal), or divide by each input's duration (duration)")
@@ -88,11 +92,14 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 	maxSize := fs.Int64("max-size", pgo.DefaultMaxSize, "limit on the decompressed size of one profile, in `bytes`")
 	timeout := fs.Duration("timeout", 0, "limit on one HTTP fetch (default: the seconds parameter + 30s)")
 	verbose := fs.Bool("v", false, "print each input's samples and duration")
-	if err := fs.Parse(args); err != nil {
+	sources, err := parseArgs(fs, usage{name: "pgo merge", line: pgoMergeUsage}, args, stdout, stderr)
+	if err == errHelp {
+		return exitOK
+	} else if err != nil {
 		return exitError
 	}
-	if *out == "" || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: goadvise pgo merge -o PATH [flags] SOURCES...")
+	if *out == "" || len(sources) == 0 {
+		fmt.Fprintln(stderr, "usage: goadvise "+pgoMergeUsage)
 		return exitError
 	}
 	w, err := pgo.ParseWeighting(*weight)
@@ -133,7 +140,7 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goadvise pgo merge: %s: file exists (use -force to replace it)\n", dest)
 		return exitError
 	}
-	p, stats, err := pgo.Merge(context.Background(), fs.Args(), opts)
+	p, stats, err := pgo.Merge(context.Background(), sources, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "goadvise pgo merge: %v\n", err)
 		return exitError
@@ -150,19 +157,16 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 
 func runPGOCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("goadvise pgo check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: goadvise pgo check [-profile FILE] [flags] [packages]")
-		fs.PrintDefaults()
-	}
 	prof := fs.String("profile", "", "the profile `file` or URL (default: default.pgo of the first main package)")
 	cdf := fs.Float64("cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent` (-d=pgoinlinecdfthreshold)")
 	top := fs.Int("top", 10, "list the `n` hottest stale functions and hot edges")
 	minShare := fs.Float64("min-match", 90, "exit with status 3 if less than `percent` of the checked weight matches the source")
-	if err := fs.Parse(args); err != nil {
+	patterns, err := parseArgs(fs, usage{name: "pgo check", line: "pgo check [-profile FILE] [flags] [packages]"}, args, stdout, stderr)
+	if err == errHelp {
+		return exitOK
+	} else if err != nil {
 		return exitError
 	}
-	patterns := fs.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}

@@ -1,28 +1,26 @@
-package decisions
+package worktree
 
 import (
 	"bufio"
 	"context"
 	"strconv"
 	"strings"
-
-	"github.com/goadvise/goadvise/worktree"
 )
 
-// lineRange is a range of lines [lo, hi], 1-based and inclusive.
-type lineRange struct{ lo, hi int }
+// A LineRange is a range of lines [Lo, Hi], 1-based and inclusive.
+type LineRange struct{ Lo, Hi int }
 
-// changes are the lines a diff changed, per file relative to the top of
+// Changes are the lines a diff changed, per file relative to the top of
 // the repository (slash-separated).
-type changes struct {
-	old, new map[string][]lineRange
-	added    map[string]bool // files new in head (untracked or added)
-	removed  map[string]bool // files only in base
+type Changes struct {
+	Old, New map[string][]LineRange
+	Added    map[string]bool // files new in head (untracked or added)
+	Removed  map[string]bool // files only in base
 }
 
-// diffLines returns the lines changed between base and head (the working
-// tree if head is "").
-func diffLines(ctx context.Context, repo *worktree.Repo, base, head string) (*changes, error) {
+// Changes returns the lines changed between the revisions base and head
+// (the working tree, untracked files included, if head is "").
+func (repo *Repo) Changes(ctx context.Context, base, head string) (*Changes, error) {
 	args := []string{"-c", "core.quotePath=false", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames", base}
 	if head != "" {
 		args = append(args, head)
@@ -32,7 +30,7 @@ func diffLines(ctx context.Context, repo *worktree.Repo, base, head string) (*ch
 	if err != nil {
 		return nil, err
 	}
-	ch := &changes{old: map[string][]lineRange{}, new: map[string][]lineRange{}, added: map[string]bool{}, removed: map[string]bool{}}
+	ch := &Changes{Old: map[string][]LineRange{}, New: map[string][]LineRange{}, Added: map[string]bool{}, Removed: map[string]bool{}}
 	var oldFile, newFile string
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
@@ -44,10 +42,10 @@ func diffLines(ctx context.Context, repo *worktree.Repo, base, head string) (*ch
 		case strings.HasPrefix(line, "+++ "):
 			newFile = strings.TrimPrefix(strings.TrimPrefix(line, "+++ "), "b/")
 			if oldFile == "/dev/null" {
-				ch.added[newFile] = true
+				ch.Added[newFile] = true
 			}
 			if newFile == "/dev/null" {
-				ch.removed[oldFile] = true
+				ch.Removed[oldFile] = true
 			}
 		case strings.HasPrefix(line, "@@ "):
 			// @@ -a,b +c,d @@
@@ -56,10 +54,10 @@ func diffLines(ctx context.Context, repo *worktree.Repo, base, head string) (*ch
 				continue
 			}
 			if o, ok := parseRange(f[1], "-"); ok {
-				ch.old[oldFile] = append(ch.old[oldFile], o)
+				ch.Old[oldFile] = append(ch.Old[oldFile], o)
 			}
 			if n, ok := parseRange(f[2], "+"); ok {
-				ch.new[newFile] = append(ch.new[newFile], n)
+				ch.New[newFile] = append(ch.New[newFile], n)
 			}
 		}
 	}
@@ -71,7 +69,7 @@ func diffLines(ctx context.Context, repo *worktree.Repo, base, head string) (*ch
 		}
 		for _, f := range strings.Split(untracked, "\n") {
 			if f != "" {
-				ch.added[f] = true
+				ch.Added[f] = true
 			}
 		}
 	}
@@ -81,32 +79,32 @@ func diffLines(ctx context.Context, repo *worktree.Repo, base, head string) (*ch
 // parseRange parses "-a,b" or "+c,d". A range of zero lines (a pure
 // insertion or deletion after line a) is taken as lines a to a+1: the
 // function around the insertion point changed.
-func parseRange(s, sign string) (lineRange, bool) {
+func parseRange(s, sign string) (LineRange, bool) {
 	s, ok := strings.CutPrefix(s, sign)
 	if !ok {
-		return lineRange{}, false
+		return LineRange{}, false
 	}
 	startS, countS, hasCount := strings.Cut(s, ",")
 	start, err := strconv.Atoi(startS)
 	if err != nil {
-		return lineRange{}, false
+		return LineRange{}, false
 	}
 	count := 1
 	if hasCount {
 		if count, err = strconv.Atoi(countS); err != nil {
-			return lineRange{}, false
+			return LineRange{}, false
 		}
 	}
 	if count == 0 {
-		return lineRange{start, start + 1}, true
+		return LineRange{start, start + 1}, true
 	}
-	return lineRange{start, start + count - 1}, true
+	return LineRange{start, start + count - 1}, true
 }
 
-// touches reports whether any of the ranges intersects [lo, hi].
-func touches(ranges []lineRange, lo, hi int) bool {
+// Touches reports whether any of the ranges intersects [lo, hi].
+func Touches(ranges []LineRange, lo, hi int) bool {
 	for _, r := range ranges {
-		if r.lo <= hi && lo <= r.hi {
+		if r.Lo <= hi && lo <= r.Hi {
 			return true
 		}
 	}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goadvise/goadvise/internal/gittest"
+	"github.com/goadvise/goadvise/report"
+)
+
+// TestHelpFlags checks that -h on every command and subcommand, and help
+// COMMAND [SUBCOMMAND], print the usage with the flags on standard output
+// and exit 0.
+func TestHelpFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		usage string // the first line
+		flag  string // a flag the usage lists, or ""
+	}{
+		{[]string{"check", "-h"}, "usage: goadvise check [flags] [packages]", "-top"},
+		{[]string{"-h"}, "goadvise finds", ""},
+		{[]string{"bench", "-h"}, "usage: goadvise bench", "-benchtime"},
+		{[]string{"diff", "-h"}, "usage: goadvise diff", "-fail-on"},
+		{[]string{"pgo", "-h"}, "usage: goadvise pgo merge|check|explain", ""},
+		{[]string{"pgo", "merge", "-h"}, "usage: goadvise pgo merge -o PATH", "-skip-invalid"},
+		{[]string{"pgo", "check", "-h"}, "usage: goadvise pgo check", "-min-match"},
+		{[]string{"pgo", "explain", "-help"}, "usage: goadvise pgo explain", "-big-caller"},
+		{[]string{"cache", "-h"}, "usage: goadvise cache", ""},
+		{[]string{"help", "check"}, "usage: goadvise check [flags] [packages]", "-top"},
+		{[]string{"help", "pgo", "merge"}, "usage: goadvise pgo merge -o PATH", "-skip-invalid"},
+		{[]string{"help", "pgo"}, "usage: goadvise pgo merge|check|explain", ""},
+	} {
+		stdout, stderr, code := runCmd(t, ".", bin, tc.args...)
+		first, _, _ := strings.Cut(stdout, "\n")
+		if code != 0 || !strings.HasPrefix(first, tc.usage) || stderr != "" {
+			t.Errorf("goadvise %s: exit %d, first line %q, stderr %q; want exit 0 and %q", strings.Join(tc.args, " "), code, first, stderr, tc.usage)
+		}
+		if tc.flag != "" && !strings.Contains(stdout, "\n  "+tc.flag) {
+			t.Errorf("goadvise %s does not list %s:\n%s", strings.Join(tc.args, " "), tc.flag, stdout)
+		}
+	}
+}
+
+// TestFlagsAfterPackages checks that a flag after the packages is refused
+// before any work, with a hint, rather than taken for a package.
+func TestFlagsAfterPackages(t *testing.T) {
+	dir := fixture(t)
+	for _, args := range [][]string{
+		{"check", "./shop", "-top", "2"},
+		{"./shop", "-format", "json"},
+		{"pgo", "check", "./...", "-top", "3"},
+		{"diff", "-base", "HEAD", "./...", "-fail-on", "escapes"},
+	} {
+		stdout, stderr, code := runCmd(t, dir, bin, args...)
+		if code != exitError || stdout != "" || !strings.Contains(stderr, "after the arguments: flags go first") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("goadvise %s: exit %d, stdout %q, stderr %q; want exit 1, one line and no output", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+}
+
+// TestSelectChecks checks that -enable and -disable take the
+// whole-program passes by name: -enable with only passes runs only them,
+// and -whole with every analyzer disabled runs the passes.
+func TestSelectChecks(t *testing.T) {
+	as, ps, err := selectChecks([]string{"devirt"}, nil, false)
+	if err != nil || len(as) != 0 || strings.Join(ps, ",") != "devirt" {
+		t.Errorf("-enable devirt: analyzers %d, passes %v, err %v; want devirt alone", len(as), ps, err)
+	}
+	as, ps, err = selectChecks([]string{"deepequal", "loopalloc"}, nil, false)
+	if err != nil || len(as) != 1 || as[0].Name != "deepequal" || strings.Join(ps, ",") != "loopalloc" {
+		t.Errorf("-enable deepequal,loopalloc: analyzers %v, passes %v, err %v", as, ps, err)
+	}
+	as, ps, err = selectChecks(nil, append(strings.Split(allNames(), ","), "devirt"), true)
+	if err != nil || len(as) != 0 || strings.Join(ps, ",") != "loopalloc" {
+		t.Errorf("-whole -disable (all analyzers),devirt: analyzers %d, passes %v, err %v; want loopalloc alone", len(as), ps, err)
+	}
+	if _, _, err := selectChecks(nil, strings.Split(allNames(), ","), false); err == nil {
+		t.Errorf("-disable of every analyzer without -whole: no error")
+	}
+}
+
+// TestJSONFlag checks that check -json is -format json, as go vet spells it.
+func TestJSONFlag(t *testing.T) {
+	dir := fixture(t)
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-json", "-enable", "deepequal", "./shop")
+	var r report.Report
+	if code != exitFindings || json.Unmarshal([]byte(stdout), &r) != nil || len(r.Findings) == 0 {
+		t.Errorf("check -json: exit %d, stderr %q, output not a JSON report with findings:\n%s", code, stderr, stdout)
+	}
+	if _, stderr, code := runCmd(t, dir, bin, "check", "-json", "-format", "sarif", "./shop"); code != exitError || !strings.Contains(stderr, "cannot be used together") {
+		t.Errorf("check -json -format sarif: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestNewFromRev checks that check -new-from-rev reports only the findings
+// on lines changed since a revision: committed since, uncommitted, or in
+// an untracked file.
+func TestNewFromRev(t *testing.T) {
+	files := map[string]string{}
+	src := "testdata/fixture"
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(src, p)
+		files[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := gittest.NewRepo(t, files)
+	shop := filepath.Join(dir, "shop", "shop.go")
+	data, err := os.ReadFile(shop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One new DeepEqual in the tracked file, one in an untracked file.
+	os.WriteFile(shop, append(data, []byte("\nfunc SameTwice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n")...), 0o644)
+	os.WriteFile(filepath.Join(dir, "shop", "more.go"), []byte("package shop\n\nimport \"reflect\"\n\nfunc SameThrice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n"), 0o644)
+
+	all := checkJSONIn(t, dir, "check", "-json", "-enable", "deepequal", "./...")
+	r := checkJSONIn(t, dir, "check", "-json", "-enable", "deepequal", "-new-from-rev", "HEAD", "./...")
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, filepath.Base(f.File)+":"+f.Function)
+	}
+	want := "more.go:example.com/fixture/shop.SameThrice shop.go:example.com/fixture/shop.SameTwice"
+	if strings.Join(got, " ") != want {
+		t.Errorf("-new-from-rev HEAD: findings %v, want %s", got, want)
+	}
+	if r.Stats.Unchanged != len(all.Findings)-2 || r.Stats.NewFromRev != "HEAD" {
+		t.Errorf("-new-from-rev HEAD: stats unchanged %d (of %d findings), rev %q", r.Stats.Unchanged, len(all.Findings), r.Stats.NewFromRev)
+	}
+	if _, stderr, code := runCmd(t, dir, bin, "check", "-new-from-rev", "nosuchrev", "./..."); code != exitError || !strings.Contains(stderr, "nosuchrev") {
+		t.Errorf("-new-from-rev nosuchrev: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// checkJSONIn runs goadvise with args in dir and decodes its JSON report.
+func checkJSONIn(t *testing.T, dir string, args ...string) report.Report {
+	t.Helper()
+	stdout, stderr, code := runCmd(t, dir, bin, args...)
+	var r report.Report
+	if code != exitFindings && code != exitOK || json.Unmarshal([]byte(stdout), &r) != nil {
+		t.Fatalf("goadvise %v: exit %d\n%s%s", args, code, stdout, stderr)
+	}
+	return r
+}
