@@ -128,7 +128,6 @@ func runBench(args []string) int {
 	return benchExitOK
 }
 
-
 // benchIsTerminal reports whether f is a character device, such as a terminal.
 func benchIsTerminal(f *os.File) bool {
 	fi, err := f.Stat()
