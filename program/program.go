@@ -10,9 +10,10 @@
 //     the heap only because the callee is unknown stop escaping; the
 //     finding lists those escapes, read from the compiler.
 //   - loopalloc: a heap allocation in a function reached from a loop
-//     through the call graph, attributed to the loop: "make([]byte, 8) in
-//     readHeader allocates once per iteration of the loop in
-//     (*Server).serve via decode -> readHeader".
+//     through the call graph, attributed to the loop, when one allocation
+//     could serve every iteration: "make([]byte, 65536) in scan allocates
+//     on every call, once per iteration of the loop in (*Server).serve via
+//     decode -> scan".
 //
 // # Loading and soundness
 //
@@ -64,7 +65,14 @@
 // its allocation may stay on the stack; the per-package analyzers
 // (smallalloc, heapescape) see those at the call site. Allocations inside
 // inlined calls within the callee, append growth, constants converted to
-// interfaces and values passed to panic are not reported either.
+// interfaces and values passed to panic are not reported either. Only an
+// allocation that one value made before the loop could replace is
+// reported: a make of constant length and capacity, a new or a composite
+// literal's address, whose value does not outlive the call (it is only
+// read, written into, indexed, sliced, copied and measured; not returned,
+// stored, appended, captured, sent or passed to a function). What depends
+// on the iteration, such as a value boxed for fmt.Sprintf or a buffer
+// kept per item, has to be made anew and is not reported.
 package program
 
 import (
@@ -131,11 +139,15 @@ type is unexported in another package.`,
 A heap allocation (as the compiler reports it) made on every call of a
 function that a loop calls on every iteration, directly or through
 single-callee calls made on every call, up to a depth of 4, within the
-main module. The finding is placed at the call in the loop and names the
-path: "make([]byte, 8) in readHeader allocates once per iteration of the
-loop in (*Server).serve via decode -> readHeader". Callees the compiler
-can inline, allocations on branches, append growth, and values only
-passed to panic are not reported.`,
+main module, when one allocation made before the loop could serve every
+iteration: a make of constant size, a new or a composite literal whose
+value does not outlive the call (not returned, stored, appended, captured,
+sent or passed to a function). The finding is placed at the call in the
+loop and names the path: "make([]byte, 65536) in scan allocates on every
+call, once per iteration of the loop in (*Server).serve via decode ->
+scan". Callees the compiler can inline, allocations on branches, and
+work that depends on the iteration (formatting, boxing, kept values) are
+not reported.`,
 			URL: "https://pkg.go.dev/github.com/goadvise/goadvise/program",
 		},
 	}
