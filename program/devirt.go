@@ -344,9 +344,18 @@ func newOpenness(p *program, all map[*ssa.Function]bool) *openness {
 }
 
 func (o *openness) noteLeak(v ssa.Value) {
-	switch v.(type) {
-	case *ssa.Global, *ssa.Function:
+	switch v := v.(type) {
+	case *ssa.Global:
 		o.leaked[v] = true
+	case *ssa.Function:
+		// A method value or expression leaks the method its wrapper calls.
+		for i := 0; v != nil && i < 4; i++ {
+			o.leaked[v] = true
+			if !isWrapper(v) {
+				break
+			}
+			v = wrapped(v)
+		}
 	}
 }
 
@@ -461,8 +470,19 @@ func (o *openness) param(prm *ssa.Parameter) bool {
 	if fn.Parent() != nil || isWrapper(fn) || o.leaked[fn] || o.leaked[fn.Origin()] {
 		return false
 	}
-	if obj := fn.Object(); obj == nil || (obj.Exported() && importable(obj.Pkg())) {
+	obj := fn.Object()
+	if obj == nil || (obj.Exported() && importable(obj.Pkg())) {
 		return false
+	}
+	if recv := fn.Signature.Recv(); recv != nil && obj.Exported() {
+		// Code outside the program can call an exported method of a
+		// value it holds as an interface.
+		t := derefType(recv.Type())
+		for c := range o.p.converted {
+			if types.Identical(derefType(c), t) {
+				return false
+			}
+		}
 	}
 	idx := -1
 	for i, x := range fn.Params {

@@ -45,7 +45,8 @@
 // variable, a value captured by a closure (an option setter), a map or
 // slice element or the result of a dynamic call is open; a parameter of an
 // unexported function (or any function of an internal package) not used as
-// a value, whose every call passes a closed argument, an unexported field
+// a value and not an exported method of a type converted to an interface
+// (which importers could call), whose every call passes a closed argument, an unexported field
 // whose every store is closed, and a static call's result that is closed
 // on every return are closed. Functions of internal packages count as
 // visible to the program only if the roots include every package of the

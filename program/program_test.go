@@ -175,10 +175,12 @@ func TestNegativesAreReal(t *testing.T) {
 // program but this one can supply it. In the module's library package,
 // the Store set through an exported option (lib.go:38) can be any
 // importer's, though the module's command passes one type; a package no
-// main imports (orphan.go:19) is not reported at all. The internal
-// package's Codec (engine.go:17), whose only caller is the command, and
-// the unexported function count (lib.go:61), whose only caller always
-// passes a Bytes, are reported.
+// main imports (orphan.go:19) is not reported at all, nor is the Codec
+// that the internal Pipe's Feed receives (engine.go:29), since lib hands
+// the Pipe to importers as an interface. The internal package's Codec in
+// Run (engine.go:17), whose only caller is the command, and the unexported
+// function count (lib.go:72), whose only caller always passes a Bytes,
+// are reported.
 func TestOpenWorld(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("testdata", "open"))
 	if err != nil {
@@ -186,7 +188,7 @@ func TestOpenWorld(t *testing.T) {
 	}
 	fs := analyze(t, dir, []string{program.Devirt})
 	want(t, fs, "devirt", "engine.go", 17, "Codec.Enc is an interface call whose receiver is always Fast")
-	want(t, fs, "devirt", "lib.go", 61, "counter.Count is an interface call whose receiver is always Bytes")
+	want(t, fs, "devirt", "lib.go", 72, "counter.Count is an interface call whose receiver is always Bytes")
 	if len(fs) != 2 {
 		t.Errorf("got %d findings, want 2", len(fs))
 	}

@@ -2,6 +2,17 @@
 // by its users through an option.
 package lib
 
+import "example.com/open/internal/engine"
+
+// Feeder is what NewFeeder returns: any importer can call Feed with its
+// own Codec.
+type Feeder interface {
+	Feed(c engine.Codec, items [][]byte) int
+}
+
+// NewFeeder returns the engine's Pipe.
+func NewFeeder() Feeder { return &engine.Pipe{} }
+
 // Store is what users of the library supply.
 type Store interface {
 	Get(key string) int

@@ -11,5 +11,6 @@ import (
 
 func main() {
 	c := lib.New(lib.WithStore(&lib.MemStore{}))
-	fmt.Println(c.Sum(os.Args), lib.Count(os.Args), engine.Run(engine.Fast{}, [][]byte{[]byte("x")}))
+	fmt.Println(c.Sum(os.Args), lib.Count(os.Args), engine.Run(engine.Fast{}, [][]byte{[]byte("x")}),
+		lib.NewFeeder().Feed(engine.Fast{}, nil))
 }

@@ -18,3 +18,15 @@ func Run(c Codec, items [][]byte) int {
 	}
 	return n
 }
+
+// Pipe feeds items to a Codec. lib.NewFeeder hands it to any importer as
+// an interface, so its Feed can receive their Codecs: not reported.
+type Pipe struct{}
+
+func (*Pipe) Feed(c Codec, items [][]byte) int {
+	n := 0
+	for _, it := range items {
+		n += c.Enc(it)
+	}
+	return n
+}
