@@ -3,6 +3,7 @@ package program
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"sort"
 	"strings"
 
@@ -170,9 +171,9 @@ func (p *program) everyCallAllocs(fn *ssa.Function) []escape.Record {
 // once and reused by every call: it is a make of a slice with a constant
 // length and capacity, a new or a composite literal's address (so its size
 // does not depend on the call), and its value does not outlive the call
-// (it is not returned, stored, appended, captured, sent or passed to a
-// function; it is only indexed, sliced, read, written into, copied and
-// measured). Work that depends on the iteration's values, such as a
+// (it is not returned, stored, appended, captured, sent or passed to code
+// that may keep it; it is only indexed, sliced, read, written into, copied
+// and measured). Work that depends on the iteration's values, such as a
 // conversion to an interface or a formatted string, is not reusable.
 func (p *program) reusable(fn *ssa.Function, r escape.Record) bool {
 	var match []ssa.Value
@@ -225,11 +226,42 @@ func localOnly(v ssa.Value, depth int) bool {
 				return false // the address itself is stored
 			}
 		case *ssa.Call:
-			b, ok := instr.Call.Value.(*ssa.Builtin)
-			if !ok || (b.Name() != "len" && b.Name() != "cap" && b.Name() != "copy") {
+			if !localCall(instr.Common(), v, depth) {
 				return false
 			}
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// localCall reports whether a call that is passed v keeps it only for the
+// call: the builtins len, cap and copy, a function whose parameter is
+// only used locally (by localOnly), or the Read or Write method of an
+// io.Reader or io.Writer, whose implementations must not retain the slice.
+func localCall(common *ssa.CallCommon, v ssa.Value, depth int) bool {
+	if common.IsInvoke() {
+		if common.Value == v {
+			return false
+		}
+		m := common.Method
+		sig := m.Type().(*types.Signature)
+		isRW := (m.Name() == "Read" || m.Name() == "Write") && sig.Params().Len() == 1 && sig.Results().Len() == 2 &&
+			types.Identical(sig.Params().At(0).Type(), types.NewSlice(types.Typ[types.Byte])) &&
+			types.Identical(sig.Results().At(0).Type(), types.Typ[types.Int]) &&
+			types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
+		return isRW
+	}
+	if b, ok := common.Value.(*ssa.Builtin); ok {
+		return b.Name() == "len" || b.Name() == "cap" || b.Name() == "copy"
+	}
+	callee := common.StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 || len(callee.Params) != len(common.Args) {
+		return false
+	}
+	for i, a := range common.Args {
+		if a == v && !localOnly(callee.Params[i], depth+1) {
 			return false
 		}
 	}

@@ -70,8 +70,10 @@
 // allocation that one value made before the loop could replace is
 // reported: a make of constant length and capacity, a new or a composite
 // literal's address, whose value does not outlive the call (it is only
-// read, written into, indexed, sliced, copied and measured; not returned,
-// stored, appended, captured, sent or passed to a function). What depends
+// read, written into, indexed, sliced, copied and measured, and passed
+// only to functions that do the same or to the Read and Write methods of
+// io.Reader and io.Writer, which must not retain it; it is not returned,
+// stored, appended, captured or sent). What depends
 // on the iteration, such as a value boxed for fmt.Sprintf or a buffer
 // kept per item, has to be made anew and is not reported.
 package program
@@ -143,7 +145,7 @@ single-callee calls made on every call, up to a depth of 4, within the
 main module, when one allocation made before the loop could serve every
 iteration: a make of constant size, a new or a composite literal whose
 value does not outlive the call (not returned, stored, appended, captured,
-sent or passed to a function). The finding is placed at the call in the
+sent or passed to code that may keep it). The finding is placed at the call in the
 loop and names the path: "make([]byte, 65536) in scan allocates on every
 call, once per iteration of the loop in (*Server).serve via decode ->
 scan". Callees the compiler can inline, allocations on branches, and

@@ -8,5 +8,5 @@ import (
 )
 
 func main() {
-	fmt.Println(work.Labels(len(os.Args), os.Args), work.Scan([][]byte{[]byte("x")}))
+	fmt.Println(work.Labels(len(os.Args), os.Args), work.Scan([][]byte{[]byte("x")}), work.Frames(os.Stdin, 2))
 }
