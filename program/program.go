@@ -32,7 +32,9 @@
 // Values created by cgo, by assembly or by unsafe conversions are not
 // seen; a program that builds interface values that way can get a false
 // report. Test files are not loaded: a type used only by tests does not
-// count.
+// count, so an interface kept for test doubles can be reported (the
+// receiver is one type in the program, but following the advice means
+// changing the tests).
 //
 // The call graph sees one program, but a package that other programs can
 // import (not main, no "internal" element in its path) also runs in
