@@ -3,6 +3,7 @@ package program
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -43,8 +44,8 @@ func (p *program) devirt(funcs []*ssa.Function) []report.Finding {
 					continue
 				}
 				p.stats.Candidates++
-				if !p.closed {
-					continue // a library: importers may pass other types
+				if !p.closedSite(fn, site) {
+					continue // other programs may pass other types
 				}
 				if f, ok := p.devirtFinding(fn, site, conc, tier, why); ok {
 					out = append(out, f)
@@ -53,6 +54,26 @@ func (p *program) devirt(funcs []*ssa.Function) []report.Finding {
 		}
 	}
 	return out
+}
+
+// closedSite reports whether the receiver of an interface call in fn can
+// only hold values made by the program: fn's package is imported by a main
+// package of the program, and fn is in a main package (only this program
+// runs it) or the receiver is closed whoever imports the package.
+func (p *program) closedSite(fn *ssa.Function, site ssa.CallInstruction) bool {
+	if p.opts.AssumeClosed {
+		return true
+	}
+	if fn.Pkg == nil || !p.fromMain[fn.Pkg.Pkg] {
+		return false
+	}
+	if fn.Pkg.Pkg.Name() == "main" {
+		return true
+	}
+	if p.open == nil {
+		p.open = newOpenness(p, p.all)
+	}
+	return p.open.closed(site.Common().Value)
 }
 
 // receiverType returns the one concrete receiver type of an interface
@@ -254,4 +275,288 @@ func explanations(recs []escape.Record) []string {
 		}
 	}
 	return out
+}
+
+// openness decides whether an interface value in a library package can
+// hold a value made by code outside the program. The program's own main
+// packages see every caller, but a package that other programs can import
+// is also run by them, with their own implementations: its exported
+// functions can receive any value, its exported fields and variables can
+// be set to any value. A value is closed when every way it is made is
+// visible: a conversion of a concrete value, a parameter of a function
+// that only visible code calls with closed arguments, a result of a
+// static call that returns closed values, or a load of an unexported
+// field or variable (or one of a package others cannot import) whose
+// every store is closed. Anything else (a parameter of an exported
+// function of an importable package, a closure's captured variable, a map
+// or slice element, the result of a dynamic call) is open.
+type openness struct {
+	p          *program
+	memo       map[any]bool // closed, by value, field or global
+	busy       map[any]bool // being decided: counted open, so cycles end
+	fieldAddrs map[*types.Var][]*ssa.FieldAddr
+	stores     map[*ssa.Global][]ssa.Value
+	leaked     map[ssa.Value]bool // globals and functions used other than loaded, stored to or called
+}
+
+func newOpenness(p *program, all map[*ssa.Function]bool) *openness {
+	o := &openness{
+		p:          p,
+		memo:       make(map[any]bool),
+		busy:       make(map[any]bool),
+		fieldAddrs: make(map[*types.Var][]*ssa.FieldAddr),
+		stores:     make(map[*ssa.Global][]ssa.Value),
+		leaked:     make(map[ssa.Value]bool),
+	}
+	var ops []*ssa.Value
+	for fn := range all {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.FieldAddr:
+					if f := fieldOf(instr.X.Type(), instr.Field); f != nil {
+						o.fieldAddrs[f] = append(o.fieldAddrs[f], instr)
+					}
+				case *ssa.Store:
+					if g, ok := instr.Addr.(*ssa.Global); ok {
+						o.stores[g] = append(o.stores[g], instr.Val)
+						o.noteLeak(instr.Val)
+						continue
+					}
+				case *ssa.UnOp:
+					if _, ok := instr.X.(*ssa.Global); ok && instr.Op == token.MUL {
+						continue
+					}
+				}
+				ops = instr.Operands(ops[:0])
+				if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() && len(ops) > 0 {
+					ops = ops[1:] // the callee of a static or dynamic call is not leaked by calling it
+				}
+				for _, v := range ops {
+					if v != nil {
+						o.noteLeak(*v)
+					}
+				}
+			}
+		}
+	}
+	return o
+}
+
+func (o *openness) noteLeak(v ssa.Value) {
+	switch v := v.(type) {
+	case *ssa.Global:
+		o.leaked[v] = true
+	case *ssa.Function:
+		// A method value or expression leaks the method its wrapper calls.
+		for i := 0; v != nil && i < 4; i++ {
+			o.leaked[v] = true
+			if !isWrapper(v) {
+				break
+			}
+			v = wrapped(v)
+		}
+	}
+}
+
+// fieldOf returns the origin of field i of the struct that t points to.
+func fieldOf(t types.Type, i int) *types.Var {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	return structField(ptr.Elem(), i)
+}
+
+func structField(t types.Type, i int) *types.Var {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return nil
+	}
+	return st.Field(i).Origin()
+}
+
+// importable reports whether code outside the program can import pkg: it
+// is not a main package and its path has no "internal" element.
+func importable(pkg *types.Package) bool {
+	if pkg == nil || pkg.Name() == "main" {
+		return false
+	}
+	for _, elem := range strings.Split(pkg.Path(), "/") {
+		if elem == "internal" {
+			return false
+		}
+	}
+	return true
+}
+
+// closed reports whether every value v can hold is made by code of the
+// program, whoever imports v's package.
+func (o *openness) closed(v ssa.Value) bool {
+	if c, ok := o.memo[v]; ok {
+		return c
+	}
+	if o.busy[v] {
+		return false
+	}
+	o.busy[v] = true
+	c := o.decide(v)
+	delete(o.busy, v)
+	o.memo[v] = c
+	return c
+}
+
+func (o *openness) decide(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.MakeInterface, *ssa.Const:
+		return true // the dynamic type is the static type of the converted value, or nil
+	case *ssa.ChangeInterface:
+		return o.closed(v.X)
+	case *ssa.TypeAssert:
+		return o.closed(v.X)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !o.closed(e) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Extract:
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			return o.results(call, v.Index)
+		}
+	case *ssa.Call:
+		return o.results(v, 0)
+	case *ssa.Parameter:
+		return o.param(v)
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return false
+		}
+		switch x := v.X.(type) {
+		case *ssa.FieldAddr:
+			return o.field(fieldOf(x.X.Type(), x.Field))
+		case *ssa.Global:
+			return o.global(x)
+		}
+	case *ssa.Field:
+		return o.field(structField(v.X.Type(), v.Field))
+	}
+	return false
+}
+
+// results reports whether result i of a static call is closed.
+func (o *openness) results(call *ssa.Call, i int) bool {
+	callee := call.Common().StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 {
+		return false
+	}
+	for _, b := range callee.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if i >= len(ret.Results) || !o.closed(ret.Results[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// param reports whether a parameter is closed: its function cannot be
+// called from outside the program (it is not exported from an importable
+// package, and it is not used as a value), and every call in the program
+// passes a closed argument.
+func (o *openness) param(prm *ssa.Parameter) bool {
+	fn := prm.Parent()
+	if fn.Parent() != nil || isWrapper(fn) || o.leaked[fn] || o.leaked[fn.Origin()] {
+		return false
+	}
+	obj := fn.Object()
+	if obj == nil || (obj.Exported() && importable(obj.Pkg())) {
+		return false
+	}
+	if recv := fn.Signature.Recv(); recv != nil && obj.Exported() {
+		// Code outside the program can call an exported method of a
+		// value it holds as an interface.
+		t := derefType(recv.Type())
+		for c := range o.p.converted {
+			if types.Identical(derefType(c), t) {
+				return false
+			}
+		}
+	}
+	idx := -1
+	for i, x := range fn.Params {
+		if x == prm {
+			idx = i
+		}
+	}
+	node := o.p.cg.Nodes[fn]
+	if idx < 0 || node == nil {
+		return false
+	}
+	for _, e := range node.In {
+		common := e.Site.Common()
+		var arg ssa.Value
+		switch {
+		case !common.IsInvoke():
+			if idx < len(common.Args) {
+				arg = common.Args[idx]
+			}
+		case idx > 0:
+			arg = common.Args[idx-1]
+		default:
+			continue // the receiver of an invoked method has a concrete type
+		}
+		if arg == nil || !o.closed(arg) {
+			return false
+		}
+	}
+	return true
+}
+
+// field reports whether every value stored in f is closed. A field others
+// can set (exported, of an importable package) is open, and so is one
+// whose address is used other than to load or store it.
+func (o *openness) field(f *types.Var) bool {
+	if f == nil || (f.Exported() && importable(f.Pkg())) {
+		return false
+	}
+	if c, ok := o.memo[f]; ok {
+		return c
+	}
+	if o.busy[f] {
+		return false
+	}
+	o.busy[f] = true
+	defer delete(o.busy, f)
+	c := true
+	for _, fa := range o.fieldAddrs[f] {
+		for _, r := range *fa.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				c = c && r.Addr == fa && o.closed(r.Val)
+			case *ssa.UnOp:
+				c = c && r.Op == token.MUL
+			case *ssa.DebugRef:
+			default:
+				c = false
+			}
+		}
+	}
+	o.memo[f] = c
+	return c
+}
+
+// global reports whether every value stored in g is closed, like field.
+func (o *openness) global(g *ssa.Global) bool {
+	obj := g.Object()
+	if obj == nil || (obj.Exported() && importable(obj.Pkg())) || o.leaked[g] {
+		return false
+	}
+	for _, v := range o.stores[g] {
+		if !o.closed(v) {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package program
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"sort"
 	"strings"
 
@@ -104,8 +105,8 @@ func (p *program) loopAllocFinding(fn *ssa.Function, site ssa.CallInstruction, p
 	if expl == "" {
 		expl = r.Name + " escapes: " + r.Cause.String()
 	}
-	msg := fmt.Sprintf("%s in %s (%s:%d) allocates once per iteration of the loop in %s via %s: %s; allocate it once outside the loop and pass it down, or change %s so the value does not escape, to save a heap allocation and its garbage collection per iteration [%s: inside a loop]",
-		r.Name, gname, shortFile(r.Pos.File), r.Pos.Line, funcName(fn, false), strings.Join(via, " -> "), expl, gname, hotpath.Loop)
+	msg := fmt.Sprintf("%s in %s (%s:%d) allocates on every call, once per iteration of the loop in %s via %s (%s); its size is constant and it does not outlive the call, so %s can reuse one allocated before the loop in %s and passed down (cleared where the code reads what it did not write), to save a heap allocation, its zeroing and its garbage collection per iteration [%s: inside a loop]",
+		r.Name, gname, shortFile(r.Pos.File), r.Pos.Line, funcName(fn, false), strings.Join(via, " -> "), expl, gname, funcName(fn, false), hotpath.Loop)
 	return p.finding(LoopAlloc, fn, site.Pos(), hotpath.Loop, msg)
 }
 
@@ -152,7 +153,7 @@ func (p *program) everyCallAllocs(fn *ssa.Function) []escape.Record {
 		for _, l := range lits {
 			inLit = inLit || (r.Pos.Line >= l.from && r.Pos.Line <= l.to)
 		}
-		if inLit || !p.onEveryCall(fn, r.Pos.Line) {
+		if inLit || !p.onEveryCall(fn, r.Pos.Line) || !p.reusable(fn, r) {
 			continue
 		}
 		out = append(out, r)
@@ -164,6 +165,107 @@ func (p *program) everyCallAllocs(fn *ssa.Function) []escape.Record {
 		return out[i].Pos.Col < out[j].Pos.Col
 	})
 	return out
+}
+
+// reusable reports whether the allocation of record r in fn could be made
+// once and reused by every call: it is a make of a slice with a constant
+// length and capacity, a new or a composite literal's address (so its size
+// does not depend on the call), and its value does not outlive the call
+// (it is not returned, stored, appended, captured, sent or passed to code
+// that may keep it; it is only indexed, sliced, read, written into, copied
+// and measured). Work that depends on the iteration's values, such as a
+// conversion to an interface or a formatted string, is not reusable.
+func (p *program) reusable(fn *ssa.Function, r escape.Record) bool {
+	var match []ssa.Value
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if instr.Pos() == token.NoPos || p.position(instr.Pos()).Line != r.Pos.Line {
+				continue
+			}
+			switch v := instr.(type) {
+			case *ssa.MakeSlice:
+				if strings.HasPrefix(r.Name, "make([]") {
+					_, constLen := v.Len.(*ssa.Const)
+					_, constCap := v.Cap.(*ssa.Const)
+					if !constLen || !constCap {
+						return false
+					}
+					match = append(match, v)
+				}
+			case *ssa.Alloc:
+				// SSA makes a slice of constant size as the array it slices.
+				if v.Heap && (strings.HasPrefix(r.Name, "new(") || strings.HasPrefix(r.Name, "&") || strings.HasPrefix(r.Name, "make([]")) {
+					match = append(match, v)
+				}
+			}
+		}
+	}
+	return len(match) == 1 && localOnly(match[0], 0)
+}
+
+// localOnly reports whether the memory v points to is used only within
+// its function: read, written, indexed, sliced, copied and measured.
+func localOnly(v ssa.Value, depth int) bool {
+	refs := v.Referrers()
+	if refs == nil || depth > 8 {
+		return false
+	}
+	for _, instr := range *refs {
+		switch instr := instr.(type) {
+		case *ssa.Slice, *ssa.IndexAddr, *ssa.FieldAddr:
+			if !localOnly(instr.(ssa.Value), depth+1) {
+				return false
+			}
+		case *ssa.Index, *ssa.Field, *ssa.DebugRef:
+		case *ssa.UnOp:
+			if instr.Op != token.MUL {
+				return false
+			}
+		case *ssa.Store:
+			if instr.Addr != v {
+				return false // the address itself is stored
+			}
+		case *ssa.Call:
+			if !localCall(instr.Common(), v, depth) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// localCall reports whether a call that is passed v keeps it only for the
+// call: the builtins len, cap and copy, a function whose parameter is
+// only used locally (by localOnly), or the Read or Write method of an
+// io.Reader or io.Writer, whose implementations must not retain the slice.
+func localCall(common *ssa.CallCommon, v ssa.Value, depth int) bool {
+	if common.IsInvoke() {
+		if common.Value == v {
+			return false
+		}
+		m := common.Method
+		sig := m.Type().(*types.Signature)
+		isRW := (m.Name() == "Read" || m.Name() == "Write") && sig.Params().Len() == 1 && sig.Results().Len() == 2 &&
+			types.Identical(sig.Params().At(0).Type(), types.NewSlice(types.Typ[types.Byte])) &&
+			types.Identical(sig.Results().At(0).Type(), types.Typ[types.Int]) &&
+			types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
+		return isRW
+	}
+	if b, ok := common.Value.(*ssa.Builtin); ok {
+		return b.Name() == "len" || b.Name() == "cap" || b.Name() == "copy"
+	}
+	callee := common.StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 || len(callee.Params) != len(common.Args) {
+		return false
+	}
+	for i, a := range common.Args {
+		if a == v && !localOnly(callee.Params[i], depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // onEveryCall reports whether the instructions of fn on the given line are

@@ -10,9 +10,10 @@
 //     the heap only because the callee is unknown stop escaping; the
 //     finding lists those escapes, read from the compiler.
 //   - loopalloc: a heap allocation in a function reached from a loop
-//     through the call graph, attributed to the loop: "make([]byte, 8) in
-//     readHeader allocates once per iteration of the loop in
-//     (*Server).serve via decode -> readHeader".
+//     through the call graph, attributed to the loop, when one allocation
+//     could serve every iteration: "make([]byte, 65536) in scan allocates
+//     on every call, once per iteration of the loop in (*Server).serve via
+//     decode -> scan".
 //
 // # Loading and soundness
 //
@@ -31,13 +32,29 @@
 // Values created by cgo, by assembly or by unsafe conversions are not
 // seen; a program that builds interface values that way can get a false
 // report. Test files are not loaded: a type used only by tests does not
-// count.
+// count, so an interface kept for test doubles can be reported (the
+// receiver is one type in the program, but following the advice means
+// changing the tests).
 //
-// devirt reports nothing when no root is a main package (see
-// [Options.AssumeClosed]): a library's exported functions can receive
-// any implementation from importers the program does not contain. It also
-// stays silent when the single concrete type is unexported in another
-// package, since the advice could not be followed there.
+// The call graph sees one program, but a package that other programs can
+// import (not main, no "internal" element in its path) also runs in
+// theirs, with their implementations. So devirt reports a call only in a
+// package that a main package among the roots imports (nothing when no
+// root is a main package; see [Options.AssumeClosed]), and, outside main
+// packages, only when the receiver is closed: every way the value is made
+// is in code no other program can reach with its own values. A parameter
+// of an exported function of an importable package, an exported field or
+// variable, a value captured by a closure (an option setter), a map or
+// slice element or the result of a dynamic call is open; a parameter of an
+// unexported function (or any function of an internal package) not used as
+// a value and not an exported method of a type converted to an interface
+// (which importers could call), whose every call passes a closed argument, an unexported field
+// whose every store is closed, and a static call's result that is closed
+// on every return are closed. Functions of internal packages count as
+// visible to the program only if the roots include every package of the
+// module that calls them (check ./...). devirt also stays silent when the
+// single concrete type is unexported in another package, since the advice
+// could not be followed there.
 //
 // loopalloc only follows calls that have a single callee, to a depth of
 // [Options.Depth], through packages of the main module (whose compiler
@@ -51,7 +68,16 @@
 // its allocation may stay on the stack; the per-package analyzers
 // (smallalloc, heapescape) see those at the call site. Allocations inside
 // inlined calls within the callee, append growth, constants converted to
-// interfaces and values passed to panic are not reported either.
+// interfaces and values passed to panic are not reported either. Only an
+// allocation that one value made before the loop could replace is
+// reported: a make of constant length and capacity, a new or a composite
+// literal's address, whose value does not outlive the call (it is only
+// read, written into, indexed, sliced, copied and measured, and passed
+// only to functions that do the same or to the Read and Write methods of
+// io.Reader and io.Writer, which must not retain it; it is not returned,
+// stored, appended, captured or sent). What depends
+// on the iteration, such as a value boxed for fmt.Sprintf or a buffer
+// kept per item, has to be made anew and is not reported.
 package program
 
 import (
@@ -104,9 +130,11 @@ Calling the concrete type (a field of that type, or a type switch with a
 fast path) makes the call direct, so the compiler can inline it, and
 arguments that escape only because the callee is unknown can stay on the
 stack; the finding lists them, with the method's own inlining cost.
-Reported only when the packages include a main package (a closed
-program: a library's importers could pass other implementations), and
-not when the concrete type is unexported in another package.`,
+Reported only in packages a main package imports, and in an importable
+(non-main, non-internal) package only when no other program can supply the
+receiver: not through a parameter of an exported function, an exported
+field, an option closure or a registry. Not reported when the concrete
+type is unexported in another package.`,
 			URL: "https://pkg.go.dev/github.com/goadvise/goadvise/program",
 		},
 		{
@@ -116,11 +144,15 @@ not when the concrete type is unexported in another package.`,
 A heap allocation (as the compiler reports it) made on every call of a
 function that a loop calls on every iteration, directly or through
 single-callee calls made on every call, up to a depth of 4, within the
-main module. The finding is placed at the call in the loop and names the
-path: "make([]byte, 8) in readHeader allocates once per iteration of the
-loop in (*Server).serve via decode -> readHeader". Callees the compiler
-can inline, allocations on branches, append growth, and values only
-passed to panic are not reported.`,
+main module, when one allocation made before the loop could serve every
+iteration: a make of constant size, a new or a composite literal whose
+value does not outlive the call (not returned, stored, appended, captured,
+sent or passed to code that may keep it). The finding is placed at the call in the
+loop and names the path: "make([]byte, 65536) in scan allocates on every
+call, once per iteration of the loop in (*Server).serve via decode ->
+scan". Callees the compiler can inline, allocations on branches, and
+work that depends on the iteration (formatting, boxing, kept values) are
+not reported.`,
 			URL: "https://pkg.go.dev/github.com/goadvise/goadvise/program",
 		},
 	}
@@ -136,10 +168,10 @@ type Options struct {
 	// collecting them with escape.Collect (for tests and for callers that
 	// already have them).
 	Escape []*escape.PackageResult
-	// AssumeClosed makes devirt report even when no root is a main
-	// package. Without a main package the program is a library, and its
-	// importers can pass any implementation to its interface parameters:
-	// devirt then only counts candidates (in Stats) and reports nothing.
+	// AssumeClosed makes devirt treat the program as the only user of
+	// every package: it reports even when no root is a main package, and
+	// on receivers that other programs importing a package could supply.
+	// Without it, devirt only counts those candidates (in Stats).
 	AssumeClosed bool
 	// Stats, if not nil, is filled with counts of the run.
 	Stats *Stats
@@ -169,8 +201,12 @@ type program struct {
 	// converted holds the types converted to an interface anywhere.
 	converted map[types.Type]bool
 	perItem   map[*ssa.Function]string // why a function runs per item
-	closed    bool                     // the program has a main package: no code outside it calls in
-	stats     *Stats
+	// fromMain holds the packages that a main package among the roots
+	// imports, directly or not, and the main packages themselves.
+	fromMain map[*types.Package]bool
+	all      map[*ssa.Function]bool
+	open     *openness // built on first use
+	stats    *Stats
 }
 
 // Analyze runs the whole-program passes on the program made of pkgs and
@@ -264,15 +300,21 @@ func analyzeLoaded(ctx context.Context, initial []*packages.Package, opts Option
 	// roots themselves when they are not in a module (std).
 	var repPaths []string
 	mainMod := ""
+	p.fromMain = make(map[*types.Package]bool)
+	var mains []*packages.Package
 	for _, r := range initial {
 		if r.Module != nil && r.Module.Main {
 			mainMod = r.Module.Path
 		}
 		if r.Name == "main" {
-			p.closed = true
+			mains = append(mains, r)
 		}
 	}
-	p.closed = p.closed || opts.AssumeClosed
+	packages.Visit(mains, nil, func(lp *packages.Package) {
+		if lp.Types != nil {
+			p.fromMain[lp.Types] = true
+		}
+	})
 	packages.Visit(initial, nil, func(lp *packages.Package) {
 		in := false
 		if mainMod != "" {
@@ -290,6 +332,7 @@ func analyzeLoaded(ctx context.Context, initial []*packages.Package, opts Option
 	sort.Strings(repPaths)
 
 	all := ssautil.AllFunctions(prog)
+	p.all = all
 	p.cg = vta.CallGraph(all, cha.CallGraph(prog))
 	// Synthetic wrappers (promoted and bound methods, thunks) are kept:
 	// their receiver types are the types of the values at call sites.

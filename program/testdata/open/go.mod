@@ -1,0 +1,3 @@
+module example.com/open
+
+go 1.26
