@@ -141,8 +141,8 @@ var formatters = map[string]string{"Sprintf": "Sprintf", "Sprint": "Sprint", "Sp
 // valueWithoutCall proposes to replace call (fmt.Sprintf and the like,
 // building a panic value or an error) by a pointer to a struct literal
 // that holds its arguments, with an Error method that formats them. The
-// arguments must be of basic types, so that formatting them later gives
-// what formatting them now gives. It returns the edit, the declarations
+// arguments must be of basic types without methods, so that formatting
+// them later gives what formatting them now gives. It returns the edit, the declarations
 // to add, and the list of values held.
 func valueWithoutCall(pass *analysis.Pass, names *namer, fd *ast.FuncDecl, call *ast.CallExpr, src []byte) (edit, string, string, bool) {
 	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
@@ -172,6 +172,9 @@ func valueWithoutCall(pass *analysis.Pass, names *namer, fd *ast.FuncDecl, call 
 		}
 		if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&(types.IsBoolean|types.IsNumeric|types.IsString) == 0 {
 			return edit{}, "", "", false
+		}
+		if types.NewMethodSet(t).Len() > 0 {
+			return edit{}, "", "", false // a String method could format it differently later
 		}
 		ts, ok := typeText(pass, call.Pos(), t)
 		if !ok {
