@@ -32,7 +32,8 @@
 //     values, whose Error method formats them as the call did (the values
 //     are copied, so the text is the same; a panic value becomes an error
 //     rather than a string, which a recover that expects a string would
-//     notice); a single call of another function, or of values
+//     notice); if all its arguments are constants, the value is built once,
+//     into a package-level variable; a single call of another function, or of values
 //     that could change before they are formatted, is not proposed
 //     (moving one call into a helper saves nothing, since the call of the
 //     helper costs 57 again);

@@ -146,7 +146,7 @@ var formatters = map[string]string{"Sprintf": "Sprintf", "Sprint": "Sprint", "Sp
 // to add, and the list of values held.
 func valueWithoutCall(pass *analysis.Pass, names *namer, fd *ast.FuncDecl, call *ast.CallExpr, src []byte) (edit, string, string, bool) {
 	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || call.Ellipsis.IsValid() || len(call.Args) < 2 && fn.Name() != "Sprint" && fn.Name() != "Sprintln" || len(call.Args) == 0 {
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || call.Ellipsis.IsValid() || len(call.Args) == 0 {
 		return edit{}, "", "", false
 	}
 	method, ok := formatters[fn.Name()]
@@ -158,6 +158,16 @@ func valueWithoutCall(pass *analysis.Pass, names *namer, fd *ast.FuncDecl, call 
 		return edit{}, "", "", false
 	}
 	qual := text(pass, src, sel.X)
+	allConst := true
+	for _, a := range call.Args {
+		allConst = allConst && pass.TypesInfo.Types[a].Value != nil
+	}
+	if allConst {
+		// The value is the same on every call: build it once.
+		name := names.next("goadviseValue")
+		ed := edit{offset(pass, call.Pos()), offset(pass, call.End()), name}
+		return ed, fmt.Sprintf("var %s = %s\n", name, text(pass, src, call)), "", true
+	}
 	args := call.Args
 	var format string
 	if method == "Sprintf" {

@@ -368,12 +368,16 @@ func check(pass *analysis.Pass, own recordIndex, names *namer, fd *ast.FuncDecl,
 			saved += c.cost
 			p.edits = append(p.edits, ed)
 			p.decls = append(p.decls, decl)
+			value := fmt.Sprintf("a pointer to a struct literal holding %s, whose Error method formats them as the call did", vals)
+			if vals == "" {
+				value = "a package-level variable set once by the same call, since its arguments are constants"
+			}
 			if cp.panics {
 				p.parts = append(p.parts, fmt.Sprintf("the panic at line %d builds its value with %s", line(c.pos), c.what))
-				p.fixes = append(p.fixes, fmt.Sprintf("panic at line %d with a pointer to a struct literal holding %s, whose Error method formats them as the call did", line(c.pos), vals))
+				p.fixes = append(p.fixes, fmt.Sprintf("panic at line %d with %s", line(c.pos), value))
 			} else {
 				p.parts = append(p.parts, fmt.Sprintf("the error returned at line %d is built by %s", line(c.pos), c.what))
-				p.fixes = append(p.fixes, fmt.Sprintf("return at line %d a pointer to a struct literal holding %s, whose Error method formats them as the call did", line(c.pos), vals))
+				p.fixes = append(p.fixes, fmt.Sprintf("return at line %d %s", line(c.pos), value))
 			}
 		}
 	}
