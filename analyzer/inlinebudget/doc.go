@@ -55,7 +55,10 @@
 // The proposals of a package are compiled together, except that functions
 // that call one another are compiled apart (the cost of one would depend on
 // the edit of the other); a package takes at most 4 such compiles, and
-// proposals beyond them, or that do not compile, are not reported. The
+// proposals beyond them, or that do not compile, are not reported.
+// Methods that encoding packages and database/sql call through an
+// interface (MarshalJSON, UnmarshalJSON, MarshalText, Scan, Value and the
+// like) are never inlined there, and are not reported. The
 // edited package is compiled without a PGO profile. Functions that cannot
 // be inlined for other reasons (defer, go, recover, go:noinline) have no
 // cost in the log and are not reported. Generated files and test files are

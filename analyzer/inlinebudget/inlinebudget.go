@@ -92,7 +92,7 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			obj, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if obj == nil {
+			if obj == nil || fd.Recv != nil && calledThroughInterface[obj.Name()] {
 				continue
 			}
 			info := hot.FuncTier(obj)
@@ -106,6 +106,16 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	verify(pass, props)
 	return nil, nil
+}
+
+// calledThroughInterface holds the names of methods that packages such
+// as encoding/json and database/sql call through an interface: such calls
+// are never inlined, whatever the method's cost.
+var calledThroughInterface = map[string]bool{
+	"MarshalJSON": true, "UnmarshalJSON": true, "MarshalText": true, "UnmarshalText": true,
+	"MarshalBinary": true, "UnmarshalBinary": true, "MarshalXML": true, "UnmarshalXML": true,
+	"MarshalYAML": true, "UnmarshalYAML": true, "GobEncode": true, "GobDecode": true,
+	"Scan": true, "Value": true,
 }
 
 // recordIndex maps a line and a file base name to the inlining record of
@@ -368,7 +378,7 @@ func check(pass *analysis.Pass, own recordIndex, names *namer, fd *ast.FuncDecl,
 			saved += c.cost
 			p.edits = append(p.edits, ed)
 			p.decls = append(p.decls, decl)
-			value := fmt.Sprintf("a pointer to a struct literal holding %s, whose Error method formats them as the call did", vals)
+			value := fmt.Sprintf("a pointer to a struct literal holding %s, whose Error method formats the values as the call did", vals)
 			if vals == "" {
 				value = "a package-level variable set once by the same call, since its arguments are constants"
 			}
