@@ -93,17 +93,8 @@ func isTestMain(pass *analysis.Pass) bool {
 // GOPATH-style (dir ends in /src/<import path>, as in analysistest's
 // testdata) are built in GOPATH mode.
 func fallback(pass *analysis.Pass, path string, test bool) *PackageResult {
-	dir := filepath.Dir(pass.Fset.File(pass.Files[0].FileStart).Name())
-	opts := LoadOptions{Dir: dir, Patterns: []string{"."}, Tests: test}
-	base := strings.TrimSuffix(path, "_test")
-	suffix := string(filepath.Separator) + "src" + string(filepath.Separator) + filepath.FromSlash(base)
-	if strings.HasSuffix(dir, suffix) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-			gopath := strings.TrimSuffix(dir, suffix)
-			opts.Env = append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOWORK=off", "GOFLAGS=")
-			opts.Patterns = []string{base}
-		}
-	}
+	opts := standaloneOptions(pass, path)
+	opts.Tests = test
 	res, err := Collect(context.Background(), opts)
 	if err != nil {
 		return &PackageResult{ImportPath: path, Test: test, Err: err.Error()}
@@ -115,6 +106,23 @@ func fallback(pass *analysis.Pass, path string, test bool) *PackageResult {
 		}
 	}
 	return &PackageResult{ImportPath: path, Test: test, Err: "go list did not report the package"}
+}
+
+// standaloneOptions returns the options that build the package of the
+// pass on its own, in the directory of its files.
+func standaloneOptions(pass *analysis.Pass, path string) LoadOptions {
+	dir := filepath.Dir(pass.Fset.File(pass.Files[0].FileStart).Name())
+	opts := LoadOptions{Dir: dir, Patterns: []string{"."}}
+	base := strings.TrimSuffix(path, "_test")
+	suffix := string(filepath.Separator) + "src" + string(filepath.Separator) + filepath.FromSlash(base)
+	if strings.HasSuffix(dir, suffix) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+			gopath := strings.TrimSuffix(dir, suffix)
+			opts.Env = append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOWORK=off", "GOFLAGS=")
+			opts.Patterns = []string{base}
+		}
+	}
+	return opts
 }
 
 // newResult resolves the records' positions in the pass's file set and

@@ -146,7 +146,17 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 		return nil, false, fmt.Errorf("creating compiler log directory: %w", err)
 	}
 	defer os.RemoveAll(dir)
+	recs, err := compileVetFiles(ctx, cfg, files, dir)
+	if err != nil {
+		return nil, false, err
+	}
+	cachePut(key, recs)
+	return recs, false, nil
+}
 
+// compileVetFiles compiles files as the vet unit cfg, with the
+// optimization log written under dir, and parses the log.
+func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir string) ([]Record, error) {
 	var icfg bytes.Buffer
 	var paths []string
 	for a, b := range cfg.ImportMap {
@@ -165,7 +175,7 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 	}
 	importcfg := filepath.Join(dir, "importcfg")
 	if err := os.WriteFile(importcfg, icfg.Bytes(), 0o666); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	logDir := filepath.Join(dir, "log")
 	args := []string{"tool", "compile", "-o", filepath.Join(dir, "out.a"), "-p", cfg.ImportPath,
@@ -220,7 +230,7 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 		if len(msg) > 2000 {
 			msg = msg[:2000]
 		}
-		return nil, false, fmt.Errorf("does not compile: %s", strings.ReplaceAll(msg, "\n", "; "))
+		return nil, fmt.Errorf("does not compile: %s", strings.ReplaceAll(msg, "\n", "; "))
 	}
 	l, err := readLog([]string{logDir}, cfg.ImportPath, func(p *Position) {
 		if f, ok := orig[p.File]; ok {
@@ -228,11 +238,9 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 		}
 	})
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	recs := l.records
-	cachePut(key, recs)
-	return recs, false, nil
+	return l.records, nil
 }
 
 func fileExists(name string) bool {

@@ -71,6 +71,8 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	own := funcRecords(esc)
+	names := &namer{pkg: pass.Pkg}
+	var props []*proposal
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.FileStart).Name()
 		if ast.IsGenerated(f) || strings.HasSuffix(name, "_test.go") {
@@ -90,17 +92,30 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			obj, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if obj == nil {
+			if obj == nil || fd.Recv != nil && calledThroughInterface[obj.Name()] {
 				continue
 			}
 			info := hot.FuncTier(obj)
 			if info.Tier == hotpath.Cold {
 				continue
 			}
-			check(pass, own, fd, obj, rec, info)
+			if p := check(pass, own, names, fd, obj, rec, info); p != nil {
+				props = append(props, p)
+			}
 		}
 	}
+	verify(pass, props)
 	return nil, nil
+}
+
+// calledThroughInterface holds the names of methods that packages such
+// as encoding/json and database/sql call through an interface: such calls
+// are never inlined, whatever the method's cost.
+var calledThroughInterface = map[string]bool{
+	"MarshalJSON": true, "UnmarshalJSON": true, "MarshalText": true, "UnmarshalText": true,
+	"MarshalBinary": true, "UnmarshalBinary": true, "MarshalXML": true, "UnmarshalXML": true,
+	"MarshalYAML": true, "UnmarshalYAML": true, "GobEncode": true, "GobDecode": true,
+	"Scan": true, "Value": true,
 }
 
 // recordIndex maps a line and a file base name to the inlining record of
@@ -251,111 +266,165 @@ func varOf(info *types.Info, e ast.Expr) (*types.Var, bool) {
 // parameters less, hoping they become constant after inlining.
 func isParam(v *types.Var) bool { return v.Kind() == types.ParamVar || v.Kind() == types.RecvVar }
 
-// check explains the cost of fd and reports it if removing what it names
-// brings the function under the budget.
-func check(pass *analysis.Pass, own recordIndex, fd *ast.FuncDecl, obj *types.Func, rec escape.Record, info hotpath.Info) {
+// A proposal is the advice for one function: the edits of its file that
+// would bring it under the budget, and their description.
+type proposal struct {
+	fd    *ast.FuncDecl
+	obj   *types.Func
+	rec   escape.Record
+	info  hotpath.Info
+	file  string // absolute name of fd's file
+	src   []byte // its content
+	edits []edit // within fd, sorted by position
+	decls []string
+	parts []string // what makes the function expensive
+	fixes []string // what to change, one per edit group
+}
+
+// check explains the cost of fd and returns the changes that should
+// bring it under the budget, or nil if it can name none that can be made
+// as a source edit. The estimate of what they save only selects them;
+// verify measures them.
+func check(pass *analysis.Pass, own recordIndex, names *namer, fd *ast.FuncDecl, obj *types.Func, rec escape.Record, info hotpath.Info) *proposal {
+	if fd.Type.TypeParams != nil || isGenericRecv(pass, fd) {
+		return nil // moved code would need the type parameters
+	}
+	file := pass.Fset.File(fd.Pos()).Name()
+	src, err := pass.ReadFile(file)
+	if err != nil {
+		return nil
+	}
 	over := rec.Cost - rec.Budget
-	paths := coldPaths(pass, fd.Body)
-	inCold := func(pos token.Pos) bool {
-		for _, p := range paths {
+	dead := deadRanges(pass, fd.Body)
+	paths := coldPaths(pass, fd.Body, dead)
+	pathOf := func(pos token.Pos) int {
+		for i, p := range paths {
 			if p.block.Pos() <= pos && pos < p.block.End() {
-				return true
+				return i
 			}
 		}
-		return false
+		return -1
 	}
-	var closures []charge
+	var closures []*ast.FuncLit
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if n != nil && dead.contains(n.Pos()) {
+			return false // the compiler drops it before costing the function
+		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
-			c := charge{pos: n.Pos(), what: "a function literal", cost: closureCost}
-			if !inCold(n.Pos()) && !captures(pass, fd, n) {
-				closures = append(closures, c)
-			}
-			for i := range paths {
-				if paths[i].block.Pos() <= n.Pos() && n.Pos() < paths[i].block.End() {
-					paths[i].charges = append(paths[i].charges, c)
-					break
-				}
+			i := pathOf(n.Pos())
+			if i < 0 {
+				closures = append(closures, n)
+			} else {
+				paths[i].charges = append(paths[i].charges, charge{pos: n.Pos(), what: "a function literal", cost: closureCost})
 			}
 			return false // its body is a separate function
 		case *ast.CallExpr:
 			// Only calls on cold paths are proposed for removal: the
 			// charges of others are not needed, and looking them up can
 			// mean compiling the callee's package.
-			if !inCold(n.Pos()) {
+			i := pathOf(n.Pos())
+			if i < 0 {
 				return true
 			}
-			c, ok := calleeCharge(pass, own, n)
-			if !ok {
-				return true
-			}
-			for i := range paths {
-				if paths[i].block.Pos() <= n.Pos() && n.Pos() < paths[i].block.End() {
-					paths[i].charges = append(paths[i].charges, c)
-					break
-				}
+			if c, ok := calleeCharge(pass, own, n); ok {
+				paths[i].charges = append(paths[i].charges, c)
 			}
 		}
 		return true
 	})
 
-	// What each fix saves, at least.
-	saved := 0
-	var parts []string
-	var fixes []string
+	p := &proposal{fd: fd, obj: obj, rec: rec, info: info, file: file, src: src}
+	saved := 0 // an estimate, to choose the edits worth compiling
 	line := func(pos token.Pos) int { return pass.Fset.Position(pos).Line }
-	for _, p := range paths {
+	for _, cp := range paths {
+		kind := "error path"
+		if cp.panics {
+			kind = "panic path"
+		}
 		switch {
-		case len(p.charges) >= 2:
+		case len(cp.charges) >= 2:
 			sum := 0
 			var what []string
-			for _, c := range p.charges {
+			for _, c := range cp.charges {
 				sum += c.cost
 				what = append(what, fmt.Sprintf("%s at line %d", c.what, line(c.pos)))
 			}
 			if sum-callCost <= 0 {
 				continue
 			}
-			saved += sum - callCost
-			kind := "error path"
-			if p.panics {
-				kind = "panic path"
+			edits, decl, ok := moveColdPath(pass, names, fd, cp, src)
+			if !ok {
+				continue
 			}
-			parts = append(parts, fmt.Sprintf("the %s at line %d makes %d costly calls (%s)", kind, line(p.block.Pos()), len(p.charges), strings.Join(what, ", ")))
-			fixes = append(fixes, fmt.Sprintf("move the %s at line %d into one //go:noinline function", kind, line(p.block.Pos())))
-		case len(p.charges) == 1:
-			c := p.charges[0]
-			if c.call == nil || ast.Unparen(p.final) != c.call || wraps(pass, c.call) {
+			saved += sum - callCost
+			p.edits = append(p.edits, edits...)
+			p.decls = append(p.decls, decl)
+			p.parts = append(p.parts, fmt.Sprintf("the %s at line %d makes %d costly calls (%s)", kind, line(cp.block.Pos()), len(cp.charges), strings.Join(what, ", ")))
+			result := "the error"
+			if cp.panics {
+				result = "the panic value"
+			}
+			p.fixes = append(p.fixes, fmt.Sprintf("move the %s at line %d into one //go:noinline function that returns %s", kind, line(cp.block.Pos()), result))
+		case len(cp.charges) == 1:
+			c := cp.charges[0]
+			if c.call == nil || ast.Unparen(cp.final) != c.call || wraps(pass, c.call) {
+				continue
+			}
+			ed, decl, vals, ok := valueWithoutCall(pass, names, fd, c.call, src)
+			if !ok {
 				continue
 			}
 			saved += c.cost
-			if p.panics {
-				parts = append(parts, fmt.Sprintf("the panic at line %d builds its value with %s, charged %d", line(c.pos), c.what, c.cost))
-				fixes = append(fixes, fmt.Sprintf("panic at line %d with a value built without a call (a constant message, or an error struct literal holding the values)", line(c.pos)))
+			p.edits = append(p.edits, ed)
+			p.decls = append(p.decls, decl)
+			value := fmt.Sprintf("a pointer to a struct literal holding %s, whose Error method formats the values as the call did", vals)
+			if vals == "" {
+				value = "a package-level variable set once by the same call, since its arguments are constants"
+			}
+			if cp.panics {
+				p.parts = append(p.parts, fmt.Sprintf("the panic at line %d builds its value with %s", line(c.pos), c.what))
+				p.fixes = append(p.fixes, fmt.Sprintf("panic at line %d with %s", line(c.pos), value))
 			} else {
-				parts = append(parts, fmt.Sprintf("the error returned at line %d is built by %s, charged %d", line(c.pos), c.what, c.cost))
-				fixes = append(fixes, fmt.Sprintf("return at line %d an error built without a call (a package-level error variable, or a pointer to an error struct literal holding the values)", line(c.pos)))
+				p.parts = append(p.parts, fmt.Sprintf("the error returned at line %d is built by %s", line(c.pos), c.what))
+				p.fixes = append(p.fixes, fmt.Sprintf("return at line %d %s", line(c.pos), value))
 			}
 		}
 	}
 	if saved < over {
-		for _, c := range closures {
-			saved += c.cost
-			parts = append(parts, fmt.Sprintf("a function literal at line %d costs %d", line(c.pos), c.cost))
-			fixes = append(fixes, fmt.Sprintf("make the function literal at line %d, which uses no local variables, a named function", line(c.pos)))
+		for _, lit := range closures {
+			ed, decl, ok := nameLiteral(pass, names, fd, lit, src)
+			if !ok {
+				continue
+			}
+			saved += closureCost
+			p.edits = append(p.edits, ed)
+			p.decls = append(p.decls, decl)
+			p.parts = append(p.parts, fmt.Sprintf("it has a function literal at line %d", line(lit.Pos())))
+			p.fixes = append(p.fixes, fmt.Sprintf("make the function literal at line %d, which uses no local variables, a named function", line(lit.Pos())))
 			if saved >= over {
 				break
 			}
 		}
 	}
-	if saved < over || len(parts) == 0 {
-		return // nothing we can name brings it under the budget
+	if saved < over || len(p.edits) == 0 {
+		return nil // nothing we can name brings it under the budget
 	}
-	name := hotpath.FuncName(obj)
-	msg := fmt.Sprintf("%s costs %d to inline, %d over the budget of %d: %s; %s, so that %s can be inlined where it is called, saving a call each time and letting its arguments stay on the caller's stack [%s: %s]",
-		name, rec.Cost, over, rec.Budget, strings.Join(parts, "; "), strings.Join(fixes, " and "), obj.Name(), info.Tier, info.Reason)
-	pass.Report(analysis.Diagnostic{Pos: fd.Name.Pos(), End: fd.Name.End(), Category: info.Tier.String(), Message: msg})
+	sort.Slice(p.edits, func(i, j int) bool { return p.edits[i].start < p.edits[j].start })
+	return p
+}
+
+// isGenericRecv reports whether fd is a method of a generic type.
+func isGenericRecv(pass *analysis.Pass, fd *ast.FuncDecl) bool {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return false
+	}
+	t := pass.TypesInfo.TypeOf(fd.Recv.List[0].Type)
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	named, ok := t.(*types.Named)
+	return ok && named.TypeParams().Len() > 0
 }
 
 // wraps reports whether call takes an error value (or is fmt.Errorf with
@@ -379,44 +448,19 @@ func wraps(pass *analysis.Pass, call *ast.CallExpr) bool {
 	return strings.Contains(constant.StringVal(tv.Value), "%w")
 }
 
-// captures reports whether the function literal refers to local
-// variables of its enclosing function: it cannot simply become a named
-// function.
-func captures(pass *analysis.Pass, fd *ast.FuncDecl, lit *ast.FuncLit) bool {
-	found := false
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		id, ok := n.(*ast.Ident)
-		if !ok || found {
-			return !found
-		}
-		v, ok := pass.TypesInfo.Uses[id].(*types.Var)
-		if ok && !v.IsField() && v.Pos() >= fd.Pos() && v.Pos() < fd.End() && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // coldPaths returns the blocks of body (if and else branches, case
 // clauses) that end in a panic or in a return whose last result is a
-// non-nil error.
-func coldPaths(pass *analysis.Pass, body *ast.BlockStmt) []coldPath {
+// non-nil error, leaving out those in dead code.
+func coldPaths(pass *analysis.Pass, body *ast.BlockStmt, dead ranges) []coldPath {
 	var out []coldPath
 	consider := func(b *ast.BlockStmt) {
-		if b == nil || len(b.List) == 0 {
+		if b == nil || len(b.List) == 0 || dead.contains(b.Pos()) {
 			return
 		}
 		switch last := b.List[len(b.List)-1].(type) {
 		case *ast.ExprStmt:
-			call, ok := ast.Unparen(last.X).(*ast.CallExpr)
-			if !ok || len(call.Args) != 1 {
-				return
-			}
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-				if _, ok := pass.TypesInfo.Uses[id].(*types.Builtin); ok && id.Name == "panic" {
-					out = append(out, coldPath{block: b, final: call.Args[0], panics: true})
-				}
+			if arg, ok := panicArg(pass, last); ok {
+				out = append(out, coldPath{block: b, final: arg, panics: true})
 			}
 		case *ast.ReturnStmt:
 			if len(last.Results) == 0 {
@@ -449,4 +493,109 @@ func coldPaths(pass *analysis.Pass, body *ast.BlockStmt) []coldPath {
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].block.Pos() < out[j].block.Pos() })
 	return out
+}
+
+// panicArg returns the argument of a statement panic(arg).
+func panicArg(pass *analysis.Pass, s ast.Stmt) (ast.Expr, bool) {
+	es, ok := s.(*ast.ExprStmt)
+	if !ok {
+		return nil, false
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil, false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || id.Name != "panic" {
+		return nil, false
+	}
+	if _, ok := pass.TypesInfo.Uses[id].(*types.Builtin); !ok {
+		return nil, false
+	}
+	return call.Args[0], true
+}
+
+// ranges is a set of source ranges.
+type ranges [][2]token.Pos
+
+func (r ranges) contains(pos token.Pos) bool {
+	for _, x := range r {
+		if x[0] <= pos && pos < x[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// deadRanges returns the code of body that the compiler drops before it
+// costs the function: branches of if statements with a constant
+// condition that are not taken, and statements after a terminating one
+// (a return, a panic, or an if whose taken branches all terminate) with no
+// label after them.
+func deadRanges(pass *analysis.Pass, body *ast.BlockStmt) ranges {
+	var dead ranges
+	constCond := func(e ast.Expr) (val, ok bool) {
+		tv := pass.TypesInfo.Types[e]
+		if tv.Value == nil || tv.Value.Kind() != constant.Bool {
+			return false, false
+		}
+		return constant.BoolVal(tv.Value), true
+	}
+	var terminates func(s ast.Stmt) bool
+	terminates = func(s ast.Stmt) bool {
+		switch s := s.(type) {
+		case *ast.ReturnStmt:
+			return true
+		case *ast.ExprStmt:
+			_, ok := panicArg(pass, s)
+			return ok
+		case *ast.BlockStmt:
+			return len(s.List) > 0 && terminates(s.List[len(s.List)-1])
+		case *ast.IfStmt:
+			if v, ok := constCond(s.Cond); ok {
+				if v {
+					return terminates(s.Body)
+				}
+				return s.Else != nil && terminates(s.Else)
+			}
+			return s.Else != nil && terminates(s.Body) && terminates(s.Else)
+		}
+		return false
+	}
+	list := func(stmts []ast.Stmt) {
+		lastLabel := -1
+		for i, s := range stmts {
+			if _, ok := s.(*ast.LabeledStmt); ok {
+				lastLabel = i
+			}
+		}
+		for i, s := range stmts {
+			if i >= lastLabel && terminates(s) && i+1 < len(stmts) {
+				dead = append(dead, [2]token.Pos{stmts[i+1].Pos(), stmts[len(stmts)-1].End()})
+				return
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			list(n.List)
+		case *ast.CaseClause:
+			list(n.Body)
+		case *ast.CommClause:
+			list(n.Body)
+		case *ast.IfStmt:
+			if v, ok := constCond(n.Cond); ok {
+				if !v {
+					dead = append(dead, [2]token.Pos{n.Body.Pos(), n.Body.End()})
+				} else if n.Else != nil {
+					dead = append(dead, [2]token.Pos{n.Else.Pos(), n.Else.End()})
+				}
+			}
+		}
+		return true
+	})
+	return dead
 }
