@@ -11,7 +11,7 @@
 // Each finding is one sentence: what allocates and why, then what to do,
 // then the hot-path tier in brackets, for example
 //
-//	make([]byte, 5) escapes to heap because io.ReadFull passes it to an interface method (io.Reader.Read) the compiler cannot see through; keep a fixed-size array in the receiver (a field reused across calls) and pass a slice of it, or let the caller provide the buffer [per-item: method Next runs per item]
+//	make([]byte, 5) escapes to heap because io.ReadFull passes it to an interface method (io.Reader.Read) the compiler cannot see through; keep a [5]byte array field in Reader and pass r.buf[:] (a name of your choice), which saves one allocation per call [per-item: method Next runs per item]
 //
 // The cause comes from the compiler's escape flow: an interface conversion,
 // a dynamic call (interface method or function value), a return or a store,
@@ -23,50 +23,55 @@
 // methods through an interface, or takes it as an interface; otherwise the
 // message says only that the callee lets it escape.
 //
-// The advice fits the type and the code:
+// An escape is reported only when a change that removes it is identified
+// in the code (its fix kind); the advice names that change and what it
+// saves. The fix kinds:
 //
-//   - Returning or storing by value instead of by pointer is suggested only
-//     for structs of at most 64 bytes (by the types.Sizes of the build)
-//     that hold no lock, no noCopy marker and no sync or sync/atomic value,
-//     and never when the pointer is stored in an interface.
-//   - A constructor, a function whose result type is *T returning the
-//     allocated T (with "return &T{...}" or a variable), allocates on
-//     purpose: in cold code it is not reported, nor are the values it
-//     builds into the returned literal. When it runs per item or in a loop
-//     the finding suggests letting the caller provide the value.
-//   - An allocation inlined from another package is reported at the call,
-//     as the compiler reports it, and phrased "calling bufio.NewWriter
-//     allocates (inlined): ..."; the advice is about the call, since the
-//     callee's code cannot be changed. Constructors of other packages
-//     (a New... function with a pointer result) in cold code are not
-//     reported.
-//   - A value boxed only to be passed to reflect.DeepEqual says "(goes away
-//     with the deepequal fix)".
-//   - "Hoist the allocation out of the loop" is said only when the value
-//     provably stays in the iteration: passed to calls that do not keep it
-//     (dynamic calls, builtins, callees the compiler or their source show
-//     do not keep it) or bound to a variable of the loop body that is not
-//     stored, appended, returned, sent, captured or passed to go or defer.
-//     In a loop, an inlined call of another package is advised to be reset
-//     (a result type with a Reset method, such as bytes.NewReader) or
-//     hoisted (arguments that do not change in the loop); a call without a
-//     result, or whose result is kept, is not reported.
-//   - Nothing is reported for what the code keeps and must be fresh: a
-//     value stored in a field, a global, a map or an interface (unless it
-//     is small and the pointer is not shared: then by-value advice), a value
-//     that escapes with a container reported on its own, the growth of a
-//     field by x.f = append(x.f, ...) or inside a callee that keeps the
-//     slice, an append to a slice made with a capacity, a variable whose
-//     address a constructor returns (var w T; ...; return &w), a callee that
-//     keeps its ... arguments, and another package's constructor that has
-//     no Reset method. Nor for allocation that is already lazy or
-//     grow-on-demand: if x == nil { x = make(...) }, if cap(b) < n { b =
-//     make(...) }.
-//   - Conversions that do not allocate are not reported, although the
-//     compiler says the value escapes: constants, composite literals of
-//     constants, zero-size values, bools and one-byte integers (and structs
-//     or arrays of one such), and make of a slice with length and capacity
-//     0. TestNonAllocating measures each shape with testing.AllocsPerRun.
+//   - a slice of constant size (at most 1 KiB) or an array variable,
+//     passed to an interface method or function value and not kept
+//     beyond the call of a method with a pointer receiver: keep a [N]T
+//     array field in the receiver and pass a slice of it;
+//   - a value of a basic type boxed into the ...any arguments of a fmt
+//     printing function (not Errorf): format with strconv's Append
+//     functions and append;
+//   - append of one element per iteration, unconditionally, to a local
+//     slice declared empty, in a loop whose trip count is known at its
+//     start and that has no break, continue, return or goto: preallocate
+//     with make(T, 0, n);
+//   - an allocation in a loop that provably stays in the iteration
+//     (passed to calls that do not keep it, or bound to a variable of the
+//     loop body that is not stored, appended, returned, sent, captured or
+//     passed to go or defer): hoist it out of the loop;
+//   - another package's inlined call in a loop whose result stays in the
+//     iteration: call Reset on one value (bytes.NewReader) or hoist the
+//     call when its arguments do not change in the loop;
+//   - &T{...} stored in a field or global, or x.f = &v as the last use of
+//     v, for a struct of at most 64 bytes (by the types.Sizes of the
+//     build) holding no lock, no noCopy marker and no sync or sync/atomic
+//     value, whose pointer is not otherwise shared: store it by value;
+//   - a buffer too large for the stack that does not outlive the call:
+//     reuse one (a receiver field or a sync.Pool);
+//   - a value boxed for reflect.DeepEqual (goes away with the deepequal
+//     fix).
+//
+// Every other escape is inherent: the value a constructor returns (a
+// function whose result type is *T returning the allocated T) or a
+// function returns, data stored in a field, map, global or interface, a
+// value a callee keeps (the compiler's leak records for this package,
+// the callee's source otherwise), a variable whose address a callee needs
+// (json.Unmarshal(data, &v)), the growth of a presized slice or of a
+// field, lazy or grow-on-demand allocation, closures and go statements,
+// allocations inside another package's function. Inherent escapes are
+// reported only with -all, ending in "inherent: <reason>", with the
+// category "<tier>,inherent".
+//
+// An allocation inlined from another package is reported at the call,
+// phrased "calling bufio.NewWriter allocates (inlined): ...".
+// Conversions that do not allocate are never reported, although the
+// compiler says the value escapes: constants, composite literals of
+// constants, zero-size values, bools and one-byte integers (and structs
+// or arrays of one such), and make of a slice with length and capacity 0.
+// TestNonAllocating measures each shape with testing.AllocsPerRun.
 //
 // Findings are ranked by the hot-path estimate of the hotpath analyzer: the
 // tier ("hot-loop", "per-item" or "cold") ends the message in brackets and
@@ -80,8 +85,8 @@
 // statement is such a return or a call that does not return (panic,
 // log.Fatal*, log.Panic*, os.Exit, runtime.Goexit, t.Fatal*, t.Skip*,
 // t.FailNow), or passed as an argument to such a call, to t.Error or
-// t.Errorf, or to panic in inlined code. The detection is syntactic. With
-// -cold=false only per-item and hot-loop findings are reported.
+// t.Errorf, or to panic in inlined code. The detection is syntactic. Cold
+// findings are reported only with -cold.
 //
 // Allocations in generated files, in _test.go files (tests and benchmarks
 // are not the program whose CPU the advice is about), and at positions

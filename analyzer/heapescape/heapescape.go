@@ -2,7 +2,6 @@ package heapescape
 
 import (
 	_ "embed"
-	"fmt"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"go/ast"
 	"go/token"
@@ -31,10 +30,11 @@ var Analyzer = &analysis.Analyzer{
 	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer},
 }
 
-var cold bool
+var cold, all bool
 
 func init() {
-	Analyzer.Flags.BoolVar(&cold, "cold", true, "also report allocations in cold code and on error paths (with false, only per-item and hot-loop ones)")
+	Analyzer.Flags.BoolVar(&cold, "cold", false, "also report allocations in cold code and on error paths, with the tier \"cold\"")
+	Analyzer.Flags.BoolVar(&all, "all", false, "also report inherent allocations (no change identified that removes them), with the category \"<tier>,inherent\"")
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -86,12 +86,16 @@ func run(pass *analysis.Pass) (any, error) {
 			fd.tier, fd.reason = hotpath.Cold, errorPath
 		}
 		msg, ok := fd.message()
-		if !ok || (!cold && fd.tier == hotpath.Cold) {
+		if !ok || (!cold && fd.tier == hotpath.Cold) || (!all && fd.fix == "") {
 			continue
+		}
+		category := fd.tier.String()
+		if fd.fix == "" {
+			category += ",inherent"
 		}
 		pass.Report(analysis.Diagnostic{
 			Pos:      rec.TokPos,
-			Category: fd.tier.String(),
+			Category: category,
 			Message:  msg,
 		})
 	}
@@ -161,350 +165,11 @@ type finding struct {
 	esc    *escape.Result // the compiler's decisions for the package
 	tier   hotpath.Tier
 	reason string
-	// inherent is set by explain when the value is what the code keeps
-	// and no change in this function would avoid the allocation.
-	inherent bool
-}
-
-// message returns the diagnostic's message, or false if the record is not
-// worth reporting: an allocation that is the purpose of a cold constructor.
-//
-// The message is one sentence: what allocates and why, then what to do,
-// then the tier in brackets.
-func (fd *finding) message() (string, bool) {
-	rec := fd.rec
-	// Generic code is compiled for shapes: "go.shape.string" is string.
-	name := strings.ReplaceAll(rec.Name, "go.shape.", "")
-	if strings.HasPrefix(name, "~r") {
-		// The result of an inlined call, which the compiler names "~r0".
-		if call := callAt(fd.path, rec.TokPos); call != nil {
-			name = "the result of " + types.ExprString(call)
-		}
-	} else if strings.Contains(name, "~r") {
-		// An expression using such a result: print the source instead.
-		if e := fd.exprAt(); e != nil {
-			name = types.ExprString(e)
-		}
-	}
-	subject := name + " escapes to heap"
-	if rec.Kind == escape.MovedToHeap {
-		subject = "variable " + rec.Name + " is moved to heap"
-	}
-	var prefix string
-	fn, inlined, other := fd.inlinedFrom()
-	if inlined {
-		// The allocation is in a function inlined at this call. If it is
-		// another package's code, the user can only change the call.
-		name := "an inlined function"
-		call := callAt(fd.path, rec.TokPos)
-		if call == nil && !other {
-			// Not at a call: the body of a generic function inlined
-			// into its shaped instantiation, at the declaration. The
-			// allocation is also reported at its own line.
-			return "", false
-		}
-		if call != nil && fn == nil {
-			name = types.ExprString(call.Fun) // a function value
-		}
-		if fn != nil {
-			name = fd.funcName(fn)
-			if other && constructor(fn) && fd.tier == hotpath.Cold {
-				return "", false
-			}
-		}
-		prefix = "calling " + name + " allocates (inlined): "
-	}
-	if fd.zeroSize() || fd.nonAllocating() {
-		// A zero-size value (struct{}{}, new(struct{}), a boxed empty
-		// struct) is not allocated: the runtime uses one shared address.
-		// Constants, single bytes and static literals converted to an
-		// interface use read-only data.
-		return "", false
-	}
-	if !other && fd.guarded(fd.allocExpr()) {
-		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
-		// the code already allocates only when needed.
-		return "", false
-	}
-	ctor, part := fd.constructorAlloc()
-	if ctor != nil && fd.tier == hotpath.Cold {
-		// "return &T{...}" in a function returning *T: the allocation is
-		// the point of the function, and it runs rarely.
-		return "", false
-	}
-	why, advice := fd.explain(ctor, part)
-	if inlined && rec.Cause == escape.CauseAppend && strings.HasPrefix(why, "because append grows it and it is stored in ") {
-		// The called function grows a slice it keeps (a buffer's own
-		// storage): that is what it is for.
-		return "", false
-	}
-	if fd.inherent {
-		// The value is what the code keeps (stored in a field, a map, a
-		// container that is itself reported): nothing to change here.
-		return "", false
-	}
-	if fd.tier == hotpath.Loop && !other && advice != "" && isAllocName(rec.Name) &&
-		rec.Cause != escape.CauseReturnedOrStored && fd.iterationLocal(fd.allocExpr()) {
-		advice += ", or hoist the allocation out of the loop and reuse it"
-	}
-	if other {
-		if advice = fd.inlinedAdvice(advice, fn); advice == "" {
-			return "", false
-		}
-		if loc, ok := strings.CutPrefix(why, "because it is stored in "); ok && fn != nil && fd.inlinedName(loc) {
-			// "stored in textproto.h[...]" names the callee's
-			// variables: say who stores it.
-			why = "because " + fd.funcName(fn) + " stores it"
-		} else if strings.HasPrefix(why, "because append grows it and it is stored in ") && fn != nil {
-			// The callee grows a slice it keeps (a buffer's own
-			// storage): that is what it is for.
-			return "", false
-		}
-	}
-	if fd.reason == errorPath {
-		advice = "this runs only on an error path (returning an error, panicking, exiting or failing a test), which is rarely worth optimizing"
-	}
-	var b strings.Builder
-	b.WriteString(prefix)
-	b.WriteString(subject)
-	if why != "" {
-		b.WriteString(" ")
-		b.WriteString(why)
-	}
-	if advice != "" {
-		b.WriteString("; ")
-		b.WriteString(advice)
-	}
-	fmt.Fprintf(&b, " [%s", fd.tier)
-	if fd.reason != "" {
-		fmt.Fprintf(&b, ": %s", fd.reason)
-	}
-	b.WriteString("]")
-	return b.String(), true
-}
-
-// inlinedAdvice adapts the advice for an allocation inlined from another
-// package (fn, nil if unknown), whose code the user cannot change.
-func (fd *finding) inlinedAdvice(advice string, fn *types.Func) string {
-	if strings.Contains(advice, "reflect.DeepEqual") {
-		return advice
-	}
-	hasResult := fn == nil || fn.Type().(*types.Signature).Results().Len() > 0
-	if fd.tier == hotpath.Loop {
-		// Hoisting is advice only for a result that does not outlive
-		// the iteration; a call without a result (h.Add) runs for its
-		// effect, and must run per iteration.
-		call := callAt(fd.path, fd.rec.TokPos)
-		loop := fd.enclosingLoop()
-		if call == nil || loop == nil || !hasResult || !fd.iterationLocal(call) {
-			return ""
-		}
-		if t := fd.pass.TypesInfo.TypeOf(call); hasReset(t) {
-			name := types.TypeString(t, (*types.Package).Name)
-			return "the allocation is inside the called function: create one " + strings.TrimPrefix(name, "*") +
-				" before the loop and call its Reset method in each iteration instead"
-		}
-		if fd.loopInvariant(call, loop) {
-			return "the allocation is inside the called function, whose arguments do not change in the loop: hoist the call out of the loop and reuse its result"
-		}
-		return ""
-	}
-	switch {
-	case fn != nil && constructor(fn):
-		if call := callAt(fd.path, fd.rec.TokPos); call != nil && hasReset(fd.pass.TypesInfo.TypeOf(call)) {
-			t := fd.pass.TypesInfo.TypeOf(call)
-			return "the allocation is inside the called function: create one " + strings.TrimPrefix(types.TypeString(t, (*types.Package).Name), "*") +
-				" and call its Reset method for each use instead, if this path is hot"
-		}
-		// A constructor without Reset: each use needs its own value.
-		return ""
-	case hasResult:
-		return "the allocation is inside the called function: call it less often (reuse its result) if this path is hot"
-	}
-	return "the allocation is inside the called function: call it less often if this path is hot"
-}
-
-// explain returns why the value escapes ("because ...") and what to do.
-func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
-	rec := fd.rec
-	detail := explanationDetail(rec)
-	switch {
-	case ctor != nil && part != "":
-		return "because it is part of " + part + ", which " + fd.funcName(ctor) + " returns",
-			"let the caller provide the value to fill, or reuse one, so that each call does not allocate"
-	case ctor != nil:
-		return "because " + fd.funcName(ctor) + " returns it",
-			"let the caller provide the value to fill, or reuse one, so that each call does not allocate"
-	}
-	if fd.deepEqualCall() {
-		return "because it is converted to an interface to be passed to reflect.DeepEqual",
-			"compare with a type-specific function or == instead (goes away with the deepequal fix)"
-	}
-	if rec.Name == "func literal" && rec.Cause == escape.CauseReturnedOrStored {
-		return "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call",
-			"its captured variables move to the heap with it: if this runs often, use a method on a struct instead of a closure"
-	}
-	switch rec.Cause {
-	case escape.CauseInterfaceConversion:
-		why = "because " + itIs(orDefault(detail, "converted to an interface"))
-		if call := fd.flowCall(); call != nil {
-			// Name the function the user called, not an inlined helper
-			// ("fmt.errorf").
-			if fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func); ok {
-				why = "because it is converted to an interface and passed to " + fd.funcName(fn)
-			}
-		}
-		if fd.callsPackage("fmt") {
-			return why, "in hot code format with strconv or append-style functions instead of fmt, whose ...any arguments box each value"
-		}
-		return why, "avoid the interface conversion (use the concrete type, a generic function, or a non-interface fast path) so the value need not be boxed"
-	case escape.CauseInterfaceMethodCall:
-		why = "because " + itIs(orDefault(detail, "passed to a dynamic call")) + ", which the compiler cannot see through"
-		return why, fd.dynamicAdvice()
-	case escape.CauseReturnedOrStored:
-		if l, callee, ok := fd.calleeLeak(); ok {
-			return fd.leakText(l, callee, "it")
-		}
-		if c := containerOf(rec); c != "" {
-			// It escapes with its container, whose own finding says why.
-			fd.inherent = true
-			return "", ""
-		}
-		why = "because " + itIs(orDefault(detail, "returned or stored outside the function"))
-		if hasReason(rec, "interface-converted") && !hasReason(rec, "return") {
-			// A pointer stored in an interface that outlives the call: by
-			// value, it would be boxed on the heap all the same, and the
-			// value kept must be fresh.
-			fd.inherent = true
-			return "", ""
-		}
-		target := fd.storeTarget(fd.allocExpr())
-		if t := fd.pointee(); t != nil && (target == nil || !fd.sharedElsewhere(target)) {
-			if size, ok := byValueOK(t, fd.pass.TypesSizes); ok {
-				name := types.TypeString(t, types.RelativeTo(fd.pass.Pkg))
-				return why, fmt.Sprintf("%s is small (%d bytes) and may be copied: return or store it by value instead of by pointer", name, size)
-			}
-		}
-		if hasReason(rec, "return") {
-			return why, "let the caller provide the memory, or reuse one value across calls"
-		}
-		// Not small, not to be copied, or shared: the stored value is
-		// what the code keeps.
-		fd.inherent = true
-		return "", ""
-	case escape.CauseTooLarge:
-		return "because it is too large for the stack", "allocate it once and reuse it, or shrink it below the compiler's stack limit"
-	case escape.CauseNonConstantMake:
-		return "because its size is not a constant", "preallocate a reusable buffer, or use a fixed-size array when the size is bounded"
-	case escape.CauseAppend:
-		if fd.presized() || fd.growsField() {
-			// make(T, 0, n) before: append grows it only past n, which
-			// the code chose.
-			fd.inherent = true
-			return "", ""
-		}
-		if c := containerOf(rec); c != "" {
-			if strings.HasPrefix(rec.Name, "append(([]") && strings.Contains(rec.Name, ")(nil), ") {
-				// append([]T(nil), s...): the idiom for a copy.
-				return "because the copy is stored in " + c + ", which escapes", "the copy is needed if the caller may reuse the original; otherwise keep the caller's slice"
-			}
-			return "because append grows it", "preallocate the slice with make(..., 0, n) when the final size is known"
-		}
-		why = "because append grows it"
-		if detail != "" {
-			why += " and " + itIs(detail)
-		}
-		return why, "preallocate the slice with make(..., 0, n) when the final size is known, or reuse it across calls"
-	case escape.CauseAddressStored:
-		if l, callee, ok := fd.calleeLeak(); ok {
-			return fd.leakText(l, callee, "its address")
-		}
-		return "because " + orDefault(detail, "its address outlives the function"),
-			"do not let the address outlive the function: copy the value instead of storing or returning &" + rec.Name
-	case escape.CauseClosure:
-		return "because it is captured by a closure that outlives the call", "pass the value to the closure as an argument, or do not let the closure outlive the call (store or return it)"
-	case escape.CauseGoDefer:
-		return "because a go or defer statement uses it", "move a defer inside a loop into a separate function, and pass values to goroutines as arguments"
-	}
-	// The compiler's flow did not name a cause goadvise knows.
-	if c := containerOf(rec); c != "" {
-		// It escapes with its container, whose own finding says why.
-		fd.inherent = true
-		return "", ""
-	}
-	if detail != "" {
-		return "(compiler: " + detail + ")", ""
-	}
-	return "(the compiler's escape analysis could not keep it on the stack)", ""
-}
-
-// leakText explains a value passed to a static callee that lets it escape.
-// what is "it" or "its address".
-func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advice string) {
-	name := fd.funcName(callee)
-	switch l.kind {
-	case leakIfaceCall, leakFuncValue:
-		kind := "an interface method"
-		if l.kind == leakFuncValue {
-			kind = "a function value"
-		}
-		return "because " + name + " passes " + what + " to " + kind + " (" + l.via + ") the compiler cannot see through", fd.bufferAdvice()
-	case leakIfaceRecv:
-		return "because " + name + " calls its methods through an interface (" + l.via + ") the compiler cannot see through",
-			"reuse one value across calls, or call a function that takes the concrete type"
-	case leakIfaceParam:
-		return "because " + what + " is passed as an interface value to " + name + ", which lets it escape",
-			"passing it by value would box it anyway: reuse one value across calls if this is hot"
-	}
-	if fd.rec.Name == "... argument" {
-		// The callee keeps the slice of its variadic arguments: that
-		// is what calling it costs.
-		fd.inherent = true
-		return "", ""
-	}
-	return "because " + what + " is passed to " + name + ", which lets it escape", "reuse one value across calls, or let the caller provide the memory"
-}
-
-// bufferAdvice is the advice for a value passed to a dynamic call.
-func (fd *finding) bufferAdvice() string {
-	if fd.isBuffer() {
-		return "keep a fixed-size array in the receiver (a field reused across calls) and pass a slice of it, or let the caller provide the buffer"
-	}
-	return "reuse one value across calls (a field of the receiver), or call a concrete type instead of the dynamic one"
-}
-
-// dynamicAdvice is the advice for a value passed directly to an interface
-// method or a function value.
-func (fd *finding) dynamicAdvice() string {
-	if fd.rec.Name == "... argument" {
-		return "the variadic arguments are allocated for each call: call a concrete function, or make the call only when it is needed"
-	}
-	return fd.bufferAdvice()
-}
-
-// isBuffer reports whether the record is a slice or array allocation.
-func (fd *finding) isBuffer() bool {
-	if strings.HasPrefix(fd.rec.Name, "make([]") {
-		return true
-	}
-	var t types.Type
-	if fd.rec.Kind == escape.MovedToHeap {
-		if id, ok := fd.path[0].(*ast.Ident); ok {
-			if obj := fd.pass.TypesInfo.ObjectOf(id); obj != nil {
-				t = obj.Type()
-			}
-		}
-	} else if e := fd.allocExpr(); e != nil {
-		t = fd.pass.TypesInfo.TypeOf(e)
-	}
-	if t == nil {
-		return false
-	}
-	switch t.Underlying().(type) {
-	case *types.Slice, *types.Array:
-		return true
-	}
-	return false
+	// fix is the advice of a change identified in the code that removes
+	// the allocation; empty if none is (the allocation is inherent).
+	fix string
+	// inherent says why no change is advised, once known.
+	inherent string
 }
 
 // explanationDetail returns the escape package's explanation without the
@@ -734,8 +399,8 @@ func (fd *finding) zeroSize() bool {
 }
 
 // startsAt reports whether n is at pos as the compiler reports positions:
-// its start, or the opening parenthesis of a call or brace of a composite
-// literal.
+// its start, the opening parenthesis of a call or brace of a composite
+// literal, or the operator of a binary expression.
 func startsAt(n ast.Node, pos token.Pos) bool {
 	switch n := n.(type) {
 	case *ast.CallExpr:
@@ -744,6 +409,10 @@ func startsAt(n ast.Node, pos token.Pos) bool {
 		}
 	case *ast.CompositeLit:
 		if n.Lbrace == pos {
+			return true
+		}
+	case *ast.BinaryExpr:
+		if n.OpPos == pos {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package heapescape_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -9,44 +10,80 @@ import (
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 )
 
-// TestAnalyzer runs heapescape on a fixture module. The Analyzer gets the
-// compiler's decisions by building the fixture (the escape fallback path),
-// so the expectations are the compiler's real decisions.
-func TestAnalyzer(t *testing.T) {
+// run runs heapescape on the fixture module dir with the analyzer's flags
+// set to flags (name, value pairs), restoring the defaults after. The
+// Analyzer gets the compiler's decisions by building the fixture (the
+// escape fallback path), so the expectations are the compiler's real
+// decisions.
+func run(t *testing.T, dir string, flags ...string) []*analysistest.Result {
+	t.Helper()
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := filepath.Join(analysistest.TestData(), "src", "a")
-	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
+	for i := 0; i+1 < len(flags); i += 2 {
+		f := heapescape.Analyzer.Flags.Lookup(flags[i])
+		def := f.DefValue
+		if err := f.Value.Set(flags[i+1]); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Value.Set(def) })
+	}
+	return analysistest.Run(t, filepath.Join(analysistest.TestData(), "src", dir), heapescape.Analyzer, "./...")
+}
+
+// TestAnalyzer checks the avoidable allocations of each fix kind: with
+// -all=false (the default) inherent ones are not reported.
+func TestAnalyzer(t *testing.T) {
+	run(t, "a", "cold", "true")
 }
 
 // TestAdvice checks that the advice fits the type (locks, noCopy, atomic
 // values, size), the callee (interface method calls through io.ReadFull),
-// constructors, allocations inlined from other packages, error paths and
-// reflect.DeepEqual arguments.
+// allocations inlined from other packages, error paths and
+// reflect.DeepEqual arguments; inherent allocations are not reported.
 func TestAdvice(t *testing.T) {
-	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := filepath.Join(analysistest.TestData(), "src", "advice")
-	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
+	run(t, "advice", "cold", "true")
 }
 
-// TestHotOnly checks that -cold=false hides findings in cold code and on
-// error paths.
+// TestHotOnly checks that by default findings in cold code and on error
+// paths are not reported.
 func TestHotOnly(t *testing.T) {
-	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	if err := heapescape.Analyzer.Flags.Set("cold", "false"); err != nil {
-		t.Fatal(err)
-	}
-	defer heapescape.Analyzer.Flags.Set("cold", "true")
-	dir := filepath.Join(analysistest.TestData(), "src", "hot")
-	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
+	run(t, "hot")
 }
 
 // TestShapes checks that the advice follows from what the code around each
 // allocation does: hoisting only values that do not outlive the iteration,
-// nothing for lazy or grow-on-demand allocation, for a constructor's or a
-// parser's product, for calls that must run per item, or for conversions
-// that do not allocate.
+// preallocating only slices whose final size is known, nothing for lazy or
+// grow-on-demand allocation, for a constructor's or a parser's product, for
+// calls that must run per item, or for conversions that do not allocate.
 func TestShapes(t *testing.T) {
-	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := filepath.Join(analysistest.TestData(), "src", "shapes")
-	analysistest.Run(t, dir, heapescape.Analyzer, "./...")
+	run(t, "shapes", "cold", "true")
+}
+
+// TestInherent checks that with -all the allocations for which no change
+// is identified are reported, saying why they are inherent, also on error
+// paths.
+func TestInherent(t *testing.T) {
+	run(t, "inherent", "all", "true", "cold", "true")
+}
+
+// TestCategory checks the diagnostics' categories: the tier for avoidable
+// allocations, "<tier>,inherent" for inherent ones.
+func TestCategory(t *testing.T) {
+	results := run(t, "inherent", "all", "true", "cold", "true")
+	var shown, inherent int
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			isInherent := strings.Contains(d.Message, "; inherent: ")
+			if isInherent != strings.HasSuffix(d.Category, ",inherent") {
+				t.Errorf("%s: category %q for %q", r.Pass.Fset.Position(d.Pos), d.Category, d.Message)
+			}
+			if isInherent {
+				inherent++
+			} else {
+				shown++
+			}
+		}
+	}
+	if shown == 0 || inherent == 0 {
+		t.Errorf("got %d avoidable and %d inherent diagnostics, want some of each", shown, inherent)
+	}
 }

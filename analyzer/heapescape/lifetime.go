@@ -222,10 +222,41 @@ func (fd *finding) parentOf(n ast.Node) ast.Node {
 // Only then can one value allocated before the loop serve every iteration.
 func (fd *finding) iterationLocal(e ast.Expr) bool {
 	loop := fd.enclosingLoop()
-	if loop == nil || e == nil {
+	if loop == nil {
 		return false
 	}
-	body := loopBody(loop)
+	return fd.staysIn(e, loopBody(loop))
+}
+
+// callLocal reports whether the value of e, an expression on the record's
+// path, provably does not outlive the call of the enclosing function, by
+// the rules of iterationLocal applied to the function's body.
+func (fd *finding) callLocal(e ast.Expr) bool {
+	body := fd.funcBody()
+	return body != nil && fd.staysIn(e, body)
+}
+
+// funcBody returns the body of the innermost function enclosing the
+// record.
+func (fd *finding) funcBody() *ast.BlockStmt {
+	for _, n := range fd.path {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			return n.Body
+		case *ast.FuncLit:
+			return n.Body
+		}
+	}
+	return nil
+}
+
+// staysIn reports whether the value of e, inside body, is passed directly
+// to calls that do not keep it or bound to a variable declared in body
+// whose every use keeps it there.
+func (fd *finding) staysIn(e ast.Expr, body *ast.BlockStmt) bool {
+	if e == nil {
+		return false
+	}
 	info := fd.pass.TypesInfo
 	switch p := fd.parentOf(e).(type) {
 	case *ast.CallExpr:

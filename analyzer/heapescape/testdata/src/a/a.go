@@ -1,6 +1,7 @@
 package a
 
 import (
+	"fmt"
 	"io"
 	"strings"
 )
@@ -16,7 +17,7 @@ func newPoint(x, y int) *point {
 
 // Read reads into a fresh buffer per call through an interface.
 func Read(r io.Reader, n int) int {
-	buf := make([]byte, n) // want `make\(\[\]byte, n\) escapes to heap because it is passed to io.Reader.Read \(an interface method call\), which the compiler cannot see through; keep a fixed-size array in the receiver .* \[per-item: function Read runs per item\]`
+	buf := make([]byte, n) // its size is known only at run time: inherent
 	m, _ := r.Read(buf)
 	return m
 }
@@ -24,14 +25,14 @@ func Read(r io.Reader, n int) int {
 // Box converts an int to an interface in a loop.
 func Box(xs []int) {
 	for _, x := range xs {
-		sink = x // want `x escapes to heap because it is converted to an interface, then stored in sink; avoid the interface conversion .* \[hot-loop: inside a loop\]`
+		sink = x // the interface value is what the code keeps: inherent
 	}
 }
 
 // Counter captures a variable in a returned closure.
 func Counter() func() int {
-	n := 0              // want `variable n is moved to heap because it is captured by a closure that outlives the call; pass the value to the closure as an argument`
-	return func() int { // want `func literal escapes to heap because it is returned and outlives the call; its captured variables move to the heap with it`
+	n := 0              // the closure's state: inherent
+	return func() int { // the function's product: inherent
 		n++
 		return n
 	}
@@ -46,7 +47,7 @@ func Addr() *int {
 
 // Big allocates more than the stack allows.
 func Big() int {
-	b := make([]byte, 1<<20) // want `make\(\[\]byte, 1048576\) escapes to heap because it is too large for the stack; allocate it once and reuse it`
+	b := make([]byte, 1<<20) // want `make\(\[\]byte, 1048576\) escapes to heap because it is too large for the stack; it does not outlive the call: reuse one buffer across calls \(a field of the receiver or a sync.Pool\), which saves allocating and zeroing it per call \[cold\]`
 	return len(b)
 }
 
@@ -54,7 +55,7 @@ func Big() int {
 func Grow(n int) []int {
 	var out []int
 	for i := 0; i < n; i++ {
-		out = append(out, i) // want `append\(out, i\) escapes to heap because append grows it and it is returned; preallocate the slice`
+		out = append(out, i) // want `append\(out, i\) escapes to heap because append grows it and it is returned; the loop appends exactly n elements: make out with make\(\[\]int, 0, n\) before the loop, which saves the reallocations as it grows \[hot-loop: inside a loop\]`
 	}
 	return out
 }
@@ -71,4 +72,48 @@ func Local() int {
 	q := &p
 	b := make([]byte, 16)
 	return q.x + len(b)
+}
+
+// Format boxes each number to print it per item.
+func Format(w io.Writer, xs []int) {
+	for i, x := range xs {
+		fmt.Fprintf(w, "%d: %d\n", i+1, x) // want `i \+ 1 escapes to heap because .*; format with strconv's Append functions and append instead of fmt.Fprintf, whose ...any arguments box each non-constant value, which saves one allocation per value \[hot-loop: inside a loop\]` `x escapes to heap because .*; format with strconv's Append`
+	}
+}
+
+// A Conn reads frames.
+type Conn struct {
+	r io.Reader
+	n int
+}
+
+// Next reads a frame's header into a fresh buffer per call: an array
+// field of Conn would do.
+func (c *Conn) Next() int {
+	hdr := make([]byte, 5) // want `make\(\[\]byte, 5\) escapes to heap because io.ReadFull passes it to an interface method \(io.Reader.Read\) the compiler cannot see through; keep a \[5\]byte array field in Conn and pass c.buf\[:\] \(a name of your choice\), which saves one allocation per call \[per-item: method Next runs per item\]`
+	if _, err := io.ReadFull(c.r, hdr); err != nil {
+		return 0
+	}
+	c.n += int(hdr[0])
+	return int(hdr[4])
+}
+
+// Squares appends one value per element: the final size is len(xs).
+func Squares(xs []int) []int {
+	var out []int
+	for _, x := range xs {
+		out = append(out, x*x) // want `append\(out, x \* x\) escapes to heap because append grows it and it is returned; the loop appends exactly len\(xs\) elements: make out with make\(\[\]int, 0, len\(xs\)\) before the loop`
+	}
+	return out
+}
+
+// Evens appends conditionally: the final size is not known.
+func Evens(xs []int) []int {
+	var out []int
+	for _, x := range xs {
+		if x%2 == 0 {
+			out = append(out, x)
+		}
+	}
+	return out
 }

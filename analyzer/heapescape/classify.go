@@ -1,0 +1,761 @@
+package heapescape
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/escape"
+)
+
+// Every heap allocation the compiler reports is classified by what would
+// remove it. It is avoidable when the code around it shows a specific
+// change (a fix kind): the finding's advice names that change. Otherwise
+// it is inherent to what the code is for (a constructor's result, data
+// returned or kept by design, a value a callee keeps): it is reported
+// only with -all, with the category "<tier>,inherent".
+
+// message returns the diagnostic's message, or false if the record is not
+// an allocation (a conversion that does not allocate) or is reported
+// elsewhere. It sets fd.fix when the allocation is avoidable.
+//
+// The message is one sentence: what allocates and why, then what to do
+// (or why nothing is to be done), then the tier in brackets.
+func (fd *finding) message() (string, bool) {
+	rec := fd.rec
+	// Generic code is compiled for shapes: "go.shape.string" is string.
+	name := strings.ReplaceAll(rec.Name, "go.shape.", "")
+	if strings.HasPrefix(name, "~r") {
+		// The result of an inlined call, which the compiler names "~r0".
+		if call := callAt(fd.path, rec.TokPos); call != nil {
+			name = "the result of " + types.ExprString(call)
+		}
+	} else if strings.Contains(name, "~r") {
+		// An expression using such a result: print the source instead.
+		if e := fd.exprAt(); e != nil {
+			name = types.ExprString(e)
+		}
+	}
+	subject := name + " escapes to heap"
+	if rec.Kind == escape.MovedToHeap {
+		subject = "variable " + rec.Name + " is moved to heap"
+	}
+	var prefix string
+	fn, inlined, other := fd.inlinedFrom()
+	if inlined {
+		// The allocation is in a function inlined at this call. If it is
+		// another package's code, the user can only change the call.
+		name := "an inlined function"
+		call := callAt(fd.path, rec.TokPos)
+		if call == nil && !other {
+			// Not at a call: the body of a generic function inlined
+			// into its shaped instantiation, at the declaration. The
+			// allocation is also reported at its own line.
+			return "", false
+		}
+		if call != nil && fn == nil {
+			name = types.ExprString(call.Fun) // a function value
+		}
+		if fn != nil {
+			name = fd.funcName(fn)
+		}
+		prefix = "calling " + name + " allocates (inlined): "
+	}
+	if fd.zeroSize() || fd.nonAllocating() {
+		// A zero-size value (struct{}{}, new(struct{}), a boxed empty
+		// struct) is not allocated: the runtime uses one shared address.
+		// Constants, single bytes and static literals converted to an
+		// interface use read-only data.
+		return "", false
+	}
+	ctor, part := fd.constructorAlloc()
+	why, advice := fd.explain(ctor, part)
+	if !other && fd.guarded(fd.allocExpr()) {
+		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
+		// the code already allocates only when needed.
+		advice = fd.keep("it is allocated lazily, only when needed")
+	} else if ctor == nil && fd.tier == hotpath.Loop && !other && isAllocName(rec.Name) &&
+		rec.Cause != escape.CauseReturnedOrStored && fd.iterationLocal(fd.allocExpr()) {
+		advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration")
+	}
+	if other {
+		// Only the call can change: the callee's own allocation is
+		// avoidable only by calling it differently.
+		fd.fix = ""
+		if strings.HasPrefix(why, "because append grows it and it is stored in ") {
+			// The callee grows a slice it keeps (a buffer's own
+			// storage): that is what it is for.
+			advice = fd.keep("the called function grows a slice it keeps")
+		} else if a := fd.inlinedAdvice(fn); a != "" {
+			advice = fd.avoid(a)
+		} else {
+			advice = fd.keep(fd.funcKind(fn))
+		}
+		if loc, ok := strings.CutPrefix(why, "because it is stored in "); ok && fn != nil && fd.inlinedName(loc) {
+			// "stored in textproto.h[...]" names the callee's
+			// variables: say who stores it.
+			why = "because " + fd.funcName(fn) + " stores it"
+		}
+	} else if inlined && rec.Cause == escape.CauseAppend && strings.HasPrefix(why, "because append grows it and it is stored in ") {
+		fd.fix, advice = "", fd.keep("the called function grows a slice it keeps")
+	}
+	if fd.fix == "" && fd.inherent == "" {
+		advice = fd.keep("no change in this code is identified that removes it")
+	}
+	if fd.fix != "" && fd.reason == errorPath {
+		advice = "this runs only on an error path (returning an error, panicking, exiting or failing a test), which is rarely worth optimizing"
+	}
+	if why == "" {
+		why = "because " + orDefault(explanationDetail(rec), "the compiler's escape analysis could not keep it on the stack")
+	}
+	var b strings.Builder
+	b.WriteString(prefix)
+	b.WriteString(subject)
+	b.WriteString(" ")
+	b.WriteString(why)
+	b.WriteString("; ")
+	b.WriteString(advice)
+	fmt.Fprintf(&b, " [%s", fd.tier)
+	if fd.reason != "" {
+		fmt.Fprintf(&b, ": %s", fd.reason)
+	}
+	b.WriteString("]")
+	return b.String(), true
+}
+
+// avoid records that the allocation is avoidable by the change that
+// advice describes, and returns advice.
+func (fd *finding) avoid(advice string) string {
+	fd.fix, fd.inherent = advice, ""
+	return advice
+}
+
+// keep records that the allocation is inherent for the reason given, and
+// returns the advice that says so.
+func (fd *finding) keep(reason string) string {
+	fd.fix, fd.inherent = "", reason
+	return "inherent: " + reason
+}
+
+// funcKind says why an allocation inside fn, a function of another
+// package called here, is inherent.
+func (fd *finding) funcKind(fn *types.Func) string {
+	if fn != nil && constructor(fn) {
+		return "the called constructor allocates the value it returns"
+	}
+	return "the allocation is inside the called function"
+}
+
+// inlinedAdvice returns the change that avoids an allocation inlined from
+// another package (fn, nil if unknown), whose code the user cannot change,
+// or "" if none is identified: only a call in a loop is changed, by
+// resetting one value (a result type with a Reset method, such as
+// bytes.Reader) or hoisting a call whose arguments do not change.
+func (fd *finding) inlinedAdvice(fn *types.Func) string {
+	if fd.tier != hotpath.Loop {
+		return ""
+	}
+	hasResult := fn == nil || fn.Type().(*types.Signature).Results().Len() > 0
+	// A call without a result (h.Add) runs for its effect, and must run
+	// per iteration; a result kept beyond the iteration must be fresh.
+	call := callAt(fd.path, fd.rec.TokPos)
+	loop := fd.enclosingLoop()
+	if call == nil || loop == nil || !hasResult || !fd.iterationLocal(call) {
+		return ""
+	}
+	if t := fd.pass.TypesInfo.TypeOf(call); hasReset(t) {
+		name := strings.TrimPrefix(types.TypeString(t, (*types.Package).Name), "*")
+		return "the allocation is inside the called function: create one " + name +
+			" before the loop and call its Reset method in each iteration instead, which saves one allocation per iteration"
+	}
+	if fd.loopInvariant(call, loop) {
+		return "the allocation is inside the called function, whose arguments do not change in the loop: hoist the call out of the loop and reuse its result, which saves one allocation per iteration"
+	}
+	return ""
+}
+
+// explain returns why the value escapes ("because ...") and the advice,
+// setting fd.fix when a change is identified that removes the allocation.
+func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
+	rec := fd.rec
+	detail := explanationDetail(rec)
+	switch {
+	case ctor != nil && part != "":
+		return "because it is part of " + part + ", which " + fd.funcName(ctor) + " returns",
+			fd.keep("it is part of the value the function returns")
+	case ctor != nil:
+		return "because " + fd.funcName(ctor) + " returns it", fd.keep("it is the value the function returns")
+	}
+	if fd.deepEqualCall() {
+		return "because it is converted to an interface to be passed to reflect.DeepEqual",
+			fd.avoid("compare with a type-specific function or == instead (goes away with the deepequal fix)")
+	}
+	if rec.Name == "func literal" && rec.Cause == escape.CauseReturnedOrStored {
+		return "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call",
+			fd.keep("the closure is the value the code returns or keeps")
+	}
+	switch rec.Cause {
+	case escape.CauseInterfaceConversion:
+		why = "because " + itIs(orDefault(detail, "converted to an interface"))
+		if call := fd.flowCall(); call != nil {
+			// Name the function the user called, not an inlined helper
+			// ("fmt.errorf").
+			if fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func); ok {
+				why = "because it is converted to an interface and passed to " + fd.funcName(fn)
+			}
+		}
+		if a := fd.fmtAdvice(); a != "" {
+			return why, fd.avoid(a)
+		}
+		return why, fd.keep("the interface value is what the code passes on or keeps")
+	case escape.CauseInterfaceMethodCall:
+		why = "because " + itIs(orDefault(detail, "passed to a dynamic call")) + ", which the compiler cannot see through"
+		if rec.Name == "... argument" {
+			return why, fd.keep("the variadic arguments of a dynamic call are allocated for each call")
+		}
+		if a := fd.bufferAdvice(); a != "" {
+			return why, fd.avoid(a)
+		}
+		return why, fd.keep("the dynamic call may keep it")
+	case escape.CauseReturnedOrStored:
+		if l, callee, ok := fd.calleeLeak(); ok {
+			return fd.leakText(l, callee, "it")
+		}
+		why = "because " + itIs(orDefault(detail, "returned or stored outside the function"))
+		if c := containerOf(rec); c != "" {
+			return "because it is stored in " + c + ", which escapes", fd.keep("it escapes with its container")
+		}
+		if hasReason(rec, "interface-converted") && !hasReason(rec, "return") {
+			// A pointer stored in an interface that outlives the call: by
+			// value, it would be boxed on the heap all the same, and the
+			// value kept must be fresh.
+			return why, fd.keep("it is kept in an interface")
+		}
+		if hasReason(rec, "return") {
+			return why, fd.keep("the function returns it")
+		}
+		target := fd.storeTarget(fd.allocExpr())
+		if t := fd.pointee(); t != nil && target != nil && !fd.sharedElsewhere(target) {
+			if size, ok := byValueOK(t, fd.pass.TypesSizes); ok {
+				name := types.TypeString(t, types.RelativeTo(fd.pass.Pkg))
+				return why, fd.avoid(fmt.Sprintf("%s is small (%d bytes) and may be copied: store it by value instead of by pointer, which saves one allocation per store", name, size))
+			}
+		}
+		return why, fd.keep("the code keeps it")
+	case escape.CauseTooLarge:
+		why = "because it is too large for the stack"
+		if fd.callLocal(fd.allocExpr()) {
+			return why, fd.avoid("it does not outlive the call: reuse one buffer across calls (a field of the receiver or a sync.Pool), which saves allocating and zeroing it per call")
+		}
+		return why, fd.keep("it outlives the call")
+	case escape.CauseNonConstantMake:
+		return "because its size is not a constant", fd.keep("its size is known only at run time")
+	case escape.CauseAppend:
+		if fd.presized() || fd.growsField() {
+			// make(T, 0, n) before: append grows it only past n, which
+			// the code chose; a field grown is the data structure.
+			return "because append grows it", fd.keep("the slice is presized, or is the data structure's own storage")
+		}
+		if c := containerOf(rec); c != "" {
+			if strings.HasPrefix(rec.Name, "append(([]") && strings.Contains(rec.Name, ")(nil), ") {
+				// append([]T(nil), s...): the idiom for a copy.
+				return "because the copy is stored in " + c + ", which escapes", fd.keep("the copy is kept")
+			}
+			return "because append grows it and it is stored in " + c + ", which escapes", fd.keep("it escapes with its container")
+		}
+		why = "because append grows it"
+		if detail != "" {
+			why += " and " + itIs(detail)
+		}
+		if a := fd.preallocAdvice(); a != "" {
+			return why, fd.avoid(a)
+		}
+		return why, fd.keep("its final size is not known before the appends")
+	case escape.CauseAddressStored:
+		if l, callee, ok := fd.calleeLeak(); ok {
+			return fd.leakText(l, callee, "its address")
+		}
+		why = "because " + orDefault(detail, "its address outlives the function")
+		if a := fd.movedByValue(); a != "" {
+			return why, fd.avoid(a)
+		}
+		return why, fd.keep("its address is what the code keeps or passes on")
+	case escape.CauseClosure:
+		return "because it is captured by a closure that outlives the call", fd.keep("the closure shares it")
+	case escape.CauseGoDefer:
+		return "because a go or defer statement uses it", fd.keep("the goroutine or deferred call uses it")
+	}
+	// The compiler's flow did not name a cause goadvise knows.
+	if c := containerOf(rec); c != "" {
+		return "because it is stored in " + c + ", which escapes", fd.keep("it escapes with its container")
+	}
+	if detail != "" {
+		return "(compiler: " + detail + ")", fd.keep("no change in this code is identified that removes it")
+	}
+	return "(the compiler's escape analysis could not keep it on the stack)", fd.keep("no change in this code is identified that removes it")
+}
+
+// leakText explains a value passed to a static callee that lets it escape.
+// what is "it" or "its address".
+func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advice string) {
+	name := fd.funcName(callee)
+	switch l.kind {
+	case leakIfaceCall, leakFuncValue:
+		kind := "an interface method"
+		if l.kind == leakFuncValue {
+			kind = "a function value"
+		}
+		why = "because " + name + " passes " + what + " to " + kind + " (" + l.via + ") the compiler cannot see through"
+		if a := fd.bufferAdvice(); a != "" {
+			return why, fd.avoid(a)
+		}
+		return why, fd.keep("the dynamic call may keep it")
+	case leakIfaceRecv:
+		return "because " + name + " calls its methods through an interface (" + l.via + ") the compiler cannot see through",
+			fd.keep(name + " takes it as an interface")
+	case leakIfaceParam:
+		return "because " + what + " is passed as an interface value to " + name + ", which lets it escape",
+			fd.keep(name + " takes it as an interface and needs it")
+	}
+	why = "because " + what + " is passed to " + name + ", which lets it escape"
+	if fd.rec.Name == "... argument" {
+		// The callee keeps the slice of its variadic arguments: that
+		// is what calling it costs.
+		return why, fd.keep(name + " keeps its variadic arguments")
+	}
+	if a := fd.fmtAdvice(); a != "" {
+		return why, fd.avoid(a)
+	}
+	return why, fd.keep(name + " keeps it")
+}
+
+// smallBuffer is the largest size in bytes of a buffer that heapescape
+// advises to keep in the receiver.
+const smallBuffer = 1 << 10
+
+// bufferAdvice returns the fix for a buffer passed to a dynamic call: a
+// buffer of constant, small size that does not outlive the call of a
+// method with a pointer receiver can be an array field of the receiver,
+// reused across calls. It returns "" for anything else.
+func (fd *finding) bufferAdvice() string {
+	n, elem := fd.constBuffer()
+	if n <= 0 {
+		return ""
+	}
+	if v := fd.movedVar(); v != nil {
+		if !fd.usesStayLocalIn(v) {
+			return ""
+		}
+	} else if !fd.callLocal(fd.allocExpr()) {
+		return ""
+	}
+	recv, typ := fd.pointerReceiver()
+	if recv == "" {
+		return ""
+	}
+	arr := fmt.Sprintf("[%d]%s", n, elem)
+	return fmt.Sprintf("keep a %s array field in %s and pass %s.buf[:] (a name of your choice), which saves one allocation per call", arr, typ, recv)
+}
+
+// constBuffer returns the length and element type of the record's value
+// when it is a slice made with a constant length (and capacity), or an
+// array, of at most smallBuffer bytes; 0 otherwise.
+func (fd *finding) constBuffer() (int64, string) {
+	info := fd.pass.TypesInfo
+	var t types.Type
+	var n int64
+	if v := fd.movedVar(); v != nil {
+		arr, ok := v.Type().Underlying().(*types.Array)
+		if !ok {
+			return 0, ""
+		}
+		t, n = arr.Elem(), arr.Len()
+	} else {
+		call, ok := fd.allocExpr().(*ast.CallExpr)
+		if !ok || !isBuiltin(info, call.Fun, "make") || len(call.Args) < 2 {
+			return 0, ""
+		}
+		s, ok := info.TypeOf(call).Underlying().(*types.Slice)
+		if !ok {
+			return 0, ""
+		}
+		for _, a := range call.Args[1:] {
+			v := info.Types[a].Value
+			if v == nil {
+				return 0, ""
+			}
+			if m, ok := constant.Int64Val(v); ok && m > n {
+				n = m
+			}
+		}
+		t = s.Elem()
+	}
+	if n <= 0 || n*fd.pass.TypesSizes.Sizeof(t) > smallBuffer {
+		return 0, ""
+	}
+	return n, types.TypeString(t, types.RelativeTo(fd.pass.Pkg))
+}
+
+// usesStayLocalIn reports whether every use of v, a variable of the
+// enclosing function, keeps its value within the call.
+func (fd *finding) usesStayLocalIn(v *types.Var) bool {
+	body := fd.funcBody()
+	return body != nil && fd.usesStayLocal(v, body)
+}
+
+// pointerReceiver returns the name of the pointer receiver of the method
+// enclosing the record and its type's name; "" if it is not such a
+// method.
+func (fd *finding) pointerReceiver() (recv, typ string) {
+	var decl *ast.FuncDecl
+	for _, n := range fd.path {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return "", ""
+		}
+		if d, ok := n.(*ast.FuncDecl); ok {
+			decl = d
+			break
+		}
+	}
+	if decl == nil || decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
+		return "", ""
+	}
+	name := decl.Recv.List[0].Names[0]
+	if name.Name == "_" {
+		return "", ""
+	}
+	v := fd.pass.TypesInfo.Defs[name]
+	if v == nil {
+		return "", ""
+	}
+	ptr, ok := v.Type().(*types.Pointer)
+	if !ok {
+		return "", ""
+	}
+	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok {
+		return "", ""
+	}
+	return name.Name, n.Obj().Name()
+}
+
+// fmtAdvice returns the fix for a value of a basic type boxed to be passed
+// to a printing function of package fmt (not Errorf, whose result is an
+// error value): format it with strconv or append instead. It returns ""
+// for anything else.
+func (fd *finding) fmtAdvice() string {
+	call := fd.flowCall()
+	if call == nil {
+		return ""
+	}
+	fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || fn.Name() == "Errorf" {
+		return ""
+	}
+	e := fd.convertedExpr()
+	if e == nil {
+		return ""
+	}
+	t := fd.pass.TypesInfo.TypeOf(e)
+	if t == nil {
+		return ""
+	}
+	if _, named := types.Unalias(t).(*types.Named); named {
+		// A named type may have a String or Format method that fmt
+		// calls: its text is not strconv's.
+		return ""
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	if !ok {
+		return ""
+	}
+	switch info := b.Info(); {
+	case info&(types.IsString|types.IsInteger|types.IsFloat|types.IsBoolean) == 0:
+		return ""
+	}
+	// One advice for every argument of the call, so that the escapes
+	// of one call make one finding.
+	return "format with strconv's Append functions and append instead of " + fd.funcName(fn) +
+		", whose ...any arguments box each non-constant value, which saves one allocation per value"
+}
+
+// preallocAdvice returns the fix for append growth of a slice whose final
+// size is known before the loop that fills it: a local variable declared
+// empty before the loop, appended one element per iteration,
+// unconditionally, by the loop's only assignment to it, in a loop whose
+// trip count is known at its start (a range over a slice, array, map,
+// string or integer, or "for i := 0; i < n; i++" with n not changed in
+// the loop) and that has no break, continue, return or goto.
+func (fd *finding) preallocAdvice() string {
+	info := fd.pass.TypesInfo
+	call, ok := fd.exprAt().(*ast.CallExpr)
+	if !ok || !isBuiltin(info, call.Fun, "append") || len(call.Args) != 2 || call.Ellipsis.IsValid() {
+		return ""
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return ""
+	}
+	as, ok := fd.parentOf(call).(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return ""
+	}
+	if lid, ok := as.Lhs[0].(*ast.Ident); !ok || info.ObjectOf(lid) != v {
+		return ""
+	}
+	loop := fd.enclosingLoop()
+	body := fd.funcBody()
+	if loop == nil || body == nil || v.Pos() < body.Pos() || v.Pos() >= loop.Pos() {
+		return ""
+	}
+	// The assignment is a statement of the loop's body itself.
+	lb := loopBody(loop)
+	direct := false
+	for _, s := range lb.List {
+		if s == as {
+			direct = true
+		}
+	}
+	if !direct {
+		return ""
+	}
+	// No other loop between the declaration and this one.
+	for _, n := range fd.path {
+		if n == loop {
+			continue
+		}
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n.Pos() > v.Pos() {
+				return ""
+			}
+		case *ast.FuncDecl, *ast.FuncLit:
+		}
+	}
+	// No early exit from the loop, and no other assignment to v.
+	exits := false
+	ast.Inspect(lb, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt, *ast.ReturnStmt:
+			exits = true
+		case *ast.CallExpr:
+			if terminal(info, n) {
+				exits = true
+			}
+		}
+		return !exits
+	})
+	if exits || !fd.onlyEmptyThenAppend(v, as, body) {
+		return ""
+	}
+	size := tripCount(info, loop)
+	if size == "" {
+		return ""
+	}
+	t := types.TypeString(v.Type(), types.RelativeTo(fd.pass.Pkg))
+	return fmt.Sprintf("the loop appends exactly %s elements: make %s with make(%s, 0, %s) before the loop, which saves the reallocations as it grows", size, v.Name(), t, size)
+}
+
+// onlyEmptyThenAppend reports whether, in body, v is declared without a
+// value or with an empty one (nil, []T{}, make(T, 0)) and assigned only by
+// the statement as (and its declaration), and v's address is not taken.
+func (fd *finding) onlyEmptyThenAppend(v *types.Var, as *ast.AssignStmt, body *ast.BlockStmt) bool {
+	info := fd.pass.TypesInfo
+	empty := func(e ast.Expr) bool {
+		e = ast.Unparen(e)
+		if tv, ok := info.Types[e]; ok && tv.IsNil() {
+			return true
+		}
+		if lit, ok := e.(*ast.CompositeLit); ok {
+			return len(lit.Elts) == 0
+		}
+		if m, ok := e.(*ast.CallExpr); ok && isBuiltin(info, m.Fun, "make") && len(m.Args) == 2 {
+			c := info.Types[m.Args[1]].Value
+			return c != nil && constant.Sign(c) == 0
+		}
+		return false
+	}
+	declared, ok := false, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if info.Defs[name] == v {
+					declared = len(n.Values) == 0 || i < len(n.Values) && empty(n.Values[i])
+				}
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, isID := l.(*ast.Ident)
+				if !isID || info.ObjectOf(id) != v {
+					continue
+				}
+				if info.Defs[id] == v && n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+					declared = empty(n.Rhs[i])
+				} else if n != as {
+					ok = false
+				}
+			}
+		case *ast.UnaryExpr:
+			if id, isID := ast.Unparen(n.X).(*ast.Ident); isID && n.Op == token.AND && info.Uses[id] == v {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok && declared
+}
+
+// tripCount returns the number of iterations of loop as an expression
+// valid before it ("len(xs)", "n"), or "" if it is not known at the start.
+func tripCount(info *types.Info, loop ast.Stmt) string {
+	switch l := loop.(type) {
+	case *ast.RangeStmt:
+		t := info.TypeOf(l.X)
+		if t == nil {
+			return ""
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice, *types.Map:
+			return "len(" + types.ExprString(l.X) + ")"
+		case *types.Array:
+			return fmt.Sprint(u.Len())
+		case *types.Pointer:
+			if a, ok := u.Elem().Underlying().(*types.Array); ok {
+				return fmt.Sprint(a.Len())
+			}
+		case *types.Basic:
+			if u.Info()&types.IsInteger != 0 && l.Key != nil {
+				return types.ExprString(l.X)
+			}
+		}
+		return ""
+	case *ast.ForStmt:
+		// for i := 0; i < n; i++, with n not assigned in the loop.
+		init, ok := l.Init.(*ast.AssignStmt)
+		if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 || init.Tok != token.DEFINE {
+			return ""
+		}
+		i, ok := init.Lhs[0].(*ast.Ident)
+		if c := info.Types[init.Rhs[0]].Value; !ok || c == nil || constant.Sign(c) != 0 {
+			return ""
+		}
+		cond, ok := l.Cond.(*ast.BinaryExpr)
+		if !ok || cond.Op != token.LSS {
+			return ""
+		}
+		if x, ok := cond.X.(*ast.Ident); !ok || info.ObjectOf(x) != info.ObjectOf(i) {
+			return ""
+		}
+		post, ok := l.Post.(*ast.IncDecStmt)
+		if !ok || post.Tok != token.INC {
+			return ""
+		}
+		if x, ok := post.X.(*ast.Ident); !ok || info.ObjectOf(x) != info.ObjectOf(i) {
+			return ""
+		}
+		// Neither i nor what the bound uses is assigned in the body.
+		assigned := false
+		ast.Inspect(l.Body, func(n ast.Node) bool {
+			var lhs []ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				lhs = n.Lhs
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{n.X}
+			}
+			for _, e := range lhs {
+				id, ok := ast.Unparen(e).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				obj := info.ObjectOf(id)
+				if obj == info.ObjectOf(i) {
+					assigned = true
+				}
+				ast.Inspect(cond.Y, func(m ast.Node) bool {
+					if y, ok := m.(*ast.Ident); ok && info.ObjectOf(y) == obj {
+						assigned = true
+					}
+					return true
+				})
+			}
+			return !assigned
+		})
+		if assigned {
+			return ""
+		}
+		if _, ok := ast.Unparen(cond.Y).(*ast.CallExpr); ok && !strings.HasPrefix(types.ExprString(cond.Y), "len(") {
+			return ""
+		}
+		return types.ExprString(cond.Y)
+	}
+	return ""
+}
+
+// movedByValue returns the fix for a variable moved to the heap because
+// its address is stored (x.f = &v) in a field or global that is not
+// otherwise shared in the function, when its type is small and may be
+// copied: store the value instead. It returns "" otherwise.
+func (fd *finding) movedByValue() string {
+	v := fd.movedVar()
+	body := fd.funcBody()
+	if v == nil || body == nil {
+		return ""
+	}
+	size, ok := byValueOK(v.Type(), fd.pass.TypesSizes)
+	if !ok {
+		return ""
+	}
+	info := fd.pass.TypesInfo
+	var target ast.Expr
+	var stored token.Pos
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n, ok := n.(*ast.AssignStmt); ok && target == nil {
+			for i, r := range n.Rhs {
+				u, ok := ast.Unparen(r).(*ast.UnaryExpr)
+				if !ok || u.Op != token.AND || i >= len(n.Lhs) {
+					continue
+				}
+				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.Uses[id] == v {
+					if _, isSel := n.Lhs[i].(*ast.SelectorExpr); isSel {
+						target, stored = n.Lhs[i], n.End()
+					}
+				}
+			}
+		}
+		return true
+	})
+	if target == nil {
+		return ""
+	}
+	// The value must be complete when stored: a later change of v would
+	// not reach the stored copy.
+	later := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v && id.Pos() > stored {
+			later = true
+		}
+		return !later
+	})
+	if later {
+		return ""
+	}
+	if fd.sharedElsewhere(target) {
+		return ""
+	}
+	name := types.TypeString(v.Type(), types.RelativeTo(fd.pass.Pkg))
+	return fmt.Sprintf("%s is small (%d bytes) and may be copied: store %s in %s by value instead of its address, which saves one allocation per call", name, size, v.Name(), types.ExprString(target))
+}

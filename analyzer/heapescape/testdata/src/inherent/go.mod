@@ -1,0 +1,3 @@
+module inherent
+
+go 1.26

@@ -1,0 +1,77 @@
+// Package inherent checks the allocations that no change identified in
+// the code removes: with -all they are reported, saying why.
+package inherent
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// A Msg is decoded per item.
+type Msg struct{ Kind byte }
+
+// decode is a constructor called per item: its result is its purpose.
+func decode(p []byte) *Msg {
+	return &Msg{Kind: p[0]} // want `&Msg{...} escapes to heap because decode returns it; inherent: it is the value the function returns \[per-item: called in a loop in All\]`
+}
+
+// All decodes each payload, fails with an error value.
+func All(ps [][]byte) (n int, err error) {
+	for _, p := range ps {
+		if len(p) == 0 {
+			return n, fmt.Errorf("empty payload %d", n) // want `calling fmt.Errorf allocates \(inlined\): &errors.errorString{...} escapes to heap because it is returned; inherent: the allocation is inside the called function \[cold: on an error path\]` `n escapes to heap because it is converted to an interface and passed to fmt.Errorf; inherent: .* \[cold: on an error path\]`
+		}
+		n += int(decode(p).Kind)
+	}
+	return n, nil
+}
+
+// Config is filled by json.Unmarshal, which needs its address.
+type Config struct{ Name string }
+
+// Load decodes a config: the variable's address is what Unmarshal needs.
+func Load(data []byte) string {
+	var c Config // want `variable c is moved to heap because its address is passed as an interface value to json.Unmarshal, which lets it escape; inherent: json.Unmarshal takes it as an interface and needs it \[cold\]`
+	json.Unmarshal(data, &c)
+	return c.Name
+}
+
+// Read passes a buffer of run-time size to an interface method: not a
+// fixed-size field.
+func Read(r io.Reader, n int) int {
+	buf := make([]byte, n) // want `make\(\[\]byte, n\) escapes to heap because it is passed to io.Reader.Read \(an interface method call\), which the compiler cannot see through; inherent: the dynamic call may keep it \[per-item: function Read runs per item\]`
+	m, _ := r.Read(buf)
+	return m
+}
+
+// Evens appends conditionally: the final size is not known.
+func Evens(xs []int) []int {
+	var out []int
+	for _, x := range xs {
+		if x%2 == 0 {
+			out = append(out, x) // want `append\(out, x\) escapes to heap because append grows it and it is returned; inherent: its final size is not known before the appends \[hot-loop: inside a loop\]`
+		}
+	}
+	return out
+}
+
+// Cache allocates its map lazily.
+type Cache struct{ m map[string]int }
+
+// Put allocates the map on first use.
+func (c *Cache) Put(k string, v int) {
+	if c.m == nil {
+		c.m = make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because .*; inherent: it is allocated lazily, only when needed \[per-item: method Put runs per item\]`
+	}
+	c.m[k] = v
+}
+
+// Label formats with fmt per item: avoidable, shown with the tier alone.
+func Label(xs []int) []string {
+	out := make([]string, len(xs)) // want `make\(\[\]string, len\(xs\)\) escapes to heap because .*; inherent: .*`
+	for i, x := range xs {
+		out[i] = fmt.Sprint(x) // want `x escapes to heap because it is converted to an interface and passed to fmt.Sprint; format with strconv's Append functions .* \[hot-loop: inside a loop\]`
+	}
+	return out
+}
