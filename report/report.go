@@ -36,7 +36,8 @@ type Finding struct {
 	Function  string `json:"function"` // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
 	Package   string `json:"package"`  // import path
 	Message   string `json:"message"`
-	Tier      string `json:"tier"` // "hot-loop", "per-item" or "cold"
+	Tier      string `json:"tier"`            // "hot-loop", "per-item" or "cold"
+	Class     string `json:"class,omitempty"` // "inherent": an allocation the code needs for what it does (hidden by check unless -heapescape.all)
 	Fixes     []Fix  `json:"fixes"`
 
 	// Related are other diagnostics of the same cost, folded into this
@@ -94,6 +95,13 @@ type Stats struct {
 	Suppressed int            `json:"suppressed,omitempty"` // findings silenced by directives
 	Hidden     int            `json:"hidden,omitempty"`     // findings in code the profile never saw run (shown with -all)
 	Profile    *ProfileStats  `json:"profile,omitempty"`    // the profile that weighed the findings
+
+	// Findings not shown by check by default, besides Hidden: in cold
+	// code (shown with -cold) and inherent allocations (shown with
+	// -heapescape.all). Total, Hidden and these add up to the findings
+	// found, before -min-score.
+	HiddenCold     int `json:"hidden_cold,omitempty"`
+	HiddenInherent int `json:"hidden_inherent,omitempty"`
 }
 
 // ProfileStats describes the profile behind a ranking.
@@ -159,10 +167,11 @@ func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnos
 		Column:   pos.Column,
 		Package:  pkg.PkgPath,
 		Message:  d.Message,
-		Tier:     d.Category,
 		Fixes:    []Fix{},
 		Offset:   pos.Offset,
 	}
+	// The category is the tier, then a class if any: "per-item,inherent".
+	f.Tier, f.Class, _ = strings.Cut(d.Category, ",")
 	if f.Tier == "" {
 		f.Tier = "cold"
 	}

@@ -159,6 +159,13 @@ func writeSummary(w io.Writer, r *Report) error {
 	if s.Hidden > 0 {
 		fmt.Fprintf(&b, "; %d in code the profile never saw run hidden (-all shows them)", s.Hidden)
 	}
+	if s.HiddenCold > 0 {
+		fmt.Fprintf(&b, "; %d in cold code not shown (-cold shows them)", s.HiddenCold)
+	}
+	if s.HiddenInherent > 0 {
+		fmt.Fprintf(&b, "; %d inherent %s not shown (-heapescape.all shows them)",
+			s.HiddenInherent, plural(s.HiddenInherent, "allocation", "allocations"))
+	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "; %d suppressed by directives", s.Suppressed)
 	}
