@@ -55,6 +55,7 @@ func onceRegions(pass *analysis.Pass) []region {
 		regs = append(regs, region{span{n.Pos(), n.End()}, k, who, reason})
 	}
 	inPlace := make(map[*ast.FuncLit]bool) // called where written, or a sync.Once body
+	goCalls := make(map[*ast.CallExpr]bool)
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -80,8 +81,12 @@ func onceRegions(pass *analysis.Pass) []region {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.GoStmt:
+				goCalls[n.Call] = true
 			case *ast.CallExpr:
-				if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok {
+				// A goroutine started once may loop for the whole run: its
+				// literal is a hole.
+				if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok && !goCalls[n] {
 					inPlace[lit] = true
 				}
 				fn := staticCallee(pass.TypesInfo, n)

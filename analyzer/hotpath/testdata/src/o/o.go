@@ -29,6 +29,12 @@ func init() {
 		mark() // want `cold: runs once: in init`
 		register(i)
 	}
+	// A goroutine started in init may loop for the whole run.
+	go func() {
+		for {
+			mark() // want `hot-loop: inside a loop`
+		}
+	}()
 	// A callback registered in init runs later, per call.
 	handle(func(n int) {
 		for range n {
