@@ -36,7 +36,8 @@ type Finding struct {
 	Function  string `json:"function"` // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
 	Package   string `json:"package"`  // import path
 	Message   string `json:"message"`
-	Tier      string `json:"tier"` // "hot-loop", "per-item" or "cold"
+	Tier      string `json:"tier"`            // "hot-loop", "per-item" or "cold"
+	Class     string `json:"class,omitempty"` // "inherent": an allocation the code needs for what it does (hidden by check unless -heapescape.all)
 	Fixes     []Fix  `json:"fixes"`
 
 	// Related are other diagnostics of the same cost, folded into this
@@ -84,18 +85,28 @@ type Stats struct {
 	Packages   int            `json:"packages"`         // packages analysed
 	Failed     int            `json:"failed,omitempty"` // packages that failed to load (see Errors), not analysed
 	Files      int            `json:"files"`
-	Cached     int            `json:"cached"`                 // packages whose findings came from the findings cache
-	Findings   int            `json:"findings"`               // reported (after -top)
-	Total      int            `json:"total"`                  // found, before -top
-	ByAnalyzer map[string]int `json:"by_analyzer"`            // reported findings per analyzer
-	Ranking    string         `json:"ranking"`                // "static" (hot-path tiers) or "profile"
-	DurationMS int64          `json:"duration_ms"`            // wall time of the run
-	Errors     []string       `json:"errors,omitempty"`       // analyzer or load errors that did not stop the run
-	Suppressed int            `json:"suppressed,omitempty"`   // findings silenced by directives
-	Hidden     int            `json:"hidden,omitempty"`       // findings in code the profile never saw run (shown with -all)
-	Unchanged  int            `json:"unchanged,omitempty"`    // findings on lines not changed since NewFromRev, not shown
-	NewFromRev string         `json:"new_from_rev,omitempty"` // the revision of check -new-from-rev`
-	Profile    *ProfileStats  `json:"profile,omitempty"`      // the profile that weighed the findings
+	Cached     int            `json:"cached"`               // packages whose findings came from the findings cache
+	Findings   int            `json:"findings"`             // reported (after -top)
+	Total      int            `json:"total"`                // found, before -top
+	ByAnalyzer map[string]int `json:"by_analyzer"`          // reported findings per analyzer
+	Ranking    string         `json:"ranking"`              // "static" (hot-path tiers) or "profile"
+	DurationMS int64          `json:"duration_ms"`          // wall time of the run
+	Errors     []string       `json:"errors,omitempty"`     // analyzer or load errors that did not stop the run
+	Suppressed int            `json:"suppressed,omitempty"` // findings silenced by directives
+	Hidden     int            `json:"hidden,omitempty"`     // findings in code the profile never saw run (shown with -all)
+	Profile    *ProfileStats  `json:"profile,omitempty"`    // the profile that weighed the findings
+
+	// Findings not shown by check by default, besides Hidden: in cold
+	// code (shown with -cold) and inherent allocations (shown with
+	// -heapescape.all). Total, Hidden and these add up to the findings
+	// found, before -min-score.
+	HiddenCold     int `json:"hidden_cold,omitempty"`
+	HiddenInherent int `json:"hidden_inherent,omitempty"`
+
+	// With check -new-from-rev: the findings on lines not changed since
+	// the revision NewFromRev, not shown.
+	Unchanged  int    `json:"unchanged,omitempty"`
+	NewFromRev string `json:"new_from_rev,omitempty"`
 }
 
 // ProfileStats describes the profile behind a ranking.
@@ -161,10 +172,11 @@ func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnos
 		Column:   pos.Column,
 		Package:  pkg.PkgPath,
 		Message:  d.Message,
-		Tier:     d.Category,
 		Fixes:    []Fix{},
 		Offset:   pos.Offset,
 	}
+	// The category is the tier, then a class if any: "per-item,inherent".
+	f.Tier, f.Class, _ = strings.Cut(d.Category, ",")
 	if f.Tier == "" {
 		f.Tier = "cold"
 	}

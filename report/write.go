@@ -162,6 +162,13 @@ func writeSummary(w io.Writer, r *Report) error {
 	if s.Unchanged > 0 {
 		fmt.Fprintf(&b, "; %d on lines not changed since %s not shown", s.Unchanged, s.NewFromRev)
 	}
+	if s.HiddenCold > 0 {
+		fmt.Fprintf(&b, "; %d in cold code not shown (-cold shows them)", s.HiddenCold)
+	}
+	if s.HiddenInherent > 0 {
+		fmt.Fprintf(&b, "; %d inherent %s not shown (-heapescape.all shows them)",
+			s.HiddenInherent, plural(s.HiddenInherent, "allocation", "allocations"))
+	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "; %d suppressed by directives", s.Suppressed)
 	}

@@ -5,7 +5,11 @@
 // Without a profile the estimate is static and coarse: code inside a loop is
 // [Loop]; a function that is called from a loop in the same package, or a
 // method whose name marks per-item work (Read, Next, ServeHTTP, ...), is
-// [PerItem]; everything else is [Cold]. Profile-based hotness is added
+// [PerItem]; everything else is [Cold]. Code that runs once is [Cold]
+// whatever its loops or names say: init, package-level initialisers,
+// sync.Once bodies, flag registration, main outside its loops, and
+// functions no other package can call whose only callers are such code or
+// tests (see once.go). Profile-based hotness is added
 // through the same result, so analyzers never need to know which one they got.
 package hotpath
 
@@ -74,6 +78,10 @@ type Result struct {
 	funcs []funcSpan // sorted by pos
 	loops []span     // loop bodies, sorted by pos
 	calls map[*types.Func]string
+
+	regions   []region              // code that runs once, and holes; sorted by pos
+	regionEnd []token.Pos           // regionEnd[i]: the largest end of regions[:i+1]
+	class     map[*types.Func]class // functions that run once
 }
 
 type span struct{ pos, end token.Pos }
@@ -143,7 +151,25 @@ func (r *Result) static(pos token.Pos) Info {
 	if fn != nil {
 		info.Func = fn.name
 	}
-	if r.inLoop(pos) {
+	loop := r.inLoop(pos)
+	// Code that runs once is cold, whatever its name or callers say; in a
+	// hole (a function literal run elsewhere), the function's estimate
+	// holds.
+	reg := r.region(pos)
+	var c class
+	switch {
+	case reg == nil:
+		if fn != nil && fn.obj != nil {
+			c = r.class[fn.obj]
+		}
+	case reg.kind != hole:
+		c = class{reg.kind, reg.reason}
+	}
+	if c.kind == startup || (c.kind == mainOnce && !loop) {
+		info.Reason = c.reason
+		return info
+	}
+	if loop {
 		info.Tier, info.Reason = Loop, "inside a loop"
 		return info
 	}
@@ -167,7 +193,9 @@ func (r *Result) FuncTier(fn *types.Func) Info {
 		if r.funcs[i].obj == fn {
 			f := &r.funcs[i]
 			info := Info{Func: f.name}
-			if why, ok := r.calls[fn]; ok {
+			if c, ok := r.class[fn]; ok {
+				info.Reason = c.reason
+			} else if why, ok := r.calls[fn]; ok {
 				info.Tier, info.Reason = PerItem, why
 			} else if f.perItm != "" {
 				info.Tier, info.Reason = PerItem, f.perItm
@@ -320,6 +348,16 @@ func run(pass *analysis.Pass) (any, error) {
 	})
 	sort.Slice(r.funcs, func(i, j int) bool { return r.funcs[i].pos < r.funcs[j].pos })
 	sort.Slice(r.loops, func(i, j int) bool { return r.loops[i].pos < r.loops[j].pos })
+	r.regions = onceRegions(pass)
+	r.regionEnd = make([]token.Pos, len(r.regions))
+	for i, reg := range r.regions {
+		r.regionEnd[i] = reg.end
+		if i > 0 {
+			r.regionEnd[i] = max(reg.end, r.regionEnd[i-1])
+		}
+	}
+	r.class = make(map[*types.Func]class)
+	r.classify(pass)
 
 	// Calls from loops, and from per-item functions, to functions of this
 	// package, followed transitively: a helper of a hot function is hot.
@@ -340,6 +378,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if callee == nil || callee.Pkg() != pass.Pkg {
 			return
 		}
+		if k, _ := r.context(call.Pos()); k == startup {
+			return // a loop at start-up does not make its callees hot
+		}
 		caller := r.enclosing(call.Pos())
 		if r.inLoop(call.Pos()) {
 			who := "package level"
@@ -353,7 +394,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	})
 	for _, f := range r.funcs {
-		if f.perItm != "" && f.obj != nil {
+		if _, once := r.class[f.obj]; f.perItm != "" && f.obj != nil && !once {
 			for _, c := range callees[f.obj] {
 				work = append(work, edge{c, "called from " + f.name + ", which runs per item"})
 			}

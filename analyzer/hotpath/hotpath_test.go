@@ -37,5 +37,5 @@ var marker = &analysis.Analyzer{
 }
 
 func TestHotpath(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), marker, "h")
+	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o")
 }

@@ -34,7 +34,7 @@ func TestFindingsCache(t *testing.T) {
 	cache := t.TempDir()
 	check := func() report.Report {
 		t.Helper()
-		cmd := []string{"check", "-format", "json", "-enable", "deepequal", "./..."}
+		cmd := []string{"check", "-cold", "-format", "json", "-enable", "deepequal", "./..."}
 		stdout, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, cmd...)
 		if code != exitFindings {
 			t.Fatalf("check: exit %d\n%s", code, stderr)
@@ -92,7 +92,7 @@ func TestBatches(t *testing.T) {
 	dir := gittest.NewTree(t, manyPackages("example.com/many", 16)) // more than the largest batch
 	run := func(env string, args ...string) report.Report {
 		t.Helper()
-		args = append([]string{"check", "-format", "json"}, append(args, "./...")...)
+		args = append([]string{"check", "-cold", "-format", "json"}, append(args, "./...")...)
 		stdout, stderr, code := runCmdEnv(t, dir, []string{env}, bin, args...)
 		if code != exitFindings {
 			t.Fatalf("check %v: exit %d\n%s", env, code, stderr)

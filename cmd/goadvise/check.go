@@ -37,8 +37,12 @@ func init() {
 		long: `Check loads the named packages (default ".") and runs goadvise's analyzers
 on them. Findings are printed hottest first.
 
-Exit status: 0 no findings, 3 findings reported, 1 usage error, load
-failure or tool error. With -fix, 0 when every finding was fixed.`,
+Findings in cold code and inherent allocations are not shown but counted
+in the summary: -cold and -heapescape.all show them.
+
+Exit status: 0 no findings, 3 findings reported (findings not shown do
+not count), 1 usage error, load failure or tool error. With -fix, 0 when
+every finding was fixed.`,
 		run: runCheck,
 	})
 }
@@ -56,6 +60,9 @@ type checkFlags struct {
 	profile  string
 	heap     string
 	all      bool
+	cold     bool // show findings in cold code
+	heapCold bool // show heapescape's findings in cold code (-heapescape.cold=true)
+	inherent bool // show inherent allocations (-heapescape.all=true)
 	minScore float64
 	verify   verifyFlags
 	cpuprof  string
@@ -81,6 +88,7 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.profile, "profile", "", "rank findings by the CPU `profiles` given (comma-separated files, directories or URLs)")
 	fs.StringVar(&cf.heap, "heap", "", "also weigh allocation findings by these heap `profiles` (alloc_space/alloc_objects)")
 	fs.BoolVar(&cf.all, "all", false, "with -profile, also show findings in code the profile never saw run")
+	fs.BoolVar(&cf.cold, "cold", false, "also show findings in cold code: error paths, init, main outside its loops, set-up, sync.Once bodies, code only tests call")
 	fs.BoolVar(&cf.verify.on, "verify", false, "try the fixes of the top findings in a copy of the module: run the package's tests and benchmarks before and after (with -fix, apply only the fixes that pass and do not regress)")
 	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
 	fs.IntVar(&cf.verify.count, "verify-count", 6, "with -verify, benchmark rounds per version")
@@ -97,6 +105,7 @@ func runCheck(args []string) int {
 	} else if err != nil {
 		return exitError
 	}
+	findAll(fs, all, &cf)
 	// The whole-program passes are chosen with -whole or by name in
 	// -enable; they are not analyzers of the suite.
 	analyzers, passes, err := selectChecks(splitList(cf.enable), splitList(cf.disable), cf.whole)
@@ -312,6 +321,34 @@ func escapeOff() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
+// findAll makes heapescape report what check hides by default (cold
+// code, inherent allocations), so that check can count what it hides. A
+// value the user gave is kept, and decides whether to show them: findAll
+// records in cf whether the user asked to see heapescape's cold findings
+// (-heapescape.cold=true) and inherent ones (-heapescape.all=true).
+func findAll(fs *flag.FlagSet, analyzers []*analysis.Analyzer, cf *checkFlags) {
+	given := make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, a := range analyzers {
+		if a.Name != "heapescape" {
+			continue
+		}
+		for _, name := range []string{"cold", "all"} {
+			f := a.Flags.Lookup(name)
+			if f == nil {
+				continue // not (yet) a flag of heapescape
+			}
+			if !given[a.Name+"."+name] {
+				f.Value.Set("true")
+			} else if name == "all" {
+				cf.inherent = f.Value.String() == "true"
+			} else {
+				cf.heapCold = f.Value.String() == "true"
+			}
+		}
+	}
+}
+
 // registerAnalyzerFlags exposes each analyzer's flags as -NAME.FLAG, the
 // spelling go vet uses.
 func registerAnalyzerFlags(fs *flag.FlagSet, analyzers []*analysis.Analyzer) {
@@ -376,6 +413,13 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	// One cost, one finding: before scoring, so that a finding is
 	// weighed once.
 	findings = report.Merge(findings)
+	// Hide, and count, what the user did not ask to see: each finding
+	// once, for the first reason that applies.
+	hide := func(drop func(report.Finding) bool) int {
+		n := len(findings)
+		findings = slices.DeleteFunc(findings, drop)
+		return n - len(findings)
+	}
 	unchanged := 0
 	if cf.newFromRev != "" {
 		n := len(findings)
@@ -386,16 +430,27 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 		unchanged = n - len(findings)
 	}
+	var hiddenInherent, hiddenCold int
+	if !cf.inherent {
+		hiddenInherent = hide(func(f report.Finding) bool { return f.Class == "inherent" })
+	}
 	ranking, hidden := "static", 0
 	var profStats *report.ProfileStats
 	if hot != nil {
 		ranking = "profile"
 		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1})
 		if !cf.all {
-			n := len(findings)
-			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return !f.Sampled })
-			hidden = n - len(findings)
+			hidden = hide(func(f report.Finding) bool { return !f.Sampled })
 		}
+	}
+	if !cf.cold {
+		// With a profile, code it never saw run is cold: -all, not
+		// -cold, decides about it.
+		hiddenCold = hide(func(f report.Finding) bool {
+			return f.Tier == "cold" && (hot == nil || f.Sampled) && !(f.Analyzer == "heapescape" && cf.heapCold)
+		})
+	}
+	if hot != nil {
 		if cf.minScore > 0 {
 			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return f.Score < cf.minScore })
 		}
@@ -446,6 +501,9 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		DurationMS: time.Since(start).Milliseconds(),
 		Errors:     append(ar.loadErrs, ar.toolErrs...),
 		Suppressed: ar.suppressed,
+
+		HiddenCold:     hiddenCold,
+		HiddenInherent: hiddenInherent,
 	}}
 	var buf bytes.Buffer
 	switch cf.format {

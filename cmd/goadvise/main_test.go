@@ -142,7 +142,7 @@ func TestVetToolTempFiles(t *testing.T) {
 
 func TestCheckJSON(t *testing.T) {
 	dir := fixture(t)
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "json", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-cold", "-format", "json", "./...")
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d\n%s", code, exitFindings, stderr)
 	}
@@ -200,7 +200,7 @@ func TestCheckJSON(t *testing.T) {
 
 func TestCheckSARIF(t *testing.T) {
 	dir := fixture(t)
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "-enable", "deepequal", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-cold", "-format", "sarif", "-enable", "deepequal", "./...")
 	if code != exitFindings {
 		t.Fatalf("exit code %d\n%s", code, stderr)
 	}
@@ -292,7 +292,7 @@ func TestCheckFix(t *testing.T) {
 	orig, _ := os.ReadFile(filepath.Join(dir, "shop/shop.go"))
 
 	// -diff prints the change and leaves the file alone.
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-enable", "deepequal", "-diff", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-cold", "-enable", "deepequal", "-diff", "./...")
 	if code != exitFindings {
 		t.Fatalf("-diff exit code %d\n%s", code, stderr)
 	}
@@ -307,7 +307,7 @@ func TestCheckFix(t *testing.T) {
 
 	// -fix rewrites the files; the result builds, vets and passes its tests,
 	// and a second check finds nothing left to fix.
-	_, stderr, code = runCmd(t, dir, bin, "check", "-enable", "deepequal", "-fix", "./...")
+	_, stderr, code = runCmd(t, dir, bin, "check", "-cold", "-enable", "deepequal", "-fix", "./...")
 	if code != exitOK {
 		t.Fatalf("-fix exit code %d\n%s", code, stderr)
 	}
@@ -324,7 +324,7 @@ func TestCheckFix(t *testing.T) {
 	if out, stderr, code := runCmd(t, dir, "go", "test", "./..."); code != 0 {
 		t.Fatalf("tests of the fixed fixture failed:\n%s%s", out, stderr)
 	}
-	stdout, _, code = runCmd(t, dir, bin, "check", "-enable", "deepequal", "./...")
+	stdout, _, code = runCmd(t, dir, bin, "check", "-cold", "-enable", "deepequal", "./...")
 	if code != exitOK {
 		t.Errorf("after -fix, check exit code %d, want 0:\n%s", code, stdout)
 	}
@@ -367,7 +367,7 @@ func TestCheckErrors(t *testing.T) {
 		})
 	}
 	// The healthy package is still analysed next to the broken one.
-	stdout, _, _ := runCmd(t, dir, bin, "check", "./...")
+	stdout, _, _ := runCmd(t, dir, bin, "check", "-cold", "./...")
 	if !strings.Contains(stdout, "shop/shop.go:24:9") {
 		t.Errorf("findings of the healthy package are missing when another fails to load:\n%s", stdout)
 	}

@@ -58,7 +58,7 @@ func TestMixedTrees(t *testing.T) {
 	// The workspace: both modules are analysed; the broken package is
 	// named with its error; generated code is silent; cgo and tagged
 	// packages are analysed.
-	stdout, stderr, code := runCmdEnv(t, root, []string{"GOFLAGS=-mod=", "GOADVISE_CACHE=" + t.TempDir()}, bin, "check", "-format", "json", "-enable", "deepequal", "./m1/...", "./m2/...")
+	stdout, stderr, code := runCmdEnv(t, root, []string{"GOFLAGS=-mod=", "GOADVISE_CACHE=" + t.TempDir()}, bin, "check", "-cold", "-format", "json", "-enable", "deepequal", "./m1/...", "./m2/...")
 	if code != exitError || !strings.Contains(stderr, "package example.com/m1/broken:") || strings.Contains(stderr, "panic") {
 		t.Fatalf("workspace: exit %d, stderr:\n%s", code, stderr)
 	}

@@ -1,0 +1,373 @@
+package hotpath
+
+import (
+	"go/ast"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Code that runs once: the static estimate rates it cold whatever its
+// loops or names say. It is found in two steps. Regions are syntax: init
+// bodies, package-level initialisers, sync.Once bodies and flag calls run
+// once (loops included); main's body runs once outside its loops; a
+// function literal that is not called where it is written (a handler, a
+// callback) is a hole, about which nothing is known. Then a function of
+// the package that no other package can call, whose every reference in
+// non-test files is a call from such code, runs once too; one that only
+// tests call (no reference outside _test.go files, a mention in one) is
+// cold as well.
+
+// kind classifies code that runs once.
+type kind int
+
+const (
+	normal   kind = iota
+	mainOnce      // runs once per run of main outside its loops: cold, except in its loops
+	startup       // runs once at start-up, in a sync.Once or only in tests: cold, loops included
+	hole          // a function literal that runs elsewhere (only for regions)
+)
+
+// A region is a piece of syntax that runs once, or a hole.
+type region struct {
+	span
+	kind   kind
+	who    string // the code, for reasons: "init", "a sync.Once body", "main"
+	reason string // the cold reason of the code in it
+}
+
+// A class says whether a whole function runs once, and why.
+type class struct {
+	kind   kind
+	reason string
+}
+
+// onceRegions returns the regions of the files, sorted by position.
+func onceRegions(pass *analysis.Pass) []region {
+	var regs []region
+	add := func(n ast.Node, k kind, who, reason string) {
+		regs = append(regs, region{span{n.Pos(), n.End()}, k, who, reason})
+	}
+	inPlace := make(map[*ast.FuncLit]bool) // called where written, or a sync.Once body
+	goCalls := make(map[*ast.CallExpr]bool)
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil || d.Body == nil {
+					continue
+				}
+				if d.Name.Name == "init" {
+					add(d.Body, startup, "init", "runs once: in init")
+				} else if d.Name.Name == "main" && pass.Pkg.Name() == "main" {
+					add(d.Body, mainOnce, "main, outside its loops", "runs once: in main, outside its loops")
+				}
+			case *ast.GenDecl:
+				if d.Tok != token.VAR {
+					continue
+				}
+				for _, s := range d.Specs {
+					for _, v := range s.(*ast.ValueSpec).Values {
+						add(v, startup, "a package-level initialiser", "runs once: in a package-level initialiser")
+					}
+				}
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				goCalls[n.Call] = true
+			case *ast.CallExpr:
+				// A goroutine started once may loop for the whole run: its
+				// literal is a hole.
+				if lit, ok := ast.Unparen(n.Fun).(*ast.FuncLit); ok && !goCalls[n] {
+					inPlace[lit] = true
+				}
+				fn := staticCallee(pass.TypesInfo, n)
+				switch {
+				case onceFunc(fn) && len(n.Args) > 0:
+					if lit, ok := ast.Unparen(n.Args[0]).(*ast.FuncLit); ok {
+						inPlace[lit] = true
+						add(lit.Body, startup, "a sync.Once body", "runs once: in a sync.Once body")
+					}
+				case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "flag":
+					add(n, startup, "flag registration", "runs once: flag registration")
+				}
+			case *ast.FuncLit:
+				if !inPlace[n] {
+					add(n.Body, hole, "", "")
+				}
+			}
+			return true
+		})
+	}
+	sort.SliceStable(regs, func(i, j int) bool { return regs[i].pos < regs[j].pos })
+	return regs
+}
+
+// onceFunc reports whether fn runs its first argument at most once:
+// (*sync.Once).Do, sync.OnceFunc, sync.OnceValue, sync.OnceValues.
+func onceFunc(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		return false
+	}
+	switch fn.Name() {
+	case "OnceFunc", "OnceValue", "OnceValues":
+		return fn.Type().(*types.Signature).Recv() == nil
+	case "Do":
+		recv := fn.Type().(*types.Signature).Recv()
+		if recv == nil {
+			return false
+		}
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := t.(*types.Named)
+		return ok && n.Obj().Name() == "Once"
+	}
+	return false
+}
+
+// region returns the innermost region containing pos, or nil.
+func (r *Result) region(pos token.Pos) *region {
+	i := sort.Search(len(r.regions), func(i int) bool { return r.regions[i].pos > pos })
+	for j := i - 1; j >= 0; j-- {
+		if r.regionEnd[j] <= pos {
+			break // no earlier region reaches pos
+		}
+		if reg := &r.regions[j]; pos < reg.end {
+			return reg
+		}
+	}
+	return nil
+}
+
+// context says how often the code at pos runs, given the classes known so
+// far: startup, mainOnce or normal, and who runs it.
+func (r *Result) context(pos token.Pos) (kind, string) {
+	if reg := r.region(pos); reg != nil {
+		switch reg.kind {
+		case startup:
+			return startup, reg.who
+		case mainOnce:
+			if !r.inLoop(pos) {
+				return mainOnce, reg.who
+			}
+		}
+		return normal, ""
+	}
+	fn := r.enclosing(pos)
+	if fn == nil || fn.obj == nil {
+		return normal, ""
+	}
+	switch c := r.class[fn.obj]; c.kind {
+	case startup:
+		return startup, fn.name
+	case mainOnce:
+		if !r.inLoop(pos) {
+			return mainOnce, fn.name + ", outside its loops"
+		}
+	}
+	return normal, ""
+}
+
+// classify finds the functions of the package that run once (see the
+// comment at the top of this file) and records them in r.class.
+func (r *Result) classify(pass *analysis.Pass) {
+	cands := make(map[*types.Func]bool)
+	for _, f := range r.funcs {
+		if f.obj == nil || f.obj.Type().(*types.Signature).Recv() != nil {
+			continue // methods may be called through interfaces
+		}
+		if n := f.obj.Name(); n == "init" || n == "_" || (n == "main" && pass.Pkg.Name() == "main") {
+			continue
+		}
+		if f.obj.Exported() && pass.Pkg.Name() != "main" {
+			continue // other packages may call it
+		}
+		cands[f.obj] = true
+	}
+	if len(cands) == 0 {
+		return
+	}
+	type ref struct {
+		pos    token.Pos
+		kind   kind // startup for a sync.Once argument; normal: decided by context(pos)
+		goStmt bool // a go statement: at most mainOnce, as its loops may run for the whole run
+	}
+	refs := make(map[*types.Func][]ref)
+	value := make(map[*types.Func]bool) // used other than by a call: runs who knows when
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
+			continue // tests neither make code hot nor keep it from being cold
+		}
+		calls := make(map[*ast.Ident]ref)
+		goCalls := make(map[*ast.CallExpr]bool)
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				goCalls[n.Call] = true
+			case *ast.CallExpr:
+				if id := funIdent(n.Fun); id != nil {
+					calls[id] = ref{pos: n.Pos(), goStmt: goCalls[n]}
+				}
+				if onceFunc(staticCallee(pass.TypesInfo, n)) && len(n.Args) > 0 {
+					if id, ok := ast.Unparen(n.Args[0]).(*ast.Ident); ok {
+						calls[id] = ref{pos: n.Pos(), kind: startup}
+					}
+				}
+			case *ast.Ident:
+				fn, _ := pass.TypesInfo.Uses[n].(*types.Func)
+				if fn == nil || !cands[fn.Origin()] {
+					return true
+				}
+				if c, ok := calls[n]; ok {
+					refs[fn.Origin()] = append(refs[fn.Origin()], c)
+				} else {
+					value[fn.Origin()] = true
+				}
+			}
+			return true
+		})
+	}
+
+	// Functions that only tests call: no reference outside tests, and
+	// named in a test file of the package. (Without a mention, the
+	// function is unused here, or used in ways not seen: it keeps its
+	// estimate.)
+	var unref []string
+	for fn := range cands {
+		if len(refs[fn]) == 0 && !value[fn] {
+			unref = append(unref, fn.Name())
+		}
+	}
+	tested := testMentions(pass, unref)
+
+	// Optimistically every candidate runs once; lower the classes until
+	// they agree with the contexts of the references.
+	for fn := range cands {
+		switch {
+		case value[fn]:
+		case len(refs[fn]) > 0:
+			r.class[fn] = class{kind: startup}
+		case tested[fn.Name()]:
+			r.class[fn] = class{startup, "runs once: called only from tests"}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for fn, rs := range refs {
+			c, ok := r.class[fn]
+			if !ok || c.reason == "runs once: called only from tests" {
+				continue
+			}
+			k, who := startup, ""
+			for _, rf := range rs {
+				rk, rwho := rf.kind, "a sync.Once"
+				if rk == normal {
+					rk, rwho = r.context(rf.pos)
+					if rf.goStmt && rk == startup {
+						rk = mainOnce
+					}
+				}
+				if rk < k {
+					k = rk
+				}
+				if who == "" {
+					who = rwho
+				} else if who != rwho {
+					who = "code that runs once"
+				}
+			}
+			if k == normal {
+				delete(r.class, fn)
+				changed = true
+				continue
+			}
+			if nc := (class{k, "runs once: called only from " + who}); nc != c {
+				r.class[fn] = nc
+				changed = true
+			}
+		}
+	}
+}
+
+// funIdent returns the identifier a call calls, if it is one: f(x) or
+// f[T](x).
+func funIdent(fun ast.Expr) *ast.Ident {
+	fun = ast.Unparen(fun)
+	switch ix := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ix.X
+	case *ast.IndexListExpr:
+		fun = ix.X
+	}
+	id, _ := ast.Unparen(fun).(*ast.Ident)
+	return id
+}
+
+// testMentions reports which of names appear as identifiers in the
+// _test.go files of the package itself (not its external test package)
+// in the directories of its files.
+func testMentions(pass *analysis.Pass, names []string) map[string]bool {
+	found := make(map[string]bool)
+	if len(names) == 0 {
+		return found
+	}
+	want := make(map[string]bool)
+	for _, n := range names {
+		want[n] = true
+	}
+	dirs := make(map[string]bool)
+	for _, f := range pass.Files {
+		dirs[filepath.Dir(pass.Fset.Position(f.Package).Filename)] = true
+	}
+	for dir := range dirs {
+		tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		for _, name := range tests {
+			scanIdents(name, pass.Pkg.Name(), func(id string) {
+				if want[id] {
+					found[id] = true
+				}
+			})
+		}
+	}
+	return found
+}
+
+// scanIdents calls f with each identifier of the Go file name if its
+// package clause names pkg (an external test package cannot name the
+// package's unexported functions).
+func scanIdents(name, pkg string, f func(string)) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return
+	}
+	var s scanner.Scanner
+	s.Init(token.NewFileSet().AddFile(name, -1, len(src)), src, nil, 0)
+	for {
+		_, tok, _ := s.Scan()
+		if tok == token.PACKAGE || tok == token.EOF {
+			break
+		}
+	}
+	if _, tok, lit := s.Scan(); tok != token.IDENT || lit != pkg {
+		return
+	}
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return
+		}
+		if tok == token.IDENT {
+			f(lit)
+		}
+	}
+}

@@ -1,0 +1,10 @@
+package o
+
+import "testing"
+
+func TestProcess(t *testing.T) {
+	for range 3 {
+		processRecord(nil)
+		processItem(nil)
+	}
+}
