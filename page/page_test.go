@@ -110,6 +110,11 @@ func TestWriteCheckContent(t *testing.T) {
 	if strings.Contains(out, "never ran") {
 		t.Errorf("note about unsampled functions, but every function with findings was sampled")
 	}
+	// The bar of Put shows the figure of its findings' hot-path reason
+	// (8.5%), not the CPU share of one of its lines (5.98%).
+	if !strings.Contains(out, "<title>example.com/svc/kv.(*Store).Put: 8.5%</title>") {
+		t.Errorf("the chart's figure for (*Store).Put is not the reason's 8.5%%")
+	}
 }
 
 func TestWriteCheckStaleness(t *testing.T) {

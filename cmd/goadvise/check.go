@@ -44,22 +44,23 @@ failure or tool error. With -fix, 0 when every finding was fixed.`,
 
 // checkFlags are the flags of the check command.
 type checkFlags struct {
-	format   string
-	fix      bool
-	diff     bool
-	tests    bool
-	enable   string
-	disable  string
-	top      int
-	output   string
-	profile  string
-	heap     string
-	all      bool
-	minScore float64
-	verify   verifyFlags
-	cpuprof  string
-	whole    bool
-	passes   []string // whole-program passes to run
+	format    string
+	fix       bool
+	diff      bool
+	tests     bool
+	enable    string
+	disable   string
+	top       int
+	output    string
+	profile   string
+	heap      string
+	heapIndex string
+	all       bool
+	minScore  float64
+	verify    verifyFlags
+	cpuprof   string
+	whole     bool
+	passes    []string // whole-program passes to run
 }
 
 func runCheck(args []string) int {
@@ -75,6 +76,7 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.output, "o", "", "write the report to `file` instead of standard output")
 	fs.StringVar(&cf.profile, "profile", "", "rank findings by the CPU `profiles` given (comma-separated files, directories or URLs)")
 	fs.StringVar(&cf.heap, "heap", "", "also weigh allocation findings by these heap `profiles` (alloc_space/alloc_objects)")
+	fs.StringVar(&cf.heapIndex, "heap_index", "alloc_space", "with heap profiles, rank allocation findings by `alloc_space` or alloc_objects")
 	fs.BoolVar(&cf.all, "all", false, "with -profile, also show findings in code the profile never saw run")
 	fs.BoolVar(&cf.verify.on, "verify", false, "try the fixes of the top findings in a copy of the module: run the package's tests and benchmarks before and after (with -fix, apply only the fixes that pass and do not regress)")
 	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
@@ -296,7 +298,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	var profStats *report.ProfileStats
 	if hot != nil {
 		ranking = "profile"
-		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1})
+		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1, Module: ar.module, HeapIndex: cf.heapIndex})
 		if !cf.all {
 			n := len(findings)
 			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return !f.Sampled })
