@@ -84,7 +84,7 @@ type findingView struct {
 	Reason    string // the bracketed hot-path reason, without brackets
 	Cost      string
 	Score     float64
-	ScoreText string // the score as the text report shows it, "<0.1% (3 samples)"; empty without a sample count
+	ScoreText string  // the score as the text report shows it, "<0.1% (3 samples)"; empty without a sample count
 	ScoreBar  float64 // width of the score bar in percent of the column
 	Sampled   bool
 	Verify    *report.Verification
