@@ -251,12 +251,15 @@ func tierRank(t string) int {
 	return 2
 }
 
-// Rank sorts findings hottest first and numbers them. Ties are broken by
-// file, position and analyzer so that the order is deterministic.
+// Rank sorts findings without a profile and numbers them: by tier,
+// hottest first, then by the estimated cost of one execution of their
+// code (EstimateNS), highest first. Ties are broken by file, position and
+// analyzer so that the order is deterministic.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
+			cmp.Compare(EstimateNS(b), EstimateNS(a)),
 			cmp.Compare(a.File, b.File),
 			cmp.Compare(a.Offset, b.Offset),
 			cmp.Compare(a.Analyzer, b.Analyzer),
