@@ -216,7 +216,7 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 			f.Cost = strings.Replace(f.Cost, pct(share*float64(n)), pct(share), 1) + fmt.Sprintf(" (the line's share split among %d findings)", n)
 		}
 		if f.Samples < MinSamples && f.Sampled {
-			f.Cost = fmt.Sprintf("%d %s, too few to measure: %s", f.Samples, plural(int(f.Samples), "sample", "samples"), f.Cost)
+			f.Cost += fmt.Sprintf(" (%d %s: too few to measure)", f.Samples, plural(int(f.Samples), "sample", "samples"))
 		}
 		if !f.Sampled {
 			f.Cost = "never sampled in the profile"
