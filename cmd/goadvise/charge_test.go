@@ -113,4 +113,39 @@ func TestCheckProfileCharge(t *testing.T) {
 	if !strings.Contains(stdout, "of this line's allocations come from (*Reader).Next via allocBytes (charge.go:28)") || !strings.HasPrefix(strings.SplitN(stdout, "\n", 3)[1], "#1 ") {
 		t.Errorf("text report lacks the rank or the breakdown:\n%s", stdout)
 	}
+
+	// The staleness of the profile is cached by content: a planted
+	// answer is read back while nothing changed, and a source edit
+	// recomputes it.
+	cache := t.TempDir()
+	match := func() float64 {
+		t.Helper()
+		stdout, stderr, _ := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "-format", "json", "-profile", cpu, "./...")
+		var r report.Report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Stats.Profile == nil || r.Stats.Profile.Match == nil {
+			t.Fatalf("no staleness in the report (%v):\n%s%s", err, stdout, stderr)
+		}
+		return *r.Stats.Profile.Match
+	}
+	if m := match(); m < 99 {
+		t.Fatalf("fresh profile matches %.0f%%", m)
+	}
+	entries, _ := filepath.Glob(filepath.Join(cache, "staleness", "*.json"))
+	if len(entries) != 1 {
+		t.Fatalf("staleness cache entries: %v, want 1", entries)
+	}
+	if err := os.WriteFile(entries[0], []byte(`{"match":12,"stale":["example.com/charge.Gone"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m := match(); m != 12 {
+		t.Errorf("second run matches %.0f%%, want the cached 12%%", m)
+	}
+	src := filepath.Join(dir, "charge.go")
+	data, _ := os.ReadFile(src)
+	if err := os.WriteFile(src, append(data, "\n// An edit.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m := match(); m < 99 {
+		t.Errorf("after a source edit the cached answer (%.0f%%) was used", m)
+	}
 }

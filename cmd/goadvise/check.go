@@ -309,7 +309,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 		report.RankByScore(findings)
 		profStats = profileStats(hot, cf, ar.module)
-		staleness(profStats, dir, patterns)
+		cachedStaleness(profStats, dir, patterns, ar.dirs)
 	} else {
 		report.Rank(findings)
 	}
