@@ -68,7 +68,7 @@ type AllocCaller struct {
 // avoid it (see [Hotness.Allocations]).
 type Allocs struct {
 	h       *Hotness
-	charged map[lineKey]*AllocWeight
+	charged map[lineKey]map[string]*AllocWeight // by the callee allocated through ("" for the line itself)
 	byLine  map[lineKey]map[callerKey]*AllocWeight
 	total   AllocWeight
 }
@@ -87,7 +87,7 @@ type callerKey struct {
 // is charged to its first owned frame, or, failing that, to the
 // allocating line.
 func (h *Hotness) Allocations(own func(fn string) bool) *Allocs {
-	a := &Allocs{h: h, charged: map[lineKey]*AllocWeight{}, byLine: map[lineKey]map[callerKey]*AllocWeight{}}
+	a := &Allocs{h: h, charged: map[lineKey]map[string]*AllocWeight{}, byLine: map[lineKey]map[callerKey]*AllocWeight{}}
 	for _, s := range h.allocs {
 		cpu := 0.0
 		if h.total > 0 {
@@ -95,18 +95,23 @@ func (h *Hotness) Allocations(own func(fn string) bool) *Allocs {
 		}
 		i := chargedFrame(s.frames, own)
 		c := s.frames[i]
-		if a.charged[c.key] == nil {
-			a.charged[c.key] = new(AllocWeight)
+		ck := callerKey{fn: c.fn, key: c.key}
+		if i > 0 {
+			ck.via = s.frames[i-1].fn
 		}
-		a.charged[c.key].add(cpu, s.bytes, s.objects)
+		if a.charged[c.key] == nil {
+			a.charged[c.key] = map[string]*AllocWeight{}
+		}
+		cw := a.charged[c.key][ck.via]
+		if cw == nil {
+			cw = new(AllocWeight)
+			a.charged[c.key][ck.via] = cw
+		}
+		cw.add(cpu, s.bytes, s.objects)
 		a.total.add(cpu, s.bytes, s.objects)
 		leaf := s.frames[0].key
 		if a.byLine[leaf] == nil {
 			a.byLine[leaf] = map[callerKey]*AllocWeight{}
-		}
-		ck := callerKey{fn: c.fn, key: c.key}
-		if i > 0 {
-			ck.via = s.frames[i-1].fn
 		}
 		w := a.byLine[leaf][ck]
 		if w == nil {
@@ -157,16 +162,22 @@ func IsConstructor(fn string) bool {
 
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
 
-// Charged returns the allocations charged to a source line.
-func (a *Allocs) Charged(file string, line int) AllocWeight {
+// Charged returns the allocations charged to a source line for which
+// match reports true of the function the line calls to allocate them (in
+// pprof form; "" for allocations the line makes itself). A nil match
+// takes them all.
+func (a *Allocs) Charged(file string, line int, match func(via string) bool) AllocWeight {
+	var sum AllocWeight
 	id := a.h.fileFor(file)
 	if id < 0 {
-		return AllocWeight{}
+		return sum
 	}
-	if w := a.charged[lineKey{id, int32(line)}]; w != nil {
-		return *w
+	for via, w := range a.charged[lineKey{id, int32(line)}] {
+		if match == nil || match(via) {
+			sum.add(w.CPU, w.Bytes, w.Objects)
+		}
 	}
-	return AllocWeight{}
+	return sum
 }
 
 // Allocated returns the allocations made at a source line, wherever they

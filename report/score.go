@@ -143,11 +143,23 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		kind string
 	}
 	shared := make(map[lineKind]int)
+	// An allocation finding about a call ("calling X allocates")
+	// weighs what the line allocates through X; one about the line's own
+	// allocation, the rest.
 	kindOf := func(f *Finding) lineKind {
-		return lineKind{f.File, f.Line, scoring[f.Analyzer] + underCallee[f.Analyzer]}
+		return lineKind{f.File, f.Line, scoring[f.Analyzer] + underCallee[f.Analyzer] + allocCallee(f)}
 	}
+	type fileLine struct {
+		file string
+		line int
+	}
+	callees := make(map[fileLine][]string)
 	for i := range fs {
-		shared[kindOf(&fs[i])]++
+		f := &fs[i]
+		shared[kindOf(f)]++
+		if x := allocCallee(f); x != "" {
+			callees[fileLine{f.File, f.Line}] = append(callees[fileLine{f.File, f.Line}], x)
+		}
 	}
 	cpuSamples := func(share float64) int64 { return int64(share*float64(totalSamples) + 0.5) }
 	for i := range fs {
@@ -163,7 +175,15 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		var share float64
 		switch kind := scoring[f.Analyzer]; kind {
 		case scoreAlloc:
-			c := allocs.Charged(f.File, f.Line)
+			var match func(string) bool
+			if x := allocCallee(f); x != "" {
+				match = func(via string) bool { return calleeIs(via, x) }
+			} else if xs := callees[fileLine{f.File, f.Line}]; len(xs) > 0 {
+				match = func(via string) bool {
+					return !slices.ContainsFunc(xs, func(x string) bool { return calleeIs(via, x) })
+				}
+			}
+			c := allocs.Charged(f.File, f.Line, match)
 			if useHeap {
 				amount, what := c.Bytes, "bytes"
 				if byObjects {
@@ -223,6 +243,42 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		}
 		f.Score = round(share*100, 4)
 	}
+}
+
+// allocCallee returns X for an allocation finding about a call, "calling
+// X allocates (inlined): ...", and "" for any other finding.
+func allocCallee(f *Finding) string {
+	if scoring[f.Analyzer] != scoreAlloc {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(f.Message, "calling ")
+	if !ok {
+		return ""
+	}
+	x, _, ok := strings.Cut(rest, " allocates")
+	if !ok {
+		return ""
+	}
+	return x
+}
+
+// calleeIs reports whether the profile's function name fn (pprof form:
+// "net/http.Header.Set", "bytes.(*Buffer).String") is the function a
+// message names as x ("http.Header.Set", "(*bytes.Buffer).String", or
+// without the package, "(*Reader).Next", for one of the same package).
+func calleeIs(fn, x string) bool {
+	if fn == "" {
+		return false
+	}
+	norm := func(s string) string {
+		if i := strings.IndexByte(s, '['); i >= 0 {
+			s = s[:i]
+		}
+		s = s[strings.LastIndexByte(s, '/')+1:]
+		return strings.NewReplacer("(", "", ")", "", "*", "").Replace(s)
+	}
+	n, nx := norm(fn), norm(x)
+	return n == nx || strings.HasSuffix(n, "."+nx)
 }
 
 // ownFunc returns whether a function (pprof form) belongs to the analysed

@@ -56,3 +56,24 @@ m.F
 		t.Errorf("text report:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// TestCalleeIs checks that the callee a "calling X allocates" finding
+// names matches the profile's spelling of that function, and no other.
+func TestCalleeIs(t *testing.T) {
+	for _, c := range []struct {
+		fn, x string
+		want  bool
+	}{
+		{"net/http.Header.Set", "http.Header.Set", true},
+		{"bytes.(*Buffer).String", "(*bytes.Buffer).String", true},
+		{"example.com/charge.(*Reader).Next", "(*Reader).Next", true},
+		{"example.com/charge.allocBytes", "allocBytes", true},
+		{"io.ReadAll", "io.LimitReader", false},
+		{"example.com/charge.xallocBytes", "allocBytes", false},
+		{"", "allocBytes", false},
+	} {
+		if got := calleeIs(c.fn, c.x); got != c.want {
+			t.Errorf("calleeIs(%q, %q) = %v, want %v", c.fn, c.x, got, c.want)
+		}
+	}
+}
