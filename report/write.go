@@ -355,7 +355,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 				ArtifactLocation: loc(f.File),
 				Region:           sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn},
 			}}},
-			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function, "score": f.Score, "cost": f.Cost},
+			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function, "score": f.Score, "samples": f.Samples, "cost": f.Cost},
 		}
 		for i, r := range f.Related {
 			res.Related = append(res.Related, sarifRelated{

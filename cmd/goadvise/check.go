@@ -112,6 +112,10 @@ func runCheck(args []string) int {
 		fmt.Fprintf(os.Stderr, "goadvise: unknown -format %q (want text, json, sarif or html)\n", cf.format)
 		return exitError
 	}
+	if cf.heapIndex != "alloc_space" && cf.heapIndex != "alloc_objects" {
+		fmt.Fprintf(os.Stderr, "goadvise: unknown -heap_index %q (want alloc_space or alloc_objects)\n", cf.heapIndex)
+		return exitError
+	}
 	if cf.fix && cf.diff {
 		fmt.Fprintln(os.Stderr, "goadvise: -fix and -diff cannot be used together")
 		return exitError
