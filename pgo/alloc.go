@@ -143,7 +143,8 @@ func chargedFrame(fr []hframe, own func(string) bool) int {
 
 // IsConstructor reports whether the function named fn (pprof form) is, by
 // its name, one whose job is to return new memory: New*, new*, Make*,
-// make*, Alloc* and alloc* functions and methods (Allocate, NewReader,
+// make*, Alloc*, alloc*, Allocate* and allocate* functions and methods,
+// the prefix followed by an upper-case letter or nothing (Allocate, NewReader,
 // newBuffer, makeSlice). Allocations inside them are charged to their
 // callers, which decide whether the memory is needed.
 func IsConstructor(fn string) bool {
@@ -152,7 +153,7 @@ func IsConstructor(fn string) bool {
 		name = name[:i]
 	}
 	name = name[strings.LastIndexByte(name, '.')+1:]
-	for _, p := range []string{"New", "new", "Make", "make", "Alloc", "alloc"} {
+	for _, p := range []string{"New", "new", "Make", "make", "Allocate", "allocate", "Alloc", "alloc"} {
 		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || !isLower(rest[0])) {
 			return true
 		}
