@@ -130,6 +130,9 @@ func writeFixture(t *testing.T) (*report.Report, string) {
 			Function: "example.com/svc/kv." + s.fn, Package: "example.com/svc/kv",
 			Message: s.msg, Tier: s.tier, Fixes: []report.Fix{}, Score: s.score,
 		}
+		if i == 0 {
+			f.Callers = []report.Caller{{Text: "62% of this line's allocations come from (*reader).next via newBuffer (r.go:12)"}}
+		}
 		if s.cum > 0 {
 			f.Hot = &report.Hot{Cum: s.cum, Flat: s.cum / 2, Alloc: s.cum / 3, FuncCum: s.funcCum}
 			f.Cost = "~" + trimNum(s.score) + "% of CPU"

@@ -89,6 +89,8 @@ func TestWriteCheckContent(t *testing.T) {
 		// Verification results and load errors.
 		`<strong>Verified:</strong> tests pass; allocs/op 2 → 1 (-50.00%) better <span class="chip good">tests pass</span>`,
 		`<li>package example.com/svc/broken: &lt;syntax error&gt;</li>`,
+		// The caller breakdown of an allocation.
+		`<strong>Where the allocations come from:</strong><ul><li>62% of this line&#39;s allocations come from (*reader).next via newBuffer (r.go:12)</li>`,
 		// Rows with a fix say so.
 		`data-rank="3" data-fix="true">`,
 	} {
