@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -83,13 +84,15 @@ type findingView struct {
 	Reason    string // the bracketed hot-path reason, without brackets
 	Cost      string
 	Score     float64
+	ScoreText string  // the score as the text report shows it, "<0.1% (3 samples)"; empty without a sample count
 	ScoreBar  float64 // width of the score bar in percent of the column
 	Sampled   bool
 	Verify    *report.Verification
 	Excerpt   []excerptLine
 	SourceErr string
 	Related   []string // "kv/store.go:55:32: heapescape: ..." for each folded diagnostic
-	Fix       string // message of the first fix
+	Callers   []string // "62% of this line's allocations come from (*reader).next via newBuffer (...)"
+	Fix       string   // message of the first fix
 	Diff      []diffLine
 	DiffErr   string
 }
@@ -192,6 +195,12 @@ func makeFindingView(f report.Finding, dir string, files *sourceCache, maxScore 
 	for _, r := range f.Related {
 		msg, _ := splitReason(r.Message)
 		v.Related = append(v.Related, fmt.Sprintf("%s:%d:%d: %s: %s", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, msg))
+	}
+	if f.Samples > 0 {
+		v.ScoreText = report.ScoreText(f)
+	}
+	for _, c := range f.Callers {
+		v.Callers = append(v.Callers, c.Text)
 	}
 	if maxScore > 0 {
 		v.ScoreBar = 100 * f.Score / maxScore
@@ -411,8 +420,8 @@ const (
 	chartBottomH = 26
 )
 
-// cpuChart charts, per function with findings, the largest cumulative CPU
-// share of its findings' lines, and the hottest functions outside the
+// cpuChart charts, per function with findings, its cumulative CPU share
+// (report.Hot.FuncCum, the figure of the hot-path reason), and the hottest functions outside the
 // module, with each function's findings marked.
 func cpuChart(r *report.Report) chart {
 	type fn struct {
@@ -435,7 +444,7 @@ func cpuChart(r *report.Report) chart {
 			fns = append(fns, g)
 		}
 		if f.Hot != nil {
-			g.cum = max(g.cum, f.Hot.Cum*100)
+			g.cum = max(g.cum, f.Hot.FuncCum*100)
 		}
 		g.findings = append(g.findings, f)
 	}
@@ -463,7 +472,7 @@ func cpuChart(r *report.Report) chart {
 	}
 	c := chart{
 		Title:   "CPU share per function",
-		Caption: "Bars: the share of the profile's CPU samples with the function's hottest finding line on the stack (for functions outside the module: the function itself). Dots: the findings in that function, coloured by tier; click one to jump to it.",
+		Caption: "Bars: the share of the profile's CPU samples with the function on the stack, the figure of each finding's \"why it is hot\". Dots: the findings in that function, coloured by tier; click one to jump to it.",
 		Width:   chartWidth,
 		LabelW:  chartLabelW,
 		BarW:    chartBarW,
@@ -486,7 +495,7 @@ func cpuChart(r *report.Report) chart {
 		b := newBar(i, float64(chartBarW)*g.cum/scale)
 		b.Label = shortFunc(g.name)
 		b.Title = g.name
-		b.Value = fmt.Sprintf("%.1f%%", g.cum)
+		b.Value = funcShare(g.cum)
 		b.Class = "module"
 		if g.outside {
 			b.Class = "outside"
@@ -558,4 +567,14 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// funcShare formats a function's CPU share in percent as the hot-path
+// reason does ("profile: 16.9% of CPU in F"), so that the chart and the
+// reason show the same figure.
+func funcShare(p float64) string {
+	if p >= hotpath.HotShare*100 {
+		return fmt.Sprintf("%.1f%%", p)
+	}
+	return fmt.Sprintf("%.2f%%", p)
 }

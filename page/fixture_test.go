@@ -67,7 +67,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // at.
 type fixtureFinding struct {
 	file, at, analyzer, fn, tier, msg string
-	score, cum                        float64
+	score, cum, funcCum               float64
 	fixOld, fixNew                    string // the fix replaces fixOld (found at at) with fixNew
 }
 
@@ -95,17 +95,17 @@ func writeFixture(t *testing.T) (*report.Report, string) {
 	specs := []fixtureFinding{
 		{file: "kv/store.go", at: "&Entry{", analyzer: "heapescape", fn: "(*Store).Put", tier: "hot-loop",
 			msg:   "&Entry{...} escapes to heap: stored in s.entries[key] <outside>; Entry is small: store it by value instead of by pointer [hot-loop: profile: 8.5% of CPU in (*Store).Put]",
-			score: 3.77, cum: 0.0598},
+			score: 3.77, cum: 0.0598, funcCum: 0.085},
 		{file: "kv/handler.go", at: "map[string]string{}", analyzer: "heapescape", fn: "(*Handler).ServeHTTP", tier: "per-item",
 			msg:   "map[string]string{} escapes to heap: passed to (*Store).Put, which keeps it; let the caller provide the memory [per-item: method ServeHTTP handles requests]",
-			score: 3.01, cum: 0.17},
+			score: 3.01, cum: 0.17, funcCum: 0.17},
 		{file: "kv/store.go", at: "reflect.DeepEqual(old.Value, value)", analyzer: "deepequal", fn: "(*Store).Put", tier: "hot-loop",
 			msg:   "reflect.DeepEqual on []byte uses reflection: use bytes.Equal, which compares directly without allocating [hot-loop: inside a loop]",
-			score: 1.28, cum: 0.0256,
+			score: 1.28, cum: 0.0256, funcCum: 0.085,
 			fixOld: "reflect.DeepEqual(old.Value, value)", fixNew: "bytes.Equal(old.Value, value)"},
 		{file: "kv/store.go", at: "append([]byte(nil), value...)", analyzer: "heapescape", fn: "(*Store).Put", tier: "hot-loop",
 			msg:   "append(([]byte)(nil), value...) escapes to heap: append growth; preallocate the slice with make(..., 0, n) [hot-loop: inside a loop]",
-			score: 0.75, cum: 0.0598},
+			score: 0.75, cum: 0.0598, funcCum: 0.085},
 		{file: "kv/store.go", at: `"<b>" != v`, analyzer: "redundantbranch", fn: "(*Store).Put", tier: "cold",
 			msg: `the condition "<b>" != v is always true here: remove it, so that the loop does less work per item <script>alert(1)</script> [cold]`},
 	}
@@ -130,8 +130,11 @@ func writeFixture(t *testing.T) (*report.Report, string) {
 			Function: "example.com/svc/kv." + s.fn, Package: "example.com/svc/kv",
 			Message: s.msg, Tier: s.tier, Fixes: []report.Fix{}, Score: s.score,
 		}
+		if i == 0 {
+			f.Callers = []report.Caller{{Text: "62% of this line's allocations come from (*reader).next via newBuffer (r.go:12)"}}
+		}
 		if s.cum > 0 {
-			f.Hot = &report.Hot{Cum: s.cum, Flat: s.cum / 2, Alloc: s.cum / 3}
+			f.Hot = &report.Hot{Cum: s.cum, Flat: s.cum / 2, Alloc: s.cum / 3, FuncCum: s.funcCum}
 			f.Cost = "~" + trimNum(s.score) + "% of CPU"
 		}
 		if s.fixOld != "" {

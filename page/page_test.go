@@ -89,6 +89,8 @@ func TestWriteCheckContent(t *testing.T) {
 		// Verification results and load errors.
 		`<strong>Verified:</strong> tests pass; allocs/op 2 → 1 (-50.00%) better <span class="chip good">tests pass</span>`,
 		`<li>package example.com/svc/broken: &lt;syntax error&gt;</li>`,
+		// The caller breakdown of an allocation.
+		`<strong>Where the allocations come from:</strong><ul><li>62% of this line&#39;s allocations come from (*reader).next via newBuffer (r.go:12)</li>`,
 		// Rows with a fix say so.
 		`data-rank="3" data-fix="true">`,
 	} {
@@ -109,6 +111,11 @@ func TestWriteCheckContent(t *testing.T) {
 	}
 	if strings.Contains(out, "never ran") {
 		t.Errorf("note about unsampled functions, but every function with findings was sampled")
+	}
+	// The bar of Put shows the figure of its findings' hot-path reason
+	// (8.5%), not the CPU share of one of its lines (5.98%).
+	if !strings.Contains(out, "<title>example.com/svc/kv.(*Store).Put: 8.5%</title>") {
+		t.Errorf("the chart's figure for (*Store).Put is not the reason's 8.5%%")
 	}
 }
 

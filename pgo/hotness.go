@@ -43,11 +43,15 @@ type Hotness struct {
 	duration time.Duration
 
 	files  map[string]int32 // profile file name -> ID
+	names  []string         // ID -> profile file name
 	byBase map[string][]string
 	lines  map[lineKey]*Weight
 	funcs  map[string]*Weight
 	under  map[underKey]float64
 	heap   map[lineKey][2]int64
+	allocs map[string]*allocStack // by stack, see Allocations
+
+	heapPeriod int64 // bytes between heap samples (runtime.MemProfileRate)
 
 	// stacks holds, for each CPU profile, its weight by the set of
 	// packages on a sample's stack, for Coverage.
@@ -76,6 +80,7 @@ func newHotness() *Hotness {
 		funcs:   map[string]*Weight{},
 		under:   map[underKey]float64{},
 		heap:    map[lineKey][2]int64{},
+		allocs:  map[string]*allocStack{},
 		resolve: map[string]int32{},
 	}
 }
@@ -162,6 +167,7 @@ func (h *Hotness) fileID(name string) int32 {
 	if !ok {
 		id = int32(len(h.files))
 		h.files[name] = id
+		h.names = append(h.names, name)
 		base := filepath.Base(filepath.ToSlash(name))
 		h.byBase[base] = append(h.byBase[base], name)
 	}
@@ -249,14 +255,15 @@ func (h *Hotness) addCPU(name string, p *profile.Profile) {
 		}
 		// Allocation: the first non-runtime frame above an allocation
 		// function.
-		clear(seenLine)
+		// The stack from there up is kept to charge the allocation to
+		// the frame that can avoid it (see Allocations).
 		for i := 0; i+1 < len(fr); i++ {
 			if isAllocFunc(fr[i].fn) && !isRuntime(fr[i+1].fn) {
-				if f := fr[i+1]; !seenLine[f.key] {
-					seenLine[f.key] = true
-					h.line(f.key).Alloc += w
-					h.fn(f.fn).Alloc += w
-				}
+				f := fr[i+1]
+				h.line(f.key).Alloc += w
+				h.fn(f.fn).Alloc += w
+				h.addAllocStack(fr[i+1:], w, 0, 0)
+				break
 			}
 		}
 	}
@@ -320,11 +327,14 @@ func isResidual(s *profile.Sample) bool {
 func (h *Hotness) addHeap(p *profile.Profile) {
 	bi := sampleIndex(p, "alloc_space", "bytes")
 	oi := sampleIndex(p, "alloc_objects", "count")
+	if h.heapPeriod == 0 && p.Period > 0 {
+		h.heapPeriod = p.Period
+	}
 	var buf []hframe
 	for _, s := range p.Sample {
 		fr := h.frames(s, buf)
 		buf = fr
-		for _, f := range fr {
+		for i, f := range fr {
 			if isRuntime(f.fn) {
 				continue
 			}
@@ -332,6 +342,7 @@ func (h *Hotness) addHeap(p *profile.Profile) {
 			v[0] += s.Value[bi]
 			v[1] += s.Value[oi]
 			h.heap[f.key] = v
+			h.addAllocStack(fr[i:], 0, s.Value[bi], s.Value[oi])
 			break
 		}
 	}
@@ -441,6 +452,10 @@ func (h *Hotness) Under(callerFile string, callerLine int, calleeFunc string) fl
 	}
 	return h.under[underKey{lineKey{id, int32(callerLine)}, calleeFunc}]
 }
+
+// HeapPeriod returns the average number of bytes allocated between two
+// samples of the heap profiles (512 KiB by default), or 0 without them.
+func (h *Hotness) HeapPeriod() int64 { return h.heapPeriod }
 
 // Total returns the number of CPU samples and the total duration of the
 // CPU profiles.

@@ -376,6 +376,9 @@ func CheckPGO(p *profile.Profile) (warnings []string, err error) {
 	if !info.Go && len(p.Function) > 0 {
 		warnings = append(warnings, "profile does not look like a Go program's (no runtime functions)")
 	}
+	if w := testBinaryWarning(p); w != "" {
+		warnings = append(warnings, w)
+	}
 	if info.Duration > 0 && info.Duration < time.Second {
 		warnings = append(warnings, fmt.Sprintf("short profile (%v); profiles of 30s or more represent a service better", info.Duration))
 	}

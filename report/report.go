@@ -47,10 +47,13 @@ type Finding struct {
 	Related []Related `json:"related,omitempty"`
 
 	// Set when a profile weighs the findings (see Score).
-	Score   float64 `json:"score"`          // estimated % of CPU that fixing it saves; 0 without a profile
-	Hot     *Hot    `json:"hot,omitempty"`  // measured weight of the finding's line
-	Cost    string  `json:"cost,omitempty"` // Score as a human figure: "~2.1% of CPU in reflect.DeepEqual"
-	Sampled bool    `json:"-"`              // the profile saw the finding's function or line run
+	Score   float64  `json:"score"`             // estimated % of CPU that fixing it saves; 0 without a profile
+	Samples int64    `json:"samples"`           // profile samples behind Score; below MinSamples it is not a measurement
+	Floor   float64  `json:"floor,omitempty"`   // the score MinSamples samples would give: the bound shown for a score below it
+	Callers []Caller `json:"callers,omitempty"` // where the line's allocations are charged, when not all to it
+	Hot     *Hot     `json:"hot,omitempty"`     // measured weight of the finding's line
+	Cost    string   `json:"cost,omitempty"`    // Score as a human figure: "~2.1% of CPU in reflect.DeepEqual"
+	Sampled bool     `json:"-"`                 // the profile saw the finding's function or line run
 
 	// Set by check -verify for the findings whose fix was tried.
 	Verify *Verification `json:"verify,omitempty"`
@@ -262,12 +265,15 @@ func tierRank(t string) int {
 	return 2
 }
 
-// Rank sorts findings hottest first and numbers them. Ties are broken by
-// file, position and analyzer so that the order is deterministic.
+// Rank sorts findings without a profile and numbers them: by tier,
+// hottest first, then by the estimated cost of one execution of their
+// code (EstimateNS), highest first. Ties are broken by file, position and
+// analyzer so that the order is deterministic.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
+			cmp.Compare(EstimateNS(b), EstimateNS(a)),
 			cmp.Compare(a.File, b.File),
 			cmp.Compare(a.Offset, b.Offset),
 			cmp.Compare(a.Analyzer, b.Analyzer),

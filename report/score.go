@@ -15,6 +15,11 @@ type Hot struct {
 	Flat  float64 `json:"flat"`  // samples at the finding's line(s)
 	Cum   float64 `json:"cum"`   // samples with the line on the stack
 	Alloc float64 `json:"alloc"` // samples allocating directly from the line
+
+	// FuncCum is the share of samples with the finding's function on
+	// the stack: the figure of the hot-path reason ("profile: 16.9% of
+	// CPU in F") and of the HTML chart.
+	FuncCum float64 `json:"func_cum"`
 }
 
 // How findings of each analyzer are scored with a profile. The score is
@@ -51,7 +56,30 @@ type ScoreOptions struct {
 	// work that allocations cause; negative means "measure it from the
 	// profile" (see GCFactor).
 	GCFactor float64
+
+	// Module is the path of the analysed module: allocations are charged
+	// to the first frame of its functions that can avoid them (see
+	// pgo.Hotness.Allocations). If empty, the packages of the findings
+	// stand for it.
+	Module string
+
+	// HeapIndex chooses what heap profiles rank allocation findings by:
+	// "alloc_space" (the default) or "alloc_objects".
+	HeapIndex string
 }
+
+// MinSamples is the number of samples below which a score is not a
+// measurement: with n samples, the relative error of a share is about
+// 1/sqrt(n), over 30% below 10. Such findings are ranked after the others
+// and shown as "<0.1% (3 samples)".
+const MinSamples = 10
+
+// MinProfileSamples is the number of CPU samples below which the summary
+// says the profile is too short: with fewer, a finding that costs 0.33% of
+// CPU rests on fewer than MinSamples samples, and the ranking of the
+// findings below a few percent changes from one profile to the next. At
+// the default 100 Hz, it is 30 s of CPU time.
+const MinProfileSamples = 3000
 
 // GCFactor estimates how much garbage-collection CPU each unit of
 // allocation CPU causes in the profiled program: the collector's mark and
@@ -67,13 +95,46 @@ func GCFactor(h *pgo.Hotness) float64 {
 	return min(max(gc/malloc, 0), 3)
 }
 
-// Score weighs each finding with the profile: it sets Score, Hot, Cost and
-// Sampled (whether the profile saw the finding's function or line run).
+// A Caller is a frame that allocations at a finding's line are charged
+// to: the call site that can avoid them (see Score).
+type Caller struct {
+	Function string  `json:"function"`      // pprof form
+	Via      string  `json:"via,omitempty"` // the callee it allocates through
+	File     string  `json:"file"`
+	Line     int     `json:"line"`
+	Share    float64 `json:"share"` // % of the line's allocations
+	Text     string  `json:"text"`  // "62% of this line's allocations come from (*reader).next via newBuffer"
+}
+
+// maxCallers bounds the callers listed for a finding.
+const maxCallers = 3
+
+// Score weighs each finding with the profile: it sets Score, Samples,
+// Floor, Hot, Cost, Callers and Sampled (whether the profile saw the
+// finding's function or line run).
+//
+// Allocation findings are scored by the allocations charged to their
+// line: each allocation is charged to the first frame of the module, up
+// from the allocating line, that is not a constructor (pgo.IsConstructor),
+// since that call site decides whether the memory is needed. With heap
+// profiles, the charge is the line's share of the bytes (or objects)
+// allocated times the CPU share of allocating and collecting; without,
+// the CPU samples allocating times (1 + GC factor).
 func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 	gc := opts.GCFactor
 	if gc < 0 {
 		gc = GCFactor(h)
 	}
+	totalSamples, _ := h.Total()
+	own := ownFunc(fs, opts.Module)
+	allocs := h.Allocations(own)
+	allocTotal := allocs.Total()
+	byObjects := opts.HeapIndex == "alloc_objects"
+	heapTotal := allocTotal.Bytes
+	if byObjects {
+		heapTotal = allocTotal.Objects
+	}
+	useHeap := heapTotal > 0
 	// Several findings of one kind on one line share that line's weight:
 	// the profile cannot tell them apart, so each gets an equal part.
 	type lineKind struct {
@@ -82,46 +143,100 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		kind string
 	}
 	shared := make(map[lineKind]int)
+	// An allocation finding about a call ("calling X allocates")
+	// weighs what the line allocates through X; one about the line's own
+	// allocation, the rest.
 	kindOf := func(f *Finding) lineKind {
-		return lineKind{f.File, f.Line, scoring[f.Analyzer] + underCallee[f.Analyzer]}
+		return lineKind{f.File, f.Line, scoring[f.Analyzer] + underCallee[f.Analyzer] + allocCallee(f)}
 	}
+	type fileLine struct {
+		file string
+		line int
+	}
+	callees := make(map[fileLine][]string)
 	for i := range fs {
-		shared[kindOf(&fs[i])]++
+		f := &fs[i]
+		shared[kindOf(f)]++
+		if x := allocCallee(f); x != "" {
+			callees[fileLine{f.File, f.Line}] = append(callees[fileLine{f.File, f.Line}], x)
+		}
 	}
+	cpuSamples := func(share float64) int64 { return int64(share*float64(totalSamples) + 0.5) }
 	for i := range fs {
 		f := &fs[i]
 		w := h.Line(f.File, f.Line)
-		f.Hot = &Hot{Flat: w.Flat, Cum: w.Cum, Alloc: w.Alloc}
+		fn := h.Func(f.Function)
+		f.Hot = &Hot{Flat: w.Flat, Cum: w.Cum, Alloc: w.Alloc, FuncCum: fn.Cum}
 		for l := f.Line + 1; l <= f.EndLine; l++ {
 			f.Hot.Flat += h.Line(f.File, l).Flat
 		}
-		fn := h.Func(f.Function)
 		f.Sampled = fn.Cum > 0 || w.Cum > 0
+		f.Callers = nil
 		var share float64
 		switch kind := scoring[f.Analyzer]; kind {
 		case scoreAlloc:
-			share = w.Alloc * (1 + gc)
-			f.Cost = fmt.Sprintf("~%s of CPU allocating (incl. GC at %.1fx)", pct(share), gc)
-			if bytes, objects := h.HeapLine(f.File, f.Line); bytes > 0 {
-				f.Cost += fmt.Sprintf("; %s in %s objects allocated at this line", humanBytes(bytes), humanCount(objects))
+			var match func(string) bool
+			if x := allocCallee(f); x != "" {
+				match = func(via string) bool { return calleeIs(via, x) }
+			} else if xs := callees[fileLine{f.File, f.Line}]; len(xs) > 0 {
+				match = func(via string) bool {
+					return !slices.ContainsFunc(xs, func(x string) bool { return calleeIs(via, x) })
+				}
 			}
+			c := allocs.Charged(f.File, f.Line, match)
+			if useHeap {
+				amount, what := c.Bytes, "bytes"
+				if byObjects {
+					amount, what = c.Objects, "objects"
+				}
+				frac := float64(amount) / float64(heapTotal)
+				share = frac * allocTotal.CPU * (1 + gc)
+				if p := h.HeapPeriod(); p > 0 {
+					f.Samples = c.Bytes / p
+				}
+				f.Cost = fmt.Sprintf("~%s of CPU: %s of the %s allocated (%s in %s objects charged to this line) x %s of CPU allocating (incl. GC at %.1fx)",
+					pct(share), pct(frac), what, humanBytes(c.Bytes), humanCount(c.Objects), pct(allocTotal.CPU*(1+gc)), gc)
+			} else {
+				share = c.CPU * (1 + gc)
+				f.Samples = cpuSamples(c.CPU)
+				f.Cost = fmt.Sprintf("~%s of CPU allocating (incl. GC at %.1fx)", pct(share), gc)
+				if bytes, objects := h.HeapLine(f.File, f.Line); bytes > 0 {
+					f.Cost += fmt.Sprintf("; %s in %s objects allocated at this line", humanBytes(bytes), humanCount(objects))
+				}
+			}
+			f.Callers = callers(allocs, f, own, useHeap)
 		case scoreUnder:
 			callee := underCallee[f.Analyzer]
 			share = h.Under(f.File, f.Line, callee)
+			f.Samples = cpuSamples(share)
 			f.Cost = fmt.Sprintf("~%s of CPU in %s", pct(share), callee)
 		case scoreCum:
 			share = w.Cum
+			f.Samples = cpuSamples(share)
 			f.Cost = fmt.Sprintf("~%s of CPU under this line", pct(share))
 		case scoreFunc:
 			share = fn.Flat
+			f.Samples = cpuSamples(share)
 			f.Cost = fmt.Sprintf("~%s of CPU in %s", pct(share), shortFunc(f.Function))
 		default:
 			share = f.Hot.Flat
+			f.Samples = cpuSamples(share)
 			f.Cost = fmt.Sprintf("~%s of CPU on this line", pct(share))
+		}
+		// The score MinSamples samples would give: below it, the score
+		// is shown as a bound.
+		if f.Samples > 0 {
+			f.Floor = round(share*100*MinSamples/float64(f.Samples), 4)
+		} else if totalSamples > 0 {
+			f.Floor = round(100*MinSamples/float64(totalSamples), 4)
 		}
 		if n := shared[kindOf(f)]; n > 1 {
 			share /= float64(n)
+			f.Floor /= float64(n)
 			f.Cost = strings.Replace(f.Cost, pct(share*float64(n)), pct(share), 1) + fmt.Sprintf(" (the line's share split among %d findings)", n)
+		}
+		if f.Samples < MinSamples && f.Sampled {
+			f.Cost += fmt.Sprintf(" (%d %s: too few to measure)", f.Samples, plural(int(f.Samples), "sample", "samples"))
 		}
 		if !f.Sampled {
 			f.Cost = "never sampled in the profile"
@@ -130,11 +245,131 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 	}
 }
 
-// RankByScore sorts findings by score, highest first; ties are broken as
-// in Rank (tier, file, position, analyzer) so the order is deterministic.
+// allocCallee returns X for an allocation finding about a call, "calling
+// X allocates (inlined): ...", and "" for any other finding.
+func allocCallee(f *Finding) string {
+	if scoring[f.Analyzer] != scoreAlloc {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(f.Message, "calling ")
+	if !ok {
+		return ""
+	}
+	x, _, ok := strings.Cut(rest, " allocates")
+	if !ok {
+		return ""
+	}
+	return x
+}
+
+// calleeIs reports whether the profile's function name fn (pprof form:
+// "net/http.Header.Set", "bytes.(*Buffer).String") is the function a
+// message names as x ("http.Header.Set", "(*bytes.Buffer).String", or
+// without the package, "(*Reader).Next", for one of the same package).
+func calleeIs(fn, x string) bool {
+	if fn == "" {
+		return false
+	}
+	norm := func(s string) string {
+		if i := strings.IndexByte(s, '['); i >= 0 {
+			s = s[:i]
+		}
+		s = s[strings.LastIndexByte(s, '/')+1:]
+		return strings.NewReplacer("(", "", ")", "", "*", "").Replace(s)
+	}
+	n, nx := norm(fn), norm(x)
+	return n == nx || strings.HasSuffix(n, "."+nx)
+}
+
+// ownFunc returns whether a function (pprof form) belongs to the analysed
+// code: to module, or without one to a package of the findings.
+func ownFunc(fs []Finding, module string) func(string) bool {
+	if module != "" {
+		return func(fn string) bool {
+			pkg := pgo.PackageOf(fn)
+			return pkg == module || strings.HasPrefix(pkg, module+"/")
+		}
+	}
+	pkgs := make(map[string]bool)
+	for _, f := range fs {
+		pkgs[f.Package] = true
+	}
+	return func(fn string) bool { return pkgs[pgo.PackageOf(fn)] }
+}
+
+// callers describes where the allocations at f's line are charged, when
+// some are charged to other frames: "62% of this line's allocations come
+// from (*reader).next via newBuffer".
+func callers(allocs *pgo.Allocs, f *Finding, own func(string) bool, byBytes bool) []Caller {
+	cs := allocs.Callers(f.File, f.Line)
+	var total float64
+	elsewhere := false
+	weight := func(c pgo.AllocCaller) float64 {
+		if byBytes {
+			return float64(c.Bytes)
+		}
+		return c.CPU
+	}
+	for _, c := range cs {
+		total += weight(c)
+		if c.Via != "" {
+			elsewhere = true
+		}
+	}
+	if !elsewhere || total == 0 {
+		return nil
+	}
+	var out []Caller
+	for _, c := range cs {
+		if len(out) == maxCallers || weight(c) == 0 {
+			break
+		}
+		share := weight(c) / total * 100
+		text := fmt.Sprintf("%.0f%% of this line's allocations come from %s", share, shortFunc(c.Func))
+		if c.Via != "" {
+			text += " via " + shortFunc(c.Via)
+		}
+		text += fmt.Sprintf(" (%s:%d)", filepathBase(c.File), c.Line)
+		out = append(out, Caller{Function: c.Func, Via: c.Via, File: c.File, Line: c.Line, Share: round(share, 1), Text: text})
+	}
+	return out
+}
+
+// filepathBase returns the last element of a slash- or
+// backslash-separated path.
+func filepathBase(p string) string {
+	return p[strings.LastIndexAny(p, `/\`)+1:]
+}
+
+// Measurable reports whether f's score rests on at least MinSamples
+// samples.
+func Measurable(f Finding) bool { return f.Samples >= MinSamples }
+
+// ScoreText returns f's score as a figure: "2.1%", or for a score that
+// rests on fewer than MinSamples samples, the bound that many samples
+// would give and the samples there are: "<0.1% (3 samples)".
+func ScoreText(f Finding) string {
+	switch {
+	case f.Samples == 0 && f.Score == 0:
+		return "0%"
+	case !Measurable(f):
+		b := pct(f.Floor / 100)
+		if !strings.HasPrefix(b, "<") {
+			b = "<" + b
+		}
+		return fmt.Sprintf("%s (%d %s)", b, f.Samples, plural(int(f.Samples), "sample", "samples"))
+	}
+	return pct(f.Score / 100)
+}
+
+// RankByScore sorts findings by score, highest first, the scores that
+// rest on too few samples to be measurements after the others; ties are
+// broken as in Rank (tier, file, position, analyzer) so the order is
+// deterministic.
 func RankByScore(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
+			-cmpBool(Measurable(a), Measurable(b)),
 			cmp.Compare(b.Score, a.Score),
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
 			cmp.Compare(a.File, b.File),
@@ -146,6 +381,16 @@ func RankByScore(fs []Finding) {
 	for i := range fs {
 		fs[i].Rank = i + 1
 	}
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 func pct(share float64) string {

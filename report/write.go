@@ -20,53 +20,50 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return enc.Encode(r)
 }
 
-// WriteText writes the findings grouped by function, the groups in the
-// order of their best-ranked finding. Each finding is one line in the
-// file:line:col form editors recognise (paths relative to dir), followed by
-// a two-line excerpt: the source line and a caret under the column. The
+// WriteText writes the findings as a ranked list, in their order: each
+// finding is one line that starts with its rank and, with a profile, its
+// score ("#3 1.9%"), followed by its place in the file:line:col form
+// editors recognise (paths relative to dir), its cost, the callers its
+// allocations come from, and a two-line excerpt: the source line and a
+// caret under the column. Consecutive findings of one function share a
+// header line naming it; the order is never changed to group them. The
 // report ends with the hot spots outside the module, when a profile gave
 // them, and a one-line summary.
 func WriteText(w io.Writer, r *Report, dir string) error {
 	var b strings.Builder
-	type group struct {
-		fn       string
-		findings []Finding
-	}
-	var groups []*group
-	byFn := make(map[string]*group)
-	for _, f := range r.Findings {
-		key := f.Function
-		if key == "" {
-			key = f.Package + " (package level)"
-		}
-		g := byFn[key]
-		if g == nil {
-			g = &group{fn: key}
-			byFn[key] = g
-			groups = append(groups, g)
-		}
-		g.findings = append(g.findings, f)
-	}
 	lines := newLineCache()
-	for _, g := range groups {
-		fmt.Fprintf(&b, "%s\n", g.fn)
-		for _, f := range g.findings {
-			fmt.Fprintf(&b, "  %s:%d:%d: %s: %s\n", relPath(dir, f.File), f.Line, f.Column, f.Analyzer, f.Message)
-			if f.Cost != "" {
-				fmt.Fprintf(&b, "      cost: %s\n", f.Cost)
-			}
-			if f.Verify != nil {
-				fmt.Fprintf(&b, "      verified: %s\n", f.Verify.Summary)
-			}
-			for _, r := range f.Related {
-				fmt.Fprintf(&b, "      also %s:%d:%d: %s: %s\n", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, r.Message)
-			}
-			if src, ok := lines.get(f.File, f.Line); ok {
-				prefix := fmt.Sprintf("%6d | ", f.Line)
-				text, col := expandTabs(src, f.Column)
-				fmt.Fprintf(&b, "%s%s\n", prefix, text)
-				fmt.Fprintf(&b, "%s| %s^\n", strings.Repeat(" ", len(prefix)-2), strings.Repeat(" ", col))
-			}
+	prev := "\x00"
+	for _, f := range r.Findings {
+		fn := f.Function
+		if fn == "" {
+			fn = f.Package + " (package level)"
+		}
+		if fn != prev {
+			fmt.Fprintf(&b, "%s\n", fn)
+			prev = fn
+		}
+		fmt.Fprintf(&b, "#%d", f.Rank)
+		if f.Hot != nil {
+			fmt.Fprintf(&b, " %s", ScoreText(f))
+		}
+		fmt.Fprintf(&b, " %s:%d:%d: %s: %s\n", relPath(dir, f.File), f.Line, f.Column, f.Analyzer, f.Message)
+		if f.Cost != "" {
+			fmt.Fprintf(&b, "      cost: %s\n", f.Cost)
+		}
+		for _, c := range f.Callers {
+			fmt.Fprintf(&b, "      %s\n", c.Text)
+		}
+		if f.Verify != nil {
+			fmt.Fprintf(&b, "      verified: %s\n", f.Verify.Summary)
+		}
+		for _, r := range f.Related {
+			fmt.Fprintf(&b, "      also %s:%d:%d: %s: %s\n", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, r.Message)
+		}
+		if src, ok := lines.get(f.File, f.Line); ok {
+			prefix := fmt.Sprintf("%6d | ", f.Line)
+			text, col := expandTabs(src, f.Column)
+			fmt.Fprintf(&b, "%s%s\n", prefix, text)
+			fmt.Fprintf(&b, "%s| %s^\n", strings.Repeat(" ", len(prefix)-2), strings.Repeat(" ", col))
 		}
 	}
 	if p := r.Stats.Profile; p != nil && p.Match != nil && *p.Match < 90 {
@@ -153,6 +150,9 @@ func writeSummary(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(&b, ", top %d cover ~%.1f%% of CPU", top, cover)
 	}
+	if p := s.Profile; p != nil && p.Samples < MinProfileSamples {
+		fmt.Fprintf(&b, "; %d samples: profile at least %d s for a stable ranking", p.Samples, secondsFor(p, MinProfileSamples))
+	}
 	if s.Ranking == "static" && s.Findings > 0 {
 		b.WriteString("; ranking is static (hot-path tiers): give -profile cpu.pprof to rank by measured cost")
 	}
@@ -174,6 +174,17 @@ func writeSummary(w io.Writer, r *Report) error {
 	}
 	_, err := fmt.Fprintln(w, b.String())
 	return err
+}
+
+// secondsFor returns how many seconds of profiling, rounded up to ten,
+// give n samples at the rate of the profile p (100 Hz if unknown).
+func secondsFor(p *ProfileStats, n int64) int {
+	rate := 100.0
+	if p.DurationS > 0 && p.Samples > 0 {
+		rate = float64(p.Samples) / p.DurationS
+	}
+	s := int(float64(n)/rate + 0.999)
+	return (s + 9) / 10 * 10
 }
 
 func plural(n int, one, many string) string {
@@ -354,7 +365,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 				ArtifactLocation: loc(f.File),
 				Region:           sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn},
 			}}},
-			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function, "score": f.Score, "cost": f.Cost},
+			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function, "score": f.Score, "samples": f.Samples, "cost": f.Cost},
 		}
 		for i, r := range f.Related {
 			res.Related = append(res.Related, sarifRelated{

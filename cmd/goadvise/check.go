@@ -49,25 +49,26 @@ every finding was fixed.`,
 
 // checkFlags are the flags of the check command.
 type checkFlags struct {
-	format   string
-	fix      bool
-	diff     bool
-	tests    bool
-	enable   string
-	disable  string
-	top      int
-	output   string
-	profile  string
-	heap     string
-	all      bool
-	cold     bool // show findings in cold code
-	heapCold bool // show heapescape's findings in cold code (-heapescape.cold=true)
-	inherent bool // show inherent allocations (-heapescape.all=true)
-	minScore float64
-	verify   verifyFlags
-	cpuprof  string
-	whole    bool
-	passes   []string // whole-program passes to run
+	format    string
+	fix       bool
+	diff      bool
+	tests     bool
+	enable    string
+	disable   string
+	top       int
+	output    string
+	profile   string
+	heap      string
+	heapIndex string
+	all       bool
+	cold      bool // show findings in cold code
+	heapCold  bool // show heapescape's findings in cold code (-heapescape.cold=true)
+	inherent  bool // show inherent allocations (-heapescape.all=true)
+	minScore  float64
+	verify    verifyFlags
+	cpuprof   string
+	whole     bool
+	passes    []string // whole-program passes to run
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
@@ -87,6 +88,7 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.output, "o", "", "write the report to `file` instead of standard output")
 	fs.StringVar(&cf.profile, "profile", "", "rank findings by the CPU `profiles` given (comma-separated files, directories or URLs)")
 	fs.StringVar(&cf.heap, "heap", "", "also weigh allocation findings by these heap `profiles` (alloc_space/alloc_objects)")
+	fs.StringVar(&cf.heapIndex, "heap_index", "alloc_space", "with heap profiles, rank allocation findings by `alloc_space` or alloc_objects")
 	fs.BoolVar(&cf.all, "all", false, "with -profile, also show findings in code the profile never saw run")
 	fs.BoolVar(&cf.cold, "cold", false, "also show findings in cold code: error paths, init, main outside its loops, set-up, sync.Once bodies, code only tests call")
 	fs.BoolVar(&cf.verify.on, "verify", false, "try the fixes of the top findings in a copy of the module: run the package's tests and benchmarks before and after (with -fix, apply only the fixes that pass and do not regress)")
@@ -125,6 +127,10 @@ func runCheck(args []string) int {
 	case "text", "json", "sarif", "html":
 	default:
 		fmt.Fprintf(os.Stderr, "goadvise: unknown -format %q (want text, json, sarif or html)\n", cf.format)
+		return exitError
+	}
+	if cf.heapIndex != "alloc_space" && cf.heapIndex != "alloc_objects" {
+		fmt.Fprintf(os.Stderr, "goadvise: unknown -heap_index %q (want alloc_space or alloc_objects)\n", cf.heapIndex)
 		return exitError
 	}
 	if cf.fix && cf.diff {
@@ -438,7 +444,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	var profStats *report.ProfileStats
 	if hot != nil {
 		ranking = "profile"
-		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1})
+		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1, Module: ar.module, HeapIndex: cf.heapIndex})
 		if !cf.all {
 			hidden = hide(func(f report.Finding) bool { return !f.Sampled })
 		}
@@ -456,7 +462,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 		report.RankByScore(findings)
 		profStats = profileStats(hot, cf, ar.module)
-		staleness(profStats, dir, patterns)
+		cachedStaleness(profStats, dir, patterns, ar.dirs)
 	} else {
 		report.Rank(findings)
 	}

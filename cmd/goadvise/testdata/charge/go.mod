@@ -1,0 +1,3 @@
+module example.com/charge
+
+go 1.26

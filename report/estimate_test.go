@@ -1,0 +1,36 @@
+package report
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestRankStatic checks the order without a profile: tier first, then the
+// estimated cost of one execution, then file and position; not the file
+// path alone.
+func TestRankStatic(t *testing.T) {
+	fs := []Finding{
+		{Analyzer: "heapescape", File: "/m/a.go", Offset: 10, Tier: "per-item", Message: "x escapes to heap because it is converted to an interface; avoid it"},
+		{Analyzer: "heapescape", File: "/m/a.go", Offset: 20, Tier: "per-item", Message: "y escapes to heap because it is converted to an interface; avoid it"},
+		{Analyzer: "redundantbranch", File: "/m/a.go", Offset: 5, Tier: "hot-loop", Message: "both arms compute the same"},
+		{Analyzer: "heapescape", File: "/m/b.go", Offset: 1, Tier: "per-item", Message: "&T{...} escapes to heap because it is returned; T is small (4096 bytes) and may be copied"},
+		{Analyzer: "deepequal", File: "/m/c.go", Offset: 1, Tier: "per-item", Message: "reflect.DeepEqual on []byte uses reflection"},
+		{Analyzer: "heapescape", File: "/m/d.go", Offset: 1, Tier: "cold", Message: "map[string]int{} escapes to heap because it is returned"},
+		{Analyzer: "percall", File: "/m/e.go", Offset: 1, Tier: "per-item", Message: "regexp.MustCompile of a constant on every call"},
+		{Analyzer: "smallalloc", File: "/m/f.go", Offset: 1, Tier: "per-item", Message: "make([]byte, 8) escapes to the heap on every call; add a field"},
+	}
+	Rank(fs)
+	var got []string
+	for _, f := range fs {
+		got = append(got, fmt.Sprintf("%s:%d", f.File[3:], f.Offset))
+	}
+	want := "[a.go:5 e.go:1 c.go:1 b.go:1 f.go:1 a.go:10 a.go:20 d.go:1]"
+	if s := fmt.Sprint(got); s != want {
+		t.Errorf("order %s, want %s", s, want)
+	}
+	for i, f := range fs {
+		if f.Rank != i+1 {
+			t.Errorf("finding %d has rank %d", i, f.Rank)
+		}
+	}
+}

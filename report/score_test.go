@@ -1,0 +1,79 @@
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRankByScoreSamples checks that a score resting on fewer than
+// MinSamples samples ranks after the measured ones, whatever its value,
+// and is shown as a bound with its sample count.
+func TestRankByScoreSamples(t *testing.T) {
+	fs := []Finding{
+		{Analyzer: "heapescape", File: "/m/a.go", Offset: 1, Score: 2.5, Samples: 3, Floor: 0.1, Hot: &Hot{}},
+		{Analyzer: "heapescape", File: "/m/b.go", Offset: 1, Score: 0.4, Samples: 40, Hot: &Hot{}},
+		{Analyzer: "heapescape", File: "/m/c.go", Offset: 1, Score: 2.1, Samples: 210, Hot: &Hot{}},
+	}
+	RankByScore(fs)
+	if fs[0].File != "/m/c.go" || fs[1].File != "/m/b.go" || fs[2].File != "/m/a.go" {
+		t.Errorf("order %s %s %s, want c b a", fs[0].File, fs[1].File, fs[2].File)
+	}
+	if got := ScoreText(fs[2]); got != "<0.10% (3 samples)" {
+		t.Errorf("ScoreText of a 3-sample score = %q", got)
+	}
+	if got := ScoreText(fs[0]); got != "2.1%" {
+		t.Errorf("ScoreText of a measured score = %q", got)
+	}
+}
+
+// TestWriteTextRanked checks that the text report keeps the ranked order,
+// leads each finding with its rank and score, and names a function again
+// when its findings are not consecutive.
+func TestWriteTextRanked(t *testing.T) {
+	r := &Report{
+		Findings: []Finding{
+			{Rank: 1, Analyzer: "deepequal", File: "/m/a.go", Line: 3, Column: 2, Function: "m.F", Message: "one", Score: 2.1, Samples: 210, Hot: &Hot{}},
+			{Rank: 2, Analyzer: "heapescape", File: "/m/a.go", Line: 9, Column: 2, Function: "m.G", Message: "two", Score: 1.5, Samples: 150, Hot: &Hot{}},
+			{Rank: 3, Analyzer: "heapescape", File: "/m/a.go", Line: 4, Column: 2, Function: "m.F", Message: "three", Score: 0.5, Samples: 3, Floor: 0.1, Hot: &Hot{}},
+			{Rank: 4, Analyzer: "heapescape", File: "/m/a.go", Line: 5, Column: 2, Function: "m.F", Message: "four", Score: 0, Samples: 0, Floor: 0.1, Hot: &Hot{}},
+		},
+		Stats: Stats{Packages: 1, Findings: 4, Total: 4, Ranking: "profile", Profile: &ProfileStats{Samples: 412, DurationS: 4.12}},
+	}
+	var b strings.Builder
+	if err := WriteText(&b, r, "/m"); err != nil {
+		t.Fatal(err)
+	}
+	want := `m.F
+#1 2.1% a.go:3:2: deepequal: one
+m.G
+#2 1.5% a.go:9:2: heapescape: two
+m.F
+#3 <0.10% (3 samples) a.go:4:2: heapescape: three
+#4 0% a.go:5:2: heapescape: four
+4 findings in 1 package, top 4 cover ~4.1% of CPU; 412 samples: profile at least 30 s for a stable ranking
+`
+	if b.String() != want {
+		t.Errorf("text report:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestCalleeIs checks that the callee a "calling X allocates" finding
+// names matches the profile's spelling of that function, and no other.
+func TestCalleeIs(t *testing.T) {
+	for _, c := range []struct {
+		fn, x string
+		want  bool
+	}{
+		{"net/http.Header.Set", "http.Header.Set", true},
+		{"bytes.(*Buffer).String", "(*bytes.Buffer).String", true},
+		{"example.com/charge.(*Reader).Next", "(*Reader).Next", true},
+		{"example.com/charge.allocBytes", "allocBytes", true},
+		{"io.ReadAll", "io.LimitReader", false},
+		{"example.com/charge.xallocBytes", "allocBytes", false},
+		{"", "allocBytes", false},
+	} {
+		if got := calleeIs(c.fn, c.x); got != c.want {
+			t.Errorf("calleeIs(%q, %q) = %v, want %v", c.fn, c.x, got, c.want)
+		}
+	}
+}
