@@ -2,6 +2,7 @@ package pgo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -119,7 +120,14 @@ func Load(ctx context.Context, cpu, heap []string, opts LoadOptions) (*Hotness, 
 				if err != nil {
 					return nil, err
 				}
-				if err := CheckWeights(p.Profile, in.kind); err != nil {
+				err := CheckWeights(p.Profile, in.kind)
+				var ke *KindError
+				if errors.As(err, &ke) && ke.Got != Other && p.Name != src {
+					// A profile found in a directory is taken for
+					// what it is: a directory may hold both kinds.
+					err = CheckWeights(p.Profile, ke.Got)
+				}
+				if err != nil {
 					return nil, fmt.Errorf("%s: %w", p.Name, err)
 				}
 				h.add(p.Name, p.Profile)

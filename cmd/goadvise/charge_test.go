@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	goacache "github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -41,7 +42,7 @@ func TestCheckProfileCharge(t *testing.T) {
 
 	check := func(args ...string) report.Report {
 		t.Helper()
-		stdout, stderr, code := runCmd(t, dir, bin, append([]string{"check", "-format", "json", "-all"}, append(args, "./...")...)...)
+		stdout, stderr, code := runCmd(t, dir, bin, append([]string{"check", "-format", "json", "-all", "-cold", "-heapescape.all"}, append(args, "./...")...)...)
 		if code != exitFindings {
 			t.Fatalf("check %v: exit %d\n%s", args, code, stderr)
 		}
@@ -109,7 +110,7 @@ func TestCheckProfileCharge(t *testing.T) {
 	}
 
 	// The text report shows the breakdown.
-	stdout, _, _ := runCmd(t, dir, bin, "check", "-all", "-profile", profs, "./...")
+	stdout, _, _ := runCmd(t, dir, bin, "check", "-all", "-heapescape.all", "-profile", profs, "./...")
 	if !strings.Contains(stdout, "of this line's allocations come from (*Reader).Next via allocBytes (charge.go:28)") || !strings.HasPrefix(strings.SplitN(stdout, "\n", 3)[1], "#1 ") {
 		t.Errorf("text report lacks the rank or the breakdown:\n%s", stdout)
 	}
@@ -130,11 +131,13 @@ func TestCheckProfileCharge(t *testing.T) {
 	if m := match(); m < 99 {
 		t.Fatalf("fresh profile matches %.0f%%", m)
 	}
-	entries, _ := filepath.Glob(filepath.Join(cache, "staleness", "*.json"))
+	entries, _ := filepath.Glob(filepath.Join(cache, "staleness", "*", "*.v1"))
 	if len(entries) != 1 {
 		t.Fatalf("staleness cache entries: %v, want 1", entries)
 	}
-	if err := os.WriteFile(entries[0], []byte(`{"match":12,"stale":["example.com/charge.Gone"]}`), 0o644); err != nil {
+	t.Setenv("GOADVISE_CACHE", cache)
+	key := strings.TrimSuffix(filepath.Base(entries[0]), ".v1")
+	if err := goacache.New("staleness").Put(key, []byte(`{"match":12,"stale":["example.com/charge.Gone"]}`)); err != nil {
 		t.Fatal(err)
 	}
 	if m := match(); m != 12 {

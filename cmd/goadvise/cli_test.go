@@ -123,8 +123,8 @@ func TestNewFromRev(t *testing.T) {
 	os.WriteFile(shop, append(data, []byte("\nfunc SameTwice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n")...), 0o644)
 	os.WriteFile(filepath.Join(dir, "shop", "more.go"), []byte("package shop\n\nimport \"reflect\"\n\nfunc SameThrice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n"), 0o644)
 
-	all := checkJSONIn(t, dir, "check", "-json", "-enable", "deepequal", "./...")
-	r := checkJSONIn(t, dir, "check", "-json", "-enable", "deepequal", "-new-from-rev", "HEAD", "./...")
+	all := checkJSONIn(t, dir, "check", "-json", "-cold", "-enable", "deepequal", "./...")
+	r := checkJSONIn(t, dir, "check", "-json", "-cold", "-enable", "deepequal", "-new-from-rev", "HEAD", "./...")
 	var got []string
 	for _, f := range r.Findings {
 		got = append(got, filepath.Base(f.File)+":"+f.Function)

@@ -86,9 +86,9 @@ func TestCheckProfileRanking(t *testing.T) {
 		}
 		return report.Finding{}, false
 	}
-	hot, ok1 := find(r.Findings, "heapescape", 19)  // make in Hot
-	deq, ok2 := find(r.Findings, "deepequal", 30)   // DeepEqual in Lookup
-	rare, ok3 := find(r.Findings, "heapescape", 39) // make in Rare
+	hot, ok1 := find(r.Findings, "heapescape", 19) // make in Hot
+	deq, ok2 := find(r.Findings, "deepequal", 30)  // DeepEqual in Lookup
+	rare, ok3 := find(r.Findings, "deepequal", 39) // DeepEqual in Rare
 	if !ok1 || !ok2 || !ok3 {
 		t.Fatalf("missing findings (hot %v, deepequal %v, rare %v):\n%+v", ok1, ok2, ok3, r.Findings)
 	}
@@ -151,7 +151,7 @@ func TestCheckProfileRanking(t *testing.T) {
 
 	// Without -all, code the profile never saw run is hidden and counted.
 	r2 := checkJSON()
-	if _, ok := find(r2.Findings, "heapescape", 39); ok || r2.Stats.Hidden == 0 {
+	if _, ok := find(r2.Findings, "deepequal", 39); ok || r2.Stats.Hidden == 0 {
 		t.Errorf("Rare's finding is shown without -all (hidden %d)", r2.Stats.Hidden)
 	}
 	if m := r2.Stats.Profile.Match; m == nil || *m < 99 {

@@ -34,8 +34,7 @@ func Lookup(keys [][]byte, k []byte) int {
 	return -1
 }
 
-// Rare allocates once at start-up.
-func Rare() {
-	b := make([]byte, 256)
-	sink.Write(b)
+// Rare compares once at start-up.
+func Rare(a, b []byte) bool {
+	return reflect.DeepEqual(a, b)
 }

@@ -6,7 +6,7 @@ import (
 )
 
 func BenchmarkWork(b *testing.B) {
-	Rare()
+	Rare(nil, nil)
 	keys := make([][]byte, 100)
 	for i := range keys {
 		keys[i] = []byte(fmt.Sprintf("key-%03d", i))
