@@ -1,6 +1,6 @@
 // Package golangci registers goadvise as a golangci-lint v2 module plugin,
 // so that its analyzers run inside golangci-lint (built with
-// "golangci-lint custom"). See README.md for the .custom-gcl.yml and
+// "golangci-lint custom"). See docs/ci.md for the .custom-gcl.yml and
 // .golangci.yml snippets.
 package golangci
 

@@ -7,7 +7,7 @@
 //	goadvise help [command|analyzer]
 //	goadvise version
 //
-// See README.md for the full list.
+// See README.md for the list of commands and docs/ for each in detail.
 package main
 
 import (
