@@ -222,7 +222,7 @@ type sarifDriver struct {
 
 type sarifRule struct {
 	ID               string         `json:"id"`
-	Name             string         `json:"name"`
+	Name             string         `json:"name,omitempty"`
 	ShortDescription sarifText      `json:"shortDescription"`
 	FullDescription  sarifText      `json:"fullDescription"`
 	Help             sarifText      `json:"help"`
@@ -308,6 +308,32 @@ func sarifLevel(tier string) string {
 	return "note"
 }
 
+// ruleNames are the SARIF rules' names: a name a reader understands, which
+// SARIF wants different from the rule's id (the analyzer's name); a rule
+// without one has no name.
+var ruleNames = map[string]string{
+	"deepequal":       "DeepEqualReplaceable",
+	"heapescape":      "AvoidableHeapAllocation",
+	"smallalloc":      "SmallPerCallAllocation",
+	"redundantbranch": "BranchArmsAlike",
+	"inlinebudget":    "NearlyInlinable",
+	"percall":         "RebuiltPerCall",
+	"devirt":          "SingleImplementationCall",
+	"loopalloc":       "AllocationPerLoopIteration",
+}
+
+// sarifVersion returns the tool version for SARIF, which wants it to
+// start with a number: a development build ("devel") is 0.0.0-devel.
+func sarifVersion(v string) string {
+	if v == "" {
+		return ""
+	}
+	if t := strings.TrimPrefix(v, "v"); t[0] >= '0' && t[0] <= '9' {
+		return t
+	}
+	return "0.0.0-" + v
+}
+
 // WriteSARIF writes r as a SARIF 2.1.0 log. Paths are written relative to
 // root (the repository or module root) under the base id %SRCROOT%, which
 // is how GitHub code scanning expects them.
@@ -315,7 +341,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "goadvise",
-			Version:        version,
+			Version:        sarifVersion(version),
 			InformationURI: "https://github.com/goadvise/goadvise",
 		}},
 		Results: []sarifResult{},
@@ -335,7 +361,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 		}
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:               a.Name,
-			Name:             a.Name,
+			Name:             ruleNames[a.Name],
 			ShortDescription: sarifText{Text: short},
 			FullDescription:  sarifText{Text: a.Doc},
 			Help:             sarifText{Text: a.Doc, Markdown: a.Doc},

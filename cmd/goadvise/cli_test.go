@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -150,4 +151,36 @@ func checkJSONIn(t *testing.T, dir string, args ...string) report.Report {
 		t.Fatalf("goadvise %v: exit %d\n%s%s", args, code, stdout, stderr)
 	}
 	return r
+}
+
+// TestSARIFValidates runs Microsoft's SARIF validator (Sarif.Multitool
+// validate, installed by scripts/install-sarif-multitool.sh) on check's
+// SARIF output, with every analyzer and hidden finding, and fails on any
+// error or warning it reports.
+func TestSARIFValidates(t *testing.T) {
+	mt := os.Getenv("GOADVISE_SARIF_MULTITOOL")
+	if mt == "" {
+		mt, _ = exec.LookPath("Sarif.Multitool")
+	}
+	if mt == "" {
+		msg := "the SARIF validator is not installed (run scripts/install-sarif-multitool.sh and set GOADVISE_SARIF_MULTITOOL to the path it prints)"
+		if os.Getenv("GOADVISE_REQUIRE_SARIF") != "" {
+			t.Fatalf("GOADVISE_REQUIRE_SARIF is set but %s", msg)
+		}
+		t.Skip("skipping: " + msg)
+	}
+	dir := fixture(t)
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "-cold", "-heapescape.all", "./...")
+	if code != exitFindings {
+		t.Fatalf("check -format sarif: exit %d\n%s", code, stderr)
+	}
+	log := filepath.Join(t.TempDir(), "goadvise.sarif")
+	if err := os.WriteFile(log, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCmd(t, dir, mt, "validate", log, "--output", filepath.Join(t.TempDir(), "validation.sarif"), "--log", "ForceOverwrite")
+	report := out + stderr
+	if code != 0 || strings.Contains(report, ": warning ") || strings.Contains(report, ": error ") || !strings.Contains(report, "Analysis completed successfully") {
+		t.Errorf("Sarif.Multitool validate: exit %d\n%s", code, report)
+	}
 }
