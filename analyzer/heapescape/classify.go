@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -445,9 +446,12 @@ func (fd *finding) pointerReceiver() (recv, typ string) {
 	return name.Name, n.Obj().Name()
 }
 
-// fmtAdvice returns the fix for a value of a basic type boxed to be passed
-// to a printing function of package fmt (not Errorf, whose result is an
-// error value): format it with strconv or append instead. It returns ""
+// fmtAdvice returns the fix for a value boxed to be passed to fmt.Sprintf
+// or fmt.Sprint when the call only concatenates strings and integers: the
+// expression that builds the same string without fmt (perfsprint's
+// rewrite), such as "user:" + strconv.Itoa(id) for
+// fmt.Sprintf("user:%d", id). Other formatting (widths, other verbs,
+// printing to a writer) is what fmt is for: it returns "" for those, and
 // for anything else.
 func (fd *finding) fmtAdvice() string {
 	call := fd.flowCall()
@@ -455,34 +459,109 @@ func (fd *finding) fmtAdvice() string {
 		return ""
 	}
 	fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || fn.Name() == "Errorf" {
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || (fn.Name() != "Sprintf" && fn.Name() != "Sprint") {
 		return ""
 	}
-	e := fd.convertedExpr()
-	if e == nil {
-		return ""
-	}
-	t := fd.pass.TypesInfo.TypeOf(e)
-	if t == nil {
-		return ""
-	}
-	if _, named := types.Unalias(t).(*types.Named); named {
-		// A named type may have a String or Format method that fmt
-		// calls: its text is not strconv's.
-		return ""
-	}
-	b, ok := t.Underlying().(*types.Basic)
+	repl, ok := fmtReplacement(fd.pass.TypesInfo, fn.Name(), call)
 	if !ok {
-		return ""
-	}
-	switch info := b.Info(); {
-	case info&(types.IsString|types.IsInteger|types.IsFloat|types.IsBoolean) == 0:
 		return ""
 	}
 	// One advice for every argument of the call, so that the escapes
 	// of one call make one finding.
-	return "format with strconv's Append functions and append instead of " + fd.funcName(fn) +
-		", whose ...any arguments box each non-constant value, which saves one allocation per value"
+	return "write " + repl + " instead of " + fd.funcName(fn) +
+		": it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument"
+}
+
+// fmtReplacement returns the expression that builds what the call of
+// fmt.Sprintf or fmt.Sprint (name) returns by concatenation and strconv,
+// when its format has only %s, %d and %v verbs without flags, widths or
+// indexes, and each argument is a string or an integer of an unnamed type
+// (a named type may have a String or Format method that fmt would call).
+func fmtReplacement(info *types.Info, name string, call *ast.CallExpr) (string, bool) {
+	if call.Ellipsis.IsValid() || len(call.Args) == 0 {
+		return "", false
+	}
+	args := call.Args
+	var verbs []byte
+	var lits []string
+	if name == "Sprint" {
+		if len(args) != 1 {
+			return "", false // Sprint puts spaces between some operands
+		}
+		verbs, lits = []byte{'v'}, []string{"", ""}
+	} else {
+		tv := info.Types[args[0]]
+		if tv.Value == nil || tv.Value.Kind() != constant.String {
+			return "", false
+		}
+		format := constant.StringVal(tv.Value)
+		args = args[1:]
+		var lit strings.Builder
+		for i := 0; i < len(format); i++ {
+			if format[i] != '%' {
+				lit.WriteByte(format[i])
+				continue
+			}
+			if i+1 >= len(format) {
+				return "", false
+			}
+			i++
+			switch c := format[i]; c {
+			case '%':
+				lit.WriteByte('%')
+			case 's', 'd', 'v':
+				verbs = append(verbs, c)
+				lits = append(lits, lit.String())
+				lit.Reset()
+			default:
+				return "", false
+			}
+		}
+		lits = append(lits, lit.String())
+		if len(verbs) != len(args) || len(verbs) == 0 {
+			return "", false
+		}
+	}
+	var parts []string
+	for i, arg := range args {
+		if lits[i] != "" {
+			parts = append(parts, strconv.Quote(lits[i]))
+		}
+		t := info.TypeOf(arg)
+		if t == nil {
+			return "", false
+		}
+		if _, named := types.Unalias(t).(*types.Named); named {
+			return "", false
+		}
+		b, ok := t.Underlying().(*types.Basic)
+		if !ok || b.Kind() == types.UntypedNil {
+			return "", false
+		}
+		text := types.ExprString(arg)
+		switch {
+		case b.Info()&types.IsString != 0 && verbs[i] != 'd':
+			if _, bin := ast.Unparen(arg).(*ast.BinaryExpr); bin && len(args) > 1 {
+				text = "(" + text + ")"
+			}
+			parts = append(parts, text)
+		case b.Info()&types.IsInteger != 0 && verbs[i] != 's':
+			switch {
+			case b.Kind() == types.Int || b.Kind() == types.UntypedInt:
+				parts = append(parts, "strconv.Itoa("+text+")")
+			case b.Info()&types.IsUnsigned != 0:
+				parts = append(parts, "strconv.FormatUint(uint64("+text+"), 10)")
+			default:
+				parts = append(parts, "strconv.FormatInt(int64("+text+"), 10)")
+			}
+		default:
+			return "", false
+		}
+	}
+	if last := lits[len(lits)-1]; last != "" {
+		parts = append(parts, strconv.Quote(last))
+	}
+	return strings.Join(parts, " + "), true
 }
 
 // preallocAdvice returns the fix for append growth of a slice whose final

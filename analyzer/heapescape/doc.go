@@ -31,9 +31,13 @@
 //     passed to an interface method or function value and not kept
 //     beyond the call of a method with a pointer receiver: keep a [N]T
 //     array field in the receiver and pass a slice of it;
-//   - a value of a basic type boxed into the ...any arguments of a fmt
-//     printing function (not Errorf): format with strconv's Append
-//     functions and append;
+//   - a string or integer boxed into the ...any arguments of fmt.Sprintf
+//     or fmt.Sprint when the call only concatenates strings and integers
+//     (verbs %s, %d and %v without flags or widths, arguments of unnamed
+//     types): the message gives the expression that builds the same
+//     string, "user:" + strconv.Itoa(id) for fmt.Sprintf("user:%d", id).
+//     Other formatting, and printing to a writer, is what fmt is for: its
+//     boxing is inherent;
 //   - append of one element per iteration, unconditionally, to a local
 //     slice declared empty, in a loop whose trip count is known at its
 //     start and that has no break, continue, return or goto: preallocate

@@ -71,7 +71,7 @@ func (c *Cache) Put(k string, v int) {
 func Label(xs []int) []string {
 	out := make([]string, len(xs)) // want `make\(\[\]string, len\(xs\)\) escapes to heap because .*; inherent: .*`
 	for i, x := range xs {
-		out[i] = fmt.Sprint(x) // want `x escapes to heap because it is converted to an interface and passed to fmt.Sprint; format with strconv's Append functions .* \[hot-loop: inside a loop\]`
+		out[i] = fmt.Sprint(x) // want `x escapes to heap because it is converted to an interface and passed to fmt.Sprint; write strconv.Itoa\(x\) instead of fmt.Sprint: .* \[hot-loop: inside a loop\]`
 	}
 	return out
 }
