@@ -17,7 +17,7 @@ func Sum(xs []int) (int, error) {
 	s := 0
 	for _, x := range xs {
 		if x < 0 {
-			mark() // want `cold: on an error path`
+			mark()                                      // want `cold: on an error path`
 			return 0, fmt.Errorf("negative %d", mark()) // want `cold: on an error path`
 		}
 		if x == 0 {
