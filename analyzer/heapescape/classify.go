@@ -630,7 +630,7 @@ func (fd *finding) preallocAdvice() string {
 		case *ast.BranchStmt, *ast.ReturnStmt:
 			exits = true
 		case *ast.CallExpr:
-			if terminal(info, n) {
+			if hotpath.Terminal(info, n) {
 				exits = true
 			}
 		}

@@ -89,8 +89,9 @@
 // statement is such a return or a call that does not return (panic,
 // log.Fatal*, log.Panic*, os.Exit, runtime.Goexit, t.Fatal*, t.Skip*,
 // t.FailNow), or passed as an argument to such a call, to t.Error or
-// t.Errorf, or to panic in inlined code. The detection is syntactic. Cold
-// findings are reported only with -cold.
+// t.Errorf, or to panic in inlined code, or recovering from a panic. The
+// detection is syntactic and shared with every analyzer through hotpath.
+// Cold findings are reported only with -cold.
 //
 // Allocations in generated files, in _test.go files (tests and benchmarks
 // are not the program whose CPU the advice is about), and at positions

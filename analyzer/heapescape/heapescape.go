@@ -82,7 +82,7 @@ func run(pass *analysis.Pass) (any, error) {
 			tier:   info.Tier,
 			reason: info.Reason,
 		}
-		if onErrorPath(pass.TypesInfo, path) || passedToPanic(&rec) {
+		if passedToPanic(&rec) {
 			fd.tier, fd.reason = hotpath.Cold, errorPath
 		}
 		msg, ok := fd.message()
@@ -134,7 +134,7 @@ func passedToPanic(rec *escape.Record) bool {
 }
 
 // errorPath is the tier reason of allocations on error paths.
-const errorPath = "on an error path"
+const errorPath = hotpath.ErrorPath
 
 // allImports returns pkg's dependencies, direct and indirect, by path.
 func allImports(pkg *types.Package) map[string]*types.Package {

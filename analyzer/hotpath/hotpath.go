@@ -7,9 +7,10 @@
 // method whose name marks per-item work (Read, Next, ServeHTTP, ...), is
 // [PerItem]; everything else is [Cold]. Code that runs once is [Cold]
 // whatever its loops or names say: init, package-level initialisers,
-// sync.Once bodies, flag registration, main outside its loops, and
-// functions no other package can call whose only callers are such code or
-// tests (see once.go). Profile-based hotness is added
+// sync.Once bodies, flag registration, main outside its loops, error paths
+// (returning an error, panicking, exiting, recovering; see errpath.go),
+// and functions no other package can call whose only callers are such
+// code or tests (see once.go). Profile-based hotness is added
 // through the same result, so analyzers never need to know which one they got.
 package hotpath
 
@@ -121,10 +122,15 @@ func perItemName(name string) bool {
 // At reports the hotness of the code at pos. With a profile, a function
 // the profile never saw run is cold, one with at least HotShare of the CPU
 // under it is hot-loop, and the others keep their static tier; the reason
-// then gives the measured share.
+// then gives the measured share. Code on an error path stays cold.
 func (r *Result) At(pos token.Pos) Info {
 	info := r.static(pos)
 	if r.prof == nil || info.Func == "" {
+		return info
+	}
+	if reg := r.region(pos); reg != nil && reg.kind == errPath {
+		// A profile measures whole functions: an error path in a hot
+		// function is no hotter for it.
 		return info
 	}
 	w := r.prof.Func(r.pkg + "." + info.Func)
@@ -165,7 +171,7 @@ func (r *Result) static(pos token.Pos) Info {
 	case reg.kind != hole:
 		c = class{reg.kind, reg.reason}
 	}
-	if c.kind == startup || (c.kind == mainOnce && !loop) {
+	if c.kind == startup || c.kind == errPath || (c.kind == mainOnce && !loop) {
 		info.Reason = c.reason
 		return info
 	}
@@ -378,8 +384,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if callee == nil || callee.Pkg() != pass.Pkg {
 			return
 		}
-		if k, _ := r.context(call.Pos()); k == startup {
-			return // a loop at start-up does not make its callees hot
+		if k, _ := r.context(call.Pos()); k == startup || k == errPath {
+			return // a loop at start-up or on an error path does not make its callees hot
 		}
 		caller := r.enclosing(call.Pos())
 		if r.inLoop(call.Pos()) {

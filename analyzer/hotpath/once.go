@@ -18,21 +18,28 @@ import (
 // bodies, package-level initialisers, sync.Once bodies and flag calls run
 // once (loops included); main's body runs once outside its loops; a
 // function literal that is not called where it is written (a handler, a
-// callback) is a hole, about which nothing is known. Then a function of
-// the package that no other package can call, whose every reference in
-// non-test files is a call from such code, runs once too; one that only
-// tests call (no reference outside _test.go files, a mention in one) is
-// cold as well.
+// callback) is a hole, about which nothing is known; error paths (see
+// errpath.go) are cold, loops included. Then a function of the package
+// that no other package can call, whose every reference in non-test files
+// is a call from such code, runs once (or only on error paths) too; one
+// that only tests call (no reference outside _test.go files, a mention in
+// one) is cold as well.
 
 // kind classifies code that runs once.
 type kind int
 
+// The kinds, from hottest to coldest (hole aside): a function called from
+// code of several kinds gets the least cold of them.
 const (
 	normal   kind = iota
 	mainOnce      // runs once per run of main outside its loops: cold, except in its loops
+	errPath       // runs only on an error path (see errpath.go): cold, loops included
 	startup       // runs once at start-up, in a sync.Once or only in tests: cold, loops included
 	hole          // a function literal that runs elsewhere (only for regions)
 )
+
+// ErrorPath is the reason of code on an error path.
+const ErrorPath = "on an error path"
 
 // A region is a piece of syntax that runs once, or a hole.
 type region struct {
@@ -106,8 +113,16 @@ func onceRegions(pass *analysis.Pass) []region {
 			}
 			return true
 		})
+		regs = append(regs, errorRegions(pass.TypesInfo, f)...)
 	}
-	sort.SliceStable(regs, func(i, j int) bool { return regs[i].pos < regs[j].pos })
+	// The innermost region is the last one that starts before a position
+	// and contains it: of two that start together, the outer comes first.
+	sort.SliceStable(regs, func(i, j int) bool {
+		if regs[i].pos != regs[j].pos {
+			return regs[i].pos < regs[j].pos
+		}
+		return regs[i].end > regs[j].end
+	})
 	return regs
 }
 
@@ -154,8 +169,8 @@ func (r *Result) region(pos token.Pos) *region {
 func (r *Result) context(pos token.Pos) (kind, string) {
 	if reg := r.region(pos); reg != nil {
 		switch reg.kind {
-		case startup:
-			return startup, reg.who
+		case startup, errPath:
+			return reg.kind, reg.who
 		case mainOnce:
 			if !r.inLoop(pos) {
 				return mainOnce, reg.who
@@ -168,8 +183,8 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 		return normal, ""
 	}
 	switch c := r.class[fn.obj]; c.kind {
-	case startup:
-		return startup, fn.name
+	case startup, errPath:
+		return c.kind, fn.name
 	case mainOnce:
 		if !r.inLoop(pos) {
 			return mainOnce, fn.name + ", outside its loops"
@@ -268,17 +283,21 @@ func (r *Result) classify(pass *analysis.Pass) {
 			if !ok || c.reason == "runs once: called only from tests" {
 				continue
 			}
-			k, who := startup, ""
+			k, who, onErr := startup, "", false
 			for _, rf := range rs {
 				rk, rwho := rf.kind, "a sync.Once"
 				if rk == normal {
 					rk, rwho = r.context(rf.pos)
-					if rf.goStmt && rk == startup {
+					if rf.goStmt && rk >= errPath {
 						rk = mainOnce
 					}
 				}
 				if rk < k {
 					k = rk
+				}
+				if rk == errPath {
+					onErr = true
+					continue
 				}
 				if who == "" {
 					who = rwho
@@ -291,7 +310,14 @@ func (r *Result) classify(pass *analysis.Pass) {
 				changed = true
 				continue
 			}
-			if nc := (class{k, "runs once: called only from " + who}); nc != c {
+			reason := "runs once: called only from " + who
+			switch {
+			case onErr && who == "":
+				reason = "called only on error paths"
+			case onErr:
+				reason = "called only from " + who + " or on error paths"
+			}
+			if nc := (class{k, reason}); nc != c {
 				r.class[fn] = nc
 				changed = true
 			}

@@ -1,4 +1,4 @@
-package heapescape
+package hotpath
 
 import (
 	"go/ast"
@@ -9,52 +9,173 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// onErrorPath reports whether the node at the end of path (path[0] is the
-// innermost node, as astutil.PathEnclosingInterval returns it) is on an
-// error path: inside a return statement that returns a non-nil error, or
-// inside an if, else or case block whose last statement is such a return
-// or a call of panic. The check is syntactic and stops at the enclosing
-// function.
-func onErrorPath(info *types.Info, path []ast.Node) bool {
-	results := enclosingResults(info, path)
-	for i, n := range path {
-		switch n := n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if returnsError(info, results, n, path[i:]) {
-				return true
+// Error paths: code that runs only when something failed is cold,
+// whatever its loops say. The detection is syntactic and stops at the
+// enclosing function (a function literal that runs elsewhere is a hole in
+// any region). These are error paths:
+//   - a return statement that returns a non-nil error (see nonNilError);
+//   - an if, else or case block whose last statement is such a return or a
+//     call that does not return (see Terminal);
+//   - the block of "if err != nil" for a value of type error;
+//   - the arguments of a call that does not return, of t.Error and
+//     t.Errorf;
+//   - panic recovery: the block of "if r != nil" (or "if recover() != nil")
+//     where r holds the result of recover, and the code after
+//     "if r == nil { return }" (or the else block of "if r == nil").
+
+// errorRegions returns the error paths of file as regions.
+func errorRegions(info *types.Info, file *ast.File) []region {
+	var regs []region
+	add := func(pos, end token.Pos) {
+		regs = append(regs, region{span{pos, end}, errPath, "an error path", ErrorPath})
+	}
+	rec := recovered(info, file)
+	var stack []ast.Node // from the file inwards
+	ast.Inspect(file, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		outer := func() []ast.Node { // from n outwards
+			path := make([]ast.Node, len(stack))
+			for i, m := range stack {
+				path[len(stack)-1-i] = m
 			}
-		case *ast.BlockStmt:
-			if i+1 < len(path) {
-				if ifs, ok := path[i+1].(*ast.IfStmt); ok && (ifs.Body == n || ifs.Else == n) {
-					if endsInError(info, results, n.List, path[i:]) {
-						return true
-					}
-					if ifs.Body == n && errNotNil(info, ifs.Cond) {
-						// "if err != nil { ... }": handling an error,
-						// also when the block continues or logs.
-						return true
-					}
+			return path
+		}
+		switch n := n.(type) {
+		case *ast.ReturnStmt:
+			path := outer()
+			if returnsError(info, enclosingResults(info, path), n, path) {
+				add(n.Pos(), n.End())
+			}
+		case *ast.IfStmt:
+			path := outer()
+			results := enclosingResults(info, path)
+			if errNotNil(info, n.Cond) || recoverCheck(info, rec, n.Cond, token.NEQ) ||
+				endsInError(info, results, n.Body.List, append([]ast.Node{n.Body}, path...)) {
+				add(n.Body.Pos(), n.Body.End())
+			}
+			if els, ok := n.Else.(*ast.BlockStmt); ok {
+				if recoverCheck(info, rec, n.Cond, token.EQL) ||
+					endsInError(info, results, els.List, append([]ast.Node{els}, path...)) {
+					add(els.Pos(), els.End())
+				}
+			}
+			// "if r == nil { return }": the rest of the block runs only
+			// when recovering from a panic.
+			if n.Else == nil && len(path) > 1 && recoverCheck(info, rec, n.Cond, token.EQL) && endsInReturn(n.Body.List) {
+				if b, ok := path[1].(*ast.BlockStmt); ok && n.End() < b.End() {
+					add(n.End(), b.End())
 				}
 			}
 		case *ast.CaseClause:
-			if endsInError(info, results, n.Body, path[i:]) {
-				return true
+			path := outer()
+			if endsInError(info, enclosingResults(info, path), n.Body, path) {
+				add(n.Colon+1, n.End())
 			}
 		case *ast.CommClause:
-			if endsInError(info, results, n.Body, path[i:]) {
-				return true
+			path := outer()
+			if endsInError(info, enclosingResults(info, path), n.Body, path) {
+				add(n.Colon+1, n.End())
 			}
 		case *ast.CallExpr:
-			// An argument of a call that ends the program, the
+			// The arguments of a call that ends the program, the
 			// goroutine or the test, or reports a test failure.
-			if i > 0 && (terminal(info, n) || failure(info, n)) {
-				return true
+			if len(n.Args) > 0 && (Terminal(info, n) || failure(info, n)) {
+				add(n.Lparen, n.End())
+			}
+		}
+		return true
+	})
+	return regs
+}
+
+// endsInReturn reports whether the last statement of a block is a return.
+func endsInReturn(list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	_, ok := list[len(list)-1].(*ast.ReturnStmt)
+	return ok
+}
+
+// recovered returns the variables of file assigned the result of recover.
+func recovered(info *types.Info, file *ast.File) map[types.Object]bool {
+	vars := make(map[types.Object]bool)
+	mark := func(lhs []*ast.Ident, rhs []ast.Expr) {
+		if len(lhs) != len(rhs) {
+			return
+		}
+		for i, id := range lhs {
+			if isRecover(info, rhs[i]) {
+				if obj := info.ObjectOf(id); obj != nil {
+					vars[obj] = true
+				}
 			}
 		}
 	}
-	return false
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			var ids []*ast.Ident
+			for _, e := range n.Lhs {
+				id, _ := ast.Unparen(e).(*ast.Ident)
+				if id == nil {
+					id = ast.NewIdent("_")
+				}
+				ids = append(ids, id)
+			}
+			mark(ids, n.Rhs)
+		case *ast.ValueSpec:
+			mark(n.Names, n.Values)
+		}
+		return true
+	})
+	return vars
+}
+
+// isRecover reports whether e is a call of the builtin recover.
+func isRecover(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, builtin := info.Uses[id].(*types.Builtin)
+	return builtin && id.Name == "recover"
+}
+
+// recoverCheck reports whether cond compares the result of recover (a call
+// or a variable that holds it) with nil using op: "r != nil" (also in a
+// conjunction) for token.NEQ, "r == nil" for token.EQL.
+func recoverCheck(info *types.Info, rec map[types.Object]bool, cond ast.Expr, op token.Token) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if b.Op == token.LAND && op == token.NEQ {
+		return recoverCheck(info, rec, b.X, op) || recoverCheck(info, rec, b.Y, op)
+	}
+	if b.Op != op {
+		return false
+	}
+	x, y := b.X, b.Y
+	if info.Types[x].IsNil() {
+		x, y = y, x
+	}
+	if !info.Types[y].IsNil() {
+		return false
+	}
+	if isRecover(info, x) {
+		return true
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	return ok && rec[info.Uses[id]]
 }
 
 // enclosingResults returns the result types of the innermost function
@@ -95,16 +216,16 @@ func endsInError(info *types.Info, results *types.Tuple, list []ast.Stmt, outer 
 		if !ok {
 			return false
 		}
-		return terminal(info, call)
+		return Terminal(info, call)
 	}
 	return false
 }
 
-// terminal reports whether call does not return normally: panic,
+// Terminal reports whether call does not return normally: panic,
 // log.Fatal* and log.Panic* (also as *log.Logger methods), os.Exit,
 // runtime.Goexit, and the testing methods Fatal, Fatalf, FailNow, Skip,
 // Skipf and SkipNow.
-func terminal(info *types.Info, call *ast.CallExpr) bool {
+func Terminal(info *types.Info, call *ast.CallExpr) bool {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if _, builtin := info.Uses[id].(*types.Builtin); builtin {
 			return id.Name == "panic"
