@@ -241,14 +241,11 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		if hasReason(rec, "return") {
 			return why, fd.keep("the function returns it")
 		}
-		target := fd.storeTarget(fd.allocExpr())
-		if t := fd.pointee(); t != nil && target != nil && !fd.sharedElsewhere(target) {
-			if size, ok := byValueOK(t, fd.pass.TypesSizes); ok {
-				name := types.TypeString(t, types.RelativeTo(fd.pass.Pkg))
-				return why, fd.avoid(fmt.Sprintf("%s is small (%d bytes) and may be copied: store it by value instead of by pointer, which saves one allocation per store", name, size))
-			}
-		}
-		return why, fd.keep("the code keeps it")
+		// Storing it by value would change the type of what holds it
+		// (a map's values, a field), and with it every use: writes
+		// through the pointer, identity. Not shown unless that is
+		// checked (see the byvalue kinds of issue #23).
+		return why, fd.keep("the code keeps it; storing it by value would change every use of what holds it")
 	case escape.CauseTooLarge:
 		why = "because it is too large for the stack"
 		if fd.callLocal(fd.allocExpr()) {
@@ -283,9 +280,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return fd.leakText(l, callee, "its address")
 		}
 		why = "because " + orDefault(detail, "its address outlives the function")
-		if a := fd.movedByValue(); a != "" {
-			return why, fd.avoid(a)
-		}
+		// Storing the value instead (x.f = v) would change the type of
+		// what holds it and every use of it: not shown (see the
+		// byvalue kinds of issue #23).
 		return why, fd.keep("its address is what the code keeps or passes on")
 	case escape.CauseClosure:
 		return "because it is captured by a closure that outlives the call", fd.keep("the closure shares it")
@@ -784,57 +781,3 @@ func tripCount(info *types.Info, loop ast.Stmt) string {
 	return ""
 }
 
-// movedByValue returns the fix for a variable moved to the heap because
-// its address is stored (x.f = &v) in a field or global that is not
-// otherwise shared in the function, when its type is small and may be
-// copied: store the value instead. It returns "" otherwise.
-func (fd *finding) movedByValue() string {
-	v := fd.movedVar()
-	body := fd.funcBody()
-	if v == nil || body == nil {
-		return ""
-	}
-	size, ok := byValueOK(v.Type(), fd.pass.TypesSizes)
-	if !ok {
-		return ""
-	}
-	info := fd.pass.TypesInfo
-	var target ast.Expr
-	var stored token.Pos
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n, ok := n.(*ast.AssignStmt); ok && target == nil {
-			for i, r := range n.Rhs {
-				u, ok := ast.Unparen(r).(*ast.UnaryExpr)
-				if !ok || u.Op != token.AND || i >= len(n.Lhs) {
-					continue
-				}
-				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.Uses[id] == v {
-					if _, isSel := n.Lhs[i].(*ast.SelectorExpr); isSel {
-						target, stored = n.Lhs[i], n.End()
-					}
-				}
-			}
-		}
-		return true
-	})
-	if target == nil {
-		return ""
-	}
-	// The value must be complete when stored: a later change of v would
-	// not reach the stored copy.
-	later := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == v && id.Pos() > stored {
-			later = true
-		}
-		return !later
-	})
-	if later {
-		return ""
-	}
-	if fd.sharedElsewhere(target) {
-		return ""
-	}
-	name := types.TypeString(v.Type(), types.RelativeTo(fd.pass.Pkg))
-	return fmt.Sprintf("%s is small (%d bytes) and may be copied: store %s in %s by value instead of its address, which saves one allocation per call", name, size, v.Name(), types.ExprString(target))
-}

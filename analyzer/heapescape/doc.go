@@ -27,10 +27,16 @@
 // in the code (its fix kind); the advice names that change and what it
 // saves. The fix kinds:
 //
-//   - a slice of constant size (at most 1 KiB) or an array variable,
-//     passed to an interface method or function value and not kept
-//     beyond the call of a method with a pointer receiver: keep a [N]T
-//     array field in the receiver and pass a slice of it;
+//   - a slice of constant size (at most 1 KiB) or an array variable, in a
+//     method with a pointer receiver, passed only to calls that do not
+//     keep it: keep a [N]T array field in the receiver and pass a slice of
+//     it. A call does not keep its argument when the compiler says so
+//     (this package's functions), when it is a method whose contract
+//     forbids it (io.Reader.Read, io.Writer.Write, io.ReaderAt.ReadAt,
+//     io.WriterAt.WriteAt: "implementations must not retain p"), or a
+//     function that only passes it to such methods (io.ReadFull, io.Copy,
+//     io.ReadAll, ...). Other interface methods and function values may
+//     keep what they are given;
 //   - a string or integer boxed into the ...any arguments of fmt.Sprintf
 //     or fmt.Sprint when the call only concatenates strings and integers
 //     (verbs %s, %d and %v without flags or widths, arguments of unnamed
@@ -49,10 +55,6 @@
 //   - another package's inlined call in a loop whose result stays in the
 //     iteration: call Reset on one value (bytes.NewReader) or hoist the
 //     call when its arguments do not change in the loop;
-//   - &T{...} stored in a field or global, or x.f = &v as the last use of
-//     v, for a struct of at most 64 bytes (by the types.Sizes of the
-//     build) holding no lock, no noCopy marker and no sync or sync/atomic
-//     value, whose pointer is not otherwise shared: store it by value;
 //   - a buffer too large for the stack that does not outlive the call:
 //     reuse one (a receiver field or a sync.Pool);
 //   - a value boxed for reflect.DeepEqual (goes away with the deepequal

@@ -236,18 +236,6 @@ func (fd *finding) allocExpr() ast.Expr {
 	return nil
 }
 
-// pointee returns T for an allocation &T{...} or new(T).
-func (fd *finding) pointee() types.Type {
-	e := fd.allocExpr()
-	if e == nil {
-		return nil
-	}
-	if ptr, ok := fd.pass.TypesInfo.TypeOf(e).(*types.Pointer); ok {
-		return ptr.Elem()
-	}
-	return nil
-}
-
 // constructorAlloc reports whether the allocation is what a constructor
 // returns: the function enclosing it has a result of the allocation's
 // pointer type and the compiler's flow returns it, or it is part of the

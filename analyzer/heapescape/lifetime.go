@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -395,11 +396,12 @@ func isAppendTo(info *types.Info, call *ast.CallExpr, arg ast.Expr, parent ast.N
 
 // callKeepsNot reports whether call, whose argument (or receiver) is arg,
 // is known not to keep it: a builtin that does not store it, a conversion
-// to string, a call through an interface or a function value (whose
-// contract, as io.Reader's, is the premise of reusing a buffer), or a
-// static callee that the compiler (for this package's functions) or the
-// callee's source (passing it on to such a dynamic call) shows does not
-// keep it. parent encloses the call: go and defer keep their arguments.
+// to string, a call of an interface method whose contract forbids keeping
+// its buffer (see noRetain), or a static callee that the compiler (for this
+// package's functions) or the callee's source (passing it on to such a
+// method) shows does not keep it. Other dynamic calls (interface methods,
+// function values) may keep what they are given. parent encloses the
+// call: go and defer keep their arguments.
 func (fd *finding) callKeepsNot(call *ast.CallExpr, arg ast.Expr, parent ast.Node) bool {
 	switch parent.(type) {
 	case *ast.GoStmt, *ast.DeferStmt:
@@ -441,16 +443,49 @@ func (fd *finding) callKeepsNot(call *ast.CallExpr, arg ast.Expr, parent ast.Nod
 		return ok && sel.X == arg
 	}
 	if !static {
-		return true // an interface method or a function value
+		// An interface method whose contract forbids keeping the
+		// buffer; a function value or another method may keep it.
+		m, ok := callee.(*types.Func)
+		return ok && noRetain[m.FullName()]
 	}
 	if fn.Pkg() == fd.pass.Pkg {
 		return !fd.leaks(fn, idx)
 	}
-	switch fd.res.leakOf(fn, idx).kind {
-	case leakIfaceCall, leakFuncValue:
+	if consumes[fn.FullName()] {
 		return true
 	}
+	if l := fd.res.leakOf(fn, idx); l.kind == leakIfaceCall {
+		return noRetain["("+strings.TrimSuffix(l.via, "."+lastElem(l.via))+")."+lastElem(l.via)]
+	}
 	return false
+}
+
+// noRetain are the interface methods whose documentation forbids keeping
+// the slice they are given ("Implementations must not retain p"): a buffer
+// passed only to them can be reused across iterations.
+var noRetain = map[string]bool{
+	"(io.Reader).Read":      true,
+	"(io.Writer).Write":     true,
+	"(io.ReaderAt).ReadAt":  true,
+	"(io.WriterAt).WriteAt": true,
+}
+
+// consumes are functions of the standard library that use the readers
+// and writers they are given only during the call (they read or write
+// through them and return): their arguments can be reused afterwards.
+var consumes = map[string]bool{
+	"io.Copy":        true,
+	"io.CopyBuffer":  true,
+	"io.CopyN":       true,
+	"io.ReadAll":     true,
+	"io.ReadAtLeast": true,
+	"io.ReadFull":    true,
+	"io.WriteString": true,
+}
+
+// lastElem returns what follows the last dot of s.
+func lastElem(s string) string {
+	return s[strings.LastIndexByte(s, '.')+1:]
 }
 
 // leaks reports whether the compiler says that fn, a function of the
@@ -519,55 +554,6 @@ func (fd *finding) guarded(e ast.Expr) bool {
 		}
 	}
 	return false
-}
-
-// sharedElsewhere reports whether the expression that an allocation is
-// stored in (a field such as p.current) is also copied elsewhere in the
-// enclosing function: assigned, appended, passed or returned. The pointer
-// is then shared, and storing the value instead would change what the
-// code does.
-func (fd *finding) sharedElsewhere(target ast.Expr) bool {
-	var body *ast.BlockStmt
-	for _, n := range fd.path {
-		if d, ok := n.(*ast.FuncDecl); ok {
-			body = d.Body
-			break
-		}
-		if l, ok := n.(*ast.FuncLit); ok {
-			body = l.Body
-			break
-		}
-	}
-	if body == nil {
-		return true
-	}
-	name := types.ExprString(target)
-	shared := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		var vals []ast.Expr
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			vals = n.Rhs
-		case *ast.CallExpr:
-			vals = n.Args
-		case *ast.ReturnStmt:
-			vals = n.Results
-		case *ast.CompositeLit:
-			vals = n.Elts
-		case *ast.SendStmt:
-			vals = []ast.Expr{n.Value}
-		}
-		for _, v := range vals {
-			if kv, ok := v.(*ast.KeyValueExpr); ok {
-				v = kv.Value
-			}
-			if types.ExprString(ast.Unparen(v)) == name {
-				shared = true
-			}
-		}
-		return !shared
-	})
-	return shared
 }
 
 // storeTarget returns the left-hand side that the allocation e is assigned
