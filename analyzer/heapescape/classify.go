@@ -211,8 +211,10 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 				why = "because it is converted to an interface and passed to " + fd.funcName(fn)
 			}
 		}
-		if a := fd.fmtAdvice(); a != "" {
+		if a, k := fd.fmtAdvice(); a != "" {
 			return why, fd.avoid(a)
+		} else if k != "" {
+			return why, fd.keep(k)
 		}
 		return why, fd.keep("the interface value is what the code passes on or keeps")
 	case escape.CauseInterfaceMethodCall:
@@ -327,8 +329,10 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 		// is what calling it costs.
 		return why, fd.keep(name + " keeps its variadic arguments")
 	}
-	if a := fd.fmtAdvice(); a != "" {
+	if a, k := fd.fmtAdvice(); a != "" {
 		return why, fd.avoid(a)
+	} else if k != "" {
+		return why, fd.keep(k)
 	}
 	return why, fd.keep(name + " keeps it")
 }
@@ -449,24 +453,59 @@ func (fd *finding) pointerReceiver() (recv, typ string) {
 // rewrite), such as "user:" + strconv.Itoa(id) for
 // fmt.Sprintf("user:%d", id). Other formatting (widths, other verbs,
 // printing to a writer) is what fmt is for: it returns "" for those, and
-// for anything else.
-func (fd *finding) fmtAdvice() string {
+// for anything else. A call of about a hundred nanoseconds is worth
+// rewriting only where it runs often: in a loop (or, with a profile, in a
+// function the profile finds hot, which the hot-path estimate rates
+// hot-loop); elsewhere, and where the string is written out at once
+// (b.WriteString(fmt.Sprintf(...)): output, which fmt.Fprintf writes
+// without the string), the second result says why it is not advised.
+func (fd *finding) fmtAdvice() (advice, inherent string) {
 	call := fd.flowCall()
 	if call == nil {
-		return ""
+		return "", ""
 	}
 	fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func)
 	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || (fn.Name() != "Sprintf" && fn.Name() != "Sprint") {
-		return ""
+		return "", ""
 	}
 	repl, ok := fmtReplacement(fd.pass.TypesInfo, fn.Name(), call)
 	if !ok {
-		return ""
+		return "", ""
+	}
+	if fd.writtenOut(call) {
+		return "", "the string is output, written at once: fmt.Fprintf would write it without building it"
+	}
+	if fd.tier != hotpath.Loop {
+		return "", "one fmt call outside a loop costs little; a profile shows whether this one is hot"
 	}
 	// One advice for every argument of the call, so that the escapes
 	// of one call make one finding.
 	return "write " + repl + " instead of " + fd.funcName(fn) +
-		": it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument"
+		": it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument", ""
+}
+
+// writtenOut reports whether the string call returns is passed straight
+// to a Write or WriteString method or to a fmt print function.
+func (fd *finding) writtenOut(call *ast.CallExpr) bool {
+	for i, n := range fd.path {
+		if n != call || i+1 >= len(fd.path) {
+			continue
+		}
+		outer, ok := fd.path[i+1].(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if sel, ok := ast.Unparen(outer.Fun).(*ast.SelectorExpr); ok {
+			switch sel.Sel.Name {
+			case "Write", "WriteString":
+				return true
+			}
+		}
+		fn, ok := typeutil.Callee(fd.pass.TypesInfo, outer).(*types.Func)
+		return ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && strings.HasPrefix(fn.Name(), "Fprint") ||
+			ok && fn.Pkg() != nil && fn.Pkg().Path() == "io" && fn.Name() == "WriteString"
+	}
+	return false
 }
 
 // fmtReplacement returns the expression that builds what the call of
