@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/goadvise/goadvise/worktree"
 
 	"github.com/goadvise/goadvise/internal/gocmd"
+	"github.com/goadvise/goadvise/load"
 )
 
 // DefaultCount is the default number of rounds: see the package
@@ -356,28 +356,15 @@ func listTestPackages(ctx context.Context, dir string, patterns []string) ([]*te
 	return pkgs, nil
 }
 
-// listPackages lists the packages matching patterns in dir.
+// listPackages lists the packages matching patterns in dir. A package
+// that does not load is an error.
 func listPackages(ctx context.Context, dir string, patterns []string) ([]*testBinary, error) {
-	args := append([]string{"list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles,Error"}, patterns...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	l, err := load.Packages(ctx, load.ListOptions{Dir: dir}, patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("go list %s: %v: %s", strings.Join(patterns, " "), err, strings.TrimSpace(stderr.String()))
+		return nil, err
 	}
 	var pkgs []*testBinary
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for dec.More() {
-		var p struct {
-			ImportPath, Dir           string
-			TestGoFiles, XTestGoFiles []string
-			Error                     *struct{ Err string }
-		}
-		if err := dec.Decode(&p); err != nil {
-			return nil, fmt.Errorf("decoding go list output: %w", err)
-		}
+	for _, p := range l.Packages {
 		if p.Error != nil {
 			return nil, fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
 		}

@@ -18,62 +18,31 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/internal/gocmd"
+	"github.com/goadvise/goadvise/load"
 )
 
-// pkgInfo is the part of go list output the package needs.
-type pkgInfo struct {
-	ImportPath   string
-	Name         string
-	Dir          string
-	GoFiles      []string
-	TestGoFiles  []string
-	XTestGoFiles []string
-	Standard     bool
-	DepOnly      bool
-	Module       *struct {
-		Path string
-		Main bool
-		Dir  string
-	}
-	Error *struct{ Err string }
-}
+// pkgInfo is a package as go list describes it.
+type pkgInfo = load.Package
 
-func (p *pkgInfo) hasTests() bool { return len(p.TestGoFiles)+len(p.XTestGoFiles) > 0 }
+func hasTests(p *pkgInfo) bool { return len(p.TestGoFiles)+len(p.XTestGoFiles) > 0 }
 
 // listPackages lists the packages matched by patterns in dir and, with
-// deps, their dependencies.
+// deps, their dependencies. A package matched that does not load is an
+// error.
 func listPackages(ctx context.Context, dir string, env []string, deps bool, patterns []string) ([]*pkgInfo, error) {
-	args := []string{"list", "-e", "-json=ImportPath,Name,Dir,GoFiles,TestGoFiles,XTestGoFiles,Standard,DepOnly,Module,Error"}
-	if deps {
-		args = append(args, "-deps")
-	}
-	args = append(args, "--")
-	args = append(args, patterns...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	l, err := load.Packages(ctx, load.ListOptions{Dir: dir, Env: env, Deps: deps}, patterns...)
 	if err != nil {
-		return nil, fmt.Errorf("go list %s: %v: %s", strings.Join(patterns, " "), err, firstLine(stderr.String()))
+		return nil, err
 	}
-	var pkgs []*pkgInfo
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for dec.More() {
-		p := new(pkgInfo)
-		if err := dec.Decode(p); err != nil {
-			return nil, fmt.Errorf("decoding go list output: %w", err)
-		}
+	for _, p := range l.Packages {
 		if p.Error != nil && !p.DepOnly {
 			return nil, fmt.Errorf("package %s: %s", p.ImportPath, firstLine(p.Error.Err))
 		}
-		pkgs = append(pkgs, p)
 	}
-	if len(pkgs) == 0 {
+	if len(l.Packages) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
-	return pkgs, nil
+	return l.Packages, nil
 }
 
 func firstLine(s string) string {
@@ -109,7 +78,7 @@ func resolveTargets(ctx context.Context, dir string, env []string, patterns []st
 		switch {
 		case p.Name == "main":
 			t.mains = append(t.mains, p.ImportPath)
-		case p.hasTests():
+		case hasTests(p):
 			t.tests = append(t.tests, p.ImportPath)
 		}
 	}

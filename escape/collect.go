@@ -1,7 +1,6 @@
 package escape
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -20,8 +19,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goadvise/goadvise/golist"
 	"github.com/goadvise/goadvise/internal/gocmd"
+	"github.com/goadvise/goadvise/load"
 )
 
 // LoadOptions says which packages [Preload] collects.
@@ -38,6 +37,10 @@ type LoadOptions struct {
 	// package Patterns match, and [Warmed.Listing] returns its output.
 	ListFlags  []string
 	ListFields string
+
+	// Listing, if set, is the go list -deps listing of Patterns (from
+	// [load.Packages]), so that the packages are not listed again.
+	Listing *load.Listing
 }
 
 // PackageResult is the outcome of collecting one package.
@@ -234,7 +237,7 @@ func (w *Warmed) load(want func(path string) bool) {
 }
 
 // listedPackage is a package as go list describes it.
-type listedPackage = golist.Package
+type listedPackage = load.Package
 
 type collector struct {
 	opts      LoadOptions
@@ -248,8 +251,7 @@ type collector struct {
 	ctx        context.Context   // of the run, for the go commands of parseLogs
 	flags      []string          // the -gcflags of the builds
 	env        goEnv
-	pkgs       map[string]*listedPackage // by ImportPath as go list prints it
-	deps       *golist.Keys
+	deps       *load.Keys
 	peak       int64  // the largest peak RSS of the builds, in bytes
 	pgo        bool   // a main package has a default.pgo
 	listing    []byte // go list's output, if the build listed for the driver
@@ -367,47 +369,33 @@ type target struct {
 	res        *PackageResult
 }
 
-// listPackages runs go list -deps on the patterns.
+// listPackages lists the patterns with their dependencies, unless
+// opts.Listing holds that listing already.
 func (c *collector) listPackages(ctx context.Context) ([]*listedPackage, error) {
-	args := []string{"list", "-e", "-deps", "-json=ImportPath,Dir,Name,GoFiles,CgoFiles,EmbedFiles,TestGoFiles,XTestGoFiles,Deps,ForTest,Standard,DepOnly,Module,Error"}
-	if c.opts.Tests {
-		args = append(args, "-test")
-	}
-	args = append(args, "--")
-	args = append(args, c.opts.Patterns...)
-	cmd := c.goCmd(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("go list: %v", err)
-	}
-	c.pkgs = make(map[string]*listedPackage)
-	var order []*listedPackage
-	dec := json.NewDecoder(bufio.NewReader(out))
-	for {
-		p := new(listedPackage)
-		if err := dec.Decode(p); err == io.EOF {
-			break
-		} else if err != nil {
-			cmd.Wait()
-			return nil, fmt.Errorf("go list: %v", err)
+	l := c.opts.Listing
+	if l == nil {
+		var err error
+		l, err = load.Packages(ctx, load.ListOptions{Dir: c.opts.Dir, Env: c.opts.Env, Deps: true, Tests: c.opts.Tests}, c.opts.Patterns...)
+		if err != nil {
+			return nil, err
 		}
-		c.pkgs[p.ImportPath] = p
-		order = append(order, p)
 	}
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("go list %s: %v: %s", strings.Join(c.opts.Patterns, " "), err, strings.TrimSpace(stderr.String()))
+	c.deps = l.Keys
+	if c.opts.Tests || !l.Tests {
+		return l.Packages, nil
+	}
+	// A listing with the test variants, when they are not collected.
+	var order []*listedPackage
+	for _, p := range l.Packages {
+		if p.ForTest == "" && !(p.Name == "main" && strings.HasSuffix(p.ImportPath, ".test")) {
+			order = append(order, p)
+		}
 	}
 	return order, nil
 }
 
 // targets selects the packages to collect and computes their cache keys.
 func (c *collector) targets(order []*listedPackage) []*target {
-	c.deps = golist.NewKeys(c.pkgs)
 	global := c.globalKey(order)
 	var targets []*target
 	for _, p := range order {
@@ -449,7 +437,7 @@ func (c *collector) targets(order []*listedPackage) []*target {
 // experiments, and any PGO profile.
 func (c *collector) globalKey(pkgs []*listedPackage) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "goadvise-escape-cache-v1\n%+v\n", c.env)
+	fmt.Fprintf(h, "goadvise-escape-cache-v2\n%+v\n", c.env)
 	for _, p := range pkgs {
 		if p.Name == "main" && !p.DepOnly {
 			if data, err := os.ReadFile(filepath.Join(p.Dir, "default.pgo")); err == nil {
@@ -461,21 +449,12 @@ func (c *collector) globalKey(pkgs []*listedPackage) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// packageKey hashes the package's files and the keys of all its
-// dependencies: through inlining, a change in a dependency can change the
-// compiler's decisions in the package.
+// packageKey is the package's key in the cache (see [load.Keys.Key]):
+// through inlining, a change in a dependency can change the compiler's
+// decisions in the package, and records hold absolute file names, so a
+// copy of the same package elsewhere must not reuse them.
 func (c *collector) packageKey(global string, p *listedPackage) string {
-	h := sha256.New()
-	// The directory is part of the key because records hold absolute file
-	// names: a copy of the same package elsewhere must not reuse them.
-	fmt.Fprintf(h, "%s\n%s\n%s\n", global, p.ImportPath, p.Dir)
-	golist.HashFiles(h, p.Dir, p.GoFiles, p.CgoFiles, p.EmbedFiles)
-	deps := append([]string(nil), p.Deps...)
-	sort.Strings(deps)
-	for _, d := range deps {
-		fmt.Fprintf(h, "dep %s %s\n", d, c.deps.Dep(d))
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return c.deps.Key(global, p, false)
 }
 
 // build compiles the targets with the optimization log enabled, parses the

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/goadvise/goadvise/load"
 )
 
 // parseTarget parses the log of one compiled target. It maps the
@@ -113,10 +115,9 @@ func (c *collector) recoverLost(t *target, lost []string, cgoFix func(*Position)
 // compiler reports it with -m. The generated files are those go list
 // -compiled names (in the build cache).
 func (c *collector) cgoFix(t *target) (func(*Position), error) {
-	cmd := c.goCmd(c.ctx, "list", "-e", "-compiled", "-f", "{{range .CompiledGoFiles}}{{.}}\n{{end}}", "--", t.importPath)
-	out, err := cmd.Output()
+	names, err := load.CompiledGoFiles(c.ctx, load.ListOptions{Dir: c.opts.Dir, Env: c.opts.Env}, t.importPath)
 	if err != nil {
-		return nil, fmt.Errorf("go list -compiled %s: %v%s", t.importPath, err, stderrOf(err))
+		return nil, err
 	}
 	own := make(map[string]bool)
 	for _, f := range t.files {
@@ -124,13 +125,7 @@ func (c *collector) cgoFix(t *target) (func(*Position), error) {
 	}
 	fset := token.NewFileSet()
 	gen := make(map[string]*token.File) // by the generated file's base name
-	for _, name := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if name == "" {
-			continue
-		}
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(t.dir, name)
-		}
+	for _, name := range names {
 		if own[name] {
 			continue // a file compiled as it is
 		}

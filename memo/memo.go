@@ -14,28 +14,21 @@
 package memo
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os/exec"
-	"slices"
-	"sort"
 	"strings"
 
-	"github.com/goadvise/goadvise/golist"
 	"github.com/goadvise/goadvise/internal/cache"
-	"github.com/goadvise/goadvise/internal/gocmd"
+	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/report"
 )
 
 // A Package is one package of the run, as go list describes it, with its
 // cache key.
 type Package struct {
-	golist.Package
+	*load.Package
 	key string
 }
 
@@ -61,11 +54,6 @@ type Entry struct {
 // A Run lists the packages of one check run and computes their keys.
 type Run struct {
 	Roots []*Package // the packages the patterns matched, in go list order
-	dir   string
-	pkgs  map[string]*golist.Package
-	deps  *golist.Keys
-	salt  string
-	tests bool
 }
 
 // Options describe a run: where, what, and everything besides the
@@ -75,82 +63,49 @@ type Options struct {
 	Patterns []string
 	Tests    bool
 	Salt     string // the executable, analyzers, flags and profiles, already hashed or spelled out
+
+	// Listing, if set, is the go list -deps listing of Patterns (with
+	// the test variants if Tests) to key, instead of listing again.
+	Listing *load.Listing
 }
 
-// List runs go list over the patterns (with dependencies) and computes the
-// cache key of every matched package.
+// List computes the cache key of every package the patterns matched. It
+// lists them (with dependencies, and with their test variants if
+// opts.Tests) unless opts.Listing holds such a listing already.
 func List(ctx context.Context, opts Options) (*Run, error) {
-	args := []string{"list", "-e", "-deps", "-json=ImportPath,Dir,Name,GoFiles,CgoFiles,EmbedFiles,TestGoFiles,XTestGoFiles,Deps,Standard,DepOnly,ForTest,Module,Error"}
-	if opts.Tests {
-		// Also list the test variants, whose dependencies include what
-		// the test files import.
-		args = append(args, "-test")
-	}
-	args = append(args, "--")
-	args = append(args, opts.Patterns...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	gocmd.InterruptOnCancel(cmd) // so that it removes its work directory
-	cmd.Dir = opts.Dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
+	l := opts.Listing
+	if l == nil {
+		var err error
+		l, err = load.Packages(ctx, load.ListOptions{Dir: opts.Dir, Deps: true, Tests: opts.Tests}, opts.Patterns...)
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("%s: %s", opts.Dir, strings.TrimPrefix(firstLine(msg), "go: "))
 	}
 	env, err := goEnv(ctx, opts.Dir)
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{
-		dir:   opts.Dir,
-		pkgs:  make(map[string]*golist.Package),
-		salt:  opts.Salt + "\n" + env,
-		tests: opts.Tests,
-	}
+	r := &Run{}
+	// "p [p.test]" and "p_test [p.test]": their dependencies count for
+	// the root p.
 	testDeps := make(map[string][]string)
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		p := new(Package)
-		if err := dec.Decode(p); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("go list output: %w", err)
-		}
+	for _, p := range l.Packages {
 		switch {
 		case p.ForTest != "":
-			// "p [p.test]" or "p_test [p.test]": its dependencies count
-			// for the root p.
 			testDeps[p.ForTest] = append(testDeps[p.ForTest], p.Deps...)
-			continue
 		case strings.HasSuffix(p.ImportPath, ".test") && p.Name == "main":
-			continue // the generated test main
-		}
-		r.pkgs[p.ImportPath] = &p.Package
-		if !p.DepOnly {
-			r.Roots = append(r.Roots, p)
+			// the generated test main
+		case !p.DepOnly:
+			r.Roots = append(r.Roots, &Package{Package: p})
 		}
 	}
-	for path, deps := range testDeps {
-		if p := r.pkgs[path]; p != nil {
-			p.Deps = append(p.Deps, deps...)
-		}
-	}
-	r.deps = golist.NewKeys(r.pkgs)
+	salt := "goadvise-memo-v2\n" + opts.Salt + "\n" + env
 	for _, p := range r.Roots {
 		if p.Error == nil {
-			p.key = r.packageKey(p)
+			p.key = l.Keys.Key(salt, p.Package, opts.Tests, testDeps[p.ImportPath])
 		}
 	}
 	return r, nil
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
 
 // goEnv returns the go command's settings that change what it builds.
@@ -162,29 +117,6 @@ func goEnv(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("go env: %w", err)
 	}
 	return string(out), nil
-}
-
-func (r *Run) packageKey(p *Package) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "goadvise-memo-v1\n%s\n%s\n%s\ntests=%v\n", r.salt, p.ImportPath, p.Dir, r.tests)
-	lists := [][]string{p.GoFiles, p.CgoFiles, p.EmbedFiles}
-	if r.tests {
-		lists = append(lists, p.TestGoFiles, p.XTestGoFiles)
-	}
-	if !golist.HashFiles(h, p.Dir, lists...) {
-		return ""
-	}
-	deps := append([]string(nil), p.Deps...)
-	sort.Strings(deps)
-	deps = slices.Compact(deps)
-	for _, d := range deps {
-		k := r.deps.Dep(d)
-		if k == "" {
-			return ""
-		}
-		fmt.Fprintf(h, "dep %s %s\n", d, k)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // findings is the cache of findings, by package key.

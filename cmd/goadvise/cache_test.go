@@ -18,6 +18,7 @@ import (
 // findings cache with identical output, and that changing one file
 // recomputes the packages that can depend on it and only those.
 func TestFindingsCache(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod":         "module example.com/c\n\ngo 1.26\n",
@@ -86,6 +87,7 @@ func TestFindingsCache(t *testing.T) {
 // how go/packages loads them without the findings cache (-tests; the tree
 // has no test files).
 func TestBatches(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	if testing.Short() {
 		t.Skip("analyses a tree of many packages twice")
 	}
@@ -118,6 +120,7 @@ func TestBatches(t *testing.T) {
 // checks that the next run reports the same findings, warns once, and
 // rewrites the entries.
 func TestDamagedCaches(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	cache := t.TempDir()
 	check := func() (report.Report, string) {
@@ -171,6 +174,7 @@ func TestDamagedCaches(t *testing.T) {
 // TestCacheClean checks that cache clean removes a cache and refuses a
 // directory that is not one, leaving its files alone.
 func TestCacheClean(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	user := t.TempDir()
 	os.WriteFile(filepath.Join(user, "notes.txt"), []byte("mine"), 0o666)
 	_, stderr, code := runCmdEnv(t, ".", []string{"GOADVISE_CACHE=" + user}, bin, "cache", "clean")
@@ -200,6 +204,7 @@ func TestCacheClean(t *testing.T) {
 // times, on an empty cache: both succeed, with the same findings, and two
 // concurrent -fix runs leave the files as one run does.
 func TestConcurrentChecks(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	both := func(dir, cache string, args ...string) (outs, errs [2]string, codes [2]int) {
 		t.Helper()
 		var cmds [2]*exec.Cmd

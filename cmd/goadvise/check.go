@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -16,17 +15,13 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/packages"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/driver"
 	"github.com/goadvise/goadvise/internal/atomicfile"
 	"github.com/goadvise/goadvise/page"
-	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/program"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/suite"
-	"github.com/goadvise/goadvise/worktree"
 )
 
 func init() {
@@ -156,42 +151,6 @@ func runCheck(args []string) int {
 	return check(cf, analyzers, patterns)
 }
 
-// onChangedLines keeps the findings whose lines changed since the git
-// revision rev in the repository holding dir: committed since, uncommitted
-// or in untracked files.
-func onChangedLines(dir, rev string, findings []report.Finding) ([]report.Finding, error) {
-	ctx := context.Background()
-	repo, err := worktree.Open(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	commit, err := repo.Resolve(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	ch, err := repo.Changes(ctx, commit, "")
-	if err != nil {
-		return nil, err
-	}
-	top, err := filepath.EvalSymlinks(repo.Top())
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(findings, func(f report.Finding) bool {
-		file, err := filepath.EvalSymlinks(f.File)
-		if err != nil {
-			file = f.File
-		}
-		rel, err := filepath.Rel(top, file)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			return true // outside the repository: not changed in it
-		}
-		rel = filepath.ToSlash(rel)
-		end := max(f.EndLine, f.Line)
-		return !ch.Added[rel] && !worktree.Touches(ch.New[rel], f.Line, end)
-	}), nil
-}
-
 // selectChecks chooses the analyzers and the whole-program passes to run
 // from -enable, -disable and -whole. -enable and -disable take the names of
 // both; -whole adds every pass. An -enable list naming only passes runs
@@ -256,77 +215,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// loadProfiles reads the -profile (CPU) and -heap profiles. It refuses a
-// profile of the wrong kind or without samples, and a CPU profile none of
-// whose weight falls in the packages matched by patterns (a profile of
-// another program would hide every finding); it warns when little does.
-func loadProfiles(cf checkFlags, dir string, patterns []string) (*pgo.Hotness, error) {
-	hot, err := pgo.Load(context.Background(), splitList(cf.profile), splitList(cf.heap), pgo.LoadOptions{})
-	if ke := (*pgo.KindError)(nil); errors.As(err, &ke) && ke.Got == pgo.Heap {
-		err = fmt.Errorf("%v (give heap profiles with -heap)", err)
-	} else if errors.As(err, &ke) && ke.Got == pgo.CPU {
-		err = fmt.Errorf("%v (give CPU profiles with -profile)", err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	loaded, err := pgo.Packages(context.Background(), dir, patterns)
-	if err != nil {
-		return hot, nil // the analysis reports why the packages do not load
-	}
-	for _, c := range hot.Coverage(func(pkg string) bool { return loaded[pkg] }) {
-		switch {
-		case c.Percent == 0:
-			return nil, fmt.Errorf("%s: none of the profile's samples is in the packages analysed (a profile of another program?)", c.Source)
-		case c.Percent < pgo.MinCoverage:
-			fmt.Fprintf(os.Stderr, "goadvise: warning: %s: only %.2f%% of the profile's samples are in the packages analysed; it says little about them\n", c.Source, c.Percent)
-		}
-	}
-	return hot, nil
-}
-
-// profileStats describes the profile for the report: its size, the GC
-// factor used, and the hottest functions outside the analysed module.
-func profileStats(hot *pgo.Hotness, cf checkFlags, module string) *report.ProfileStats {
-	samples, dur := hot.Total()
-	ps := &report.ProfileStats{
-		Sources:   append(splitList(cf.profile), splitList(cf.heap)...),
-		Samples:   samples,
-		DurationS: dur.Seconds(),
-		GCFactor:  report.GCFactor(hot),
-	}
-	if module != "" {
-		for _, h := range hot.Outside(module, 5) {
-			ps.Outside = append(ps.Outside, report.HotSpot{Function: h.Name, Flat: h.Flat * 100, Cum: h.Cum * 100})
-		}
-	}
-	return ps
-}
-
-// staleness measures how well the first CPU profile matches the current
-// source (pgo check's answer) and records it in ps. Failing that, it
-// leaves ps alone: the ranking does not depend on it.
-func staleness(ps *report.ProfileStats, dir string, patterns []string) {
-	if len(ps.Sources) == 0 || strings.Contains(ps.Sources[0], "://") {
-		return
-	}
-	rep, err := pgo.Check(context.Background(), ps.Sources[0], patterns, pgo.CheckOptions{Dir: dir, Top: 3})
-	if err != nil || rep.Checked == 0 {
-		return
-	}
-	m := rep.Share() * 100
-	ps.Match = &m
-	for _, f := range rep.Stale {
-		ps.Stale = append(ps.Stale, f.Name)
-	}
-}
-
-// escapeOff reports whether -escape.off was given.
-func escapeOff() bool {
-	f := escape.Analyzer.Flags.Lookup("off")
-	return f != nil && f.Value.String() == "true"
-}
-
 // findAll makes heapescape report what check hides by default (cold
 // code, inherent allocations), so that check can count what it hides. A
 // value the user gave is kept, and decides whether to show them: findAll
@@ -373,111 +261,46 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		return exitError
 	}
 	defer lockModule(dir, cf.fix && !cf.diff)()
-	var hot *pgo.Hotness
-	if cf.profile != "" || cf.heap != "" {
-		if cf.profile == "" {
-			fmt.Fprintln(os.Stderr, "goadvise: -heap needs -profile (a CPU profile) to rank by")
-			return exitError
-		}
-		hot, err = loadProfiles(cf, dir, patterns)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-			return exitError
-		}
-		// The analyzers see the same profile through the hot-path seam.
-		hotpath.SetProfile(hot)
+	cfg := driver.Config{
+		Dir:        dir,
+		Patterns:   patterns,
+		Analyzers:  analyzers,
+		Passes:     cf.passes,
+		Tests:      cf.tests,
+		Profiles:   splitList(cf.profile),
+		Heap:       splitList(cf.heap),
+		HeapIndex:  cf.heapIndex,
+		All:        cf.all,
+		Cold:       cf.cold,
+		HeapCold:   cf.heapCold,
+		Inherent:   cf.inherent,
+		MinScore:   cf.minScore,
+		NewFromRev: cf.newFromRev,
+		Top:        cf.top,
+		Version:    version(),
+		Warn:       func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}
 	// Ctrl-C stops the analysis; the go commands it runs are interrupted
-	// too, and remove their work directories, as analyze removes its own.
+	// too, and remove their work directories, as the driver removes its
+	// own.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	ar, err := analyze(ctx, dir, patterns, cf, analyzers)
-	if err != nil && ctx.Err() != nil {
-		err = fmt.Errorf("interrupted")
-	}
+	st := newStatus()
+	res, err := driver.Run(ctx, cfg, st.set)
+	st.stop()
 	stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
 	status := exitOK
-	for _, e := range append(ar.loadErrs, ar.toolErrs...) {
+	for _, e := range res.Errors {
 		fmt.Fprintf(os.Stderr, "goadvise: %s\n", e)
 		status = exitError
 	}
-	findings := ar.findings
-	if len(cf.passes) > 0 {
-		pf, err := program.AnalyzePaths(context.Background(), ar.roots, program.Options{Dir: dir, Passes: cf.passes})
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "goadvise: whole-program passes: %v\n", err)
-			status = exitError
-		}
-		findings = append(findings, pf...)
-	}
-	if !cf.tests {
-		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
-	}
-	// One cost, one finding: before scoring, so that a finding is
-	// weighed once.
-	findings = report.Merge(findings)
-	// Hide, and count, what the user did not ask to see: each finding
-	// once, for the first reason that applies.
-	hide := func(drop func(report.Finding) bool) int {
-		n := len(findings)
-		findings = slices.DeleteFunc(findings, drop)
-		return n - len(findings)
-	}
-	unchanged := 0
-	if cf.newFromRev != "" {
-		n := len(findings)
-		findings, err = onChangedLines(dir, cf.newFromRev, findings)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "goadvise: -new-from-rev: %v\n", err)
-			return exitError
-		}
-		unchanged = n - len(findings)
-	}
-	var hiddenInherent, hiddenCold int
-	if !cf.inherent {
-		hiddenInherent = hide(func(f report.Finding) bool { return f.Class == "inherent" })
-	}
-	ranking, hidden := "static", 0
-	var profStats *report.ProfileStats
-	if hot != nil {
-		ranking = "profile"
-		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1, Module: ar.module, HeapIndex: cf.heapIndex})
-		if !cf.all {
-			hidden = hide(func(f report.Finding) bool { return !f.Sampled })
-		}
-	}
-	if !cf.cold {
-		// With a profile, code it never saw run is cold: -all, not
-		// -cold, decides about it.
-		hiddenCold = hide(func(f report.Finding) bool {
-			return f.Tier == "cold" && (hot == nil || f.Sampled) && !(f.Analyzer == "heapescape" && cf.heapCold)
-		})
-	}
-	if hot != nil {
-		if cf.minScore > 0 {
-			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return f.Score < cf.minScore })
-		}
-		report.RankByScore(findings)
-		profStats = profileStats(hot, cf, ar.module)
-		cachedStaleness(profStats, dir, patterns, ar.dirs)
-	} else {
-		report.Rank(findings)
-	}
-	total := len(findings)
-	if cf.top > 0 && len(findings) > cf.top {
-		findings = findings[:cf.top]
-	}
-	if profStats != nil {
-		for _, f := range findings {
-			profStats.TopCover += f.Score
-		}
-	}
-
+	r := res.Report
+	findings := r.Findings
 	if cf.verify.on {
-		good, err := verifyFindings(findings, ar.dirs, cf.verify)
+		good, err := verifyFindings(findings, res.Dirs, cf.verify)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return exitError
@@ -491,32 +314,13 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		return fixFindings(cf, dir, findings, status)
 	}
 
-	r := &report.Report{Findings: findings, Stats: report.Stats{
-		Packages:   ar.packages,
-		Failed:     ar.failed,
-		Files:      ar.files,
-		Cached:     ar.cached,
-		Findings:   len(findings),
-		Total:      total,
-		ByAnalyzer: byAnalyzer(findings),
-		Ranking:    ranking,
-		Hidden:     hidden,
-		Unchanged:  unchanged,
-		NewFromRev: cf.newFromRev,
-		Profile:    profStats,
-		DurationMS: time.Since(start).Milliseconds(),
-		Errors:     append(ar.loadErrs, ar.toolErrs...),
-		Suppressed: ar.suppressed,
-
-		HiddenCold:     hiddenCold,
-		HiddenInherent: hiddenInherent,
-	}}
+	r.Stats.DurationMS = time.Since(start).Milliseconds()
 	var buf bytes.Buffer
 	switch cf.format {
 	case "json":
 		err = report.WriteJSON(&buf, r)
 	case "sarif":
-		root := ar.moduleDir
+		root := res.ModuleDir
 		if root == "" {
 			root = dir
 		}
@@ -592,97 +396,4 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 		return exitFindings
 	}
 	return exitOK
-}
-
-// loadPackages loads the packages matching patterns with go/packages.
-// Packages with errors are reported (one line each, naming the package)
-// and left out; the error result is for failures that stop the whole run.
-func loadPackages(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, int, error) {
-	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
-	if needFacts(analyzers) {
-		mode |= packages.NeedDeps
-	}
-	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: tests, BuildFlags: buildFlags}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
-	}
-	if len(pkgs) == 0 {
-		return nil, nil, 0, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
-	}
-	ok, errs, failed := withoutErrors(pkgs)
-	return ok, errs, failed, nil
-}
-
-// withoutErrors returns the packages without errors, one line for each
-// of the others, and how many of those are packages in their own right
-// (not test variants or external test packages).
-func withoutErrors(pkgs []*packages.Package) (ok []*packages.Package, errs []string, failed int) {
-	for _, p := range pkgs {
-		if len(p.Errors) > 0 {
-			errs = append(errs, fmt.Sprintf("package %s: %s", p.ID, packageErrors(p.Errors)))
-			if p.ForTest == "" {
-				failed++
-			}
-			continue
-		}
-		ok = append(ok, p)
-	}
-	return ok, errs, failed
-}
-
-// packageErrors turns a package's errors into one line: each error once,
-// with its position, without the "# pkg" header go list puts on compiler
-// output.
-func packageErrors(errs []packages.Error) string {
-	var msgs []string
-	seen := make(map[string]bool)
-	for _, e := range errs {
-		msg := e.Msg
-		if strings.HasPrefix(msg, "# ") {
-			_, msg, _ = strings.Cut(msg, "\n")
-		}
-		for _, line := range strings.Split(msg, "\n") {
-			line = strings.TrimSpace(line)
-			if e.Pos != "" && e.Pos != "-" && !strings.Contains(line, e.Pos) {
-				line = e.Pos + ": " + line
-			}
-			// go list and the type checker report the same error with
-			// relative and absolute paths: compare without the path.
-			key := line
-			if i := strings.Index(line, ".go:"); i >= 0 {
-				key = line[i:]
-			}
-			if line != "" && !seen[key] {
-				seen[key] = true
-				msgs = append(msgs, line)
-			}
-		}
-	}
-	return strings.Join(msgs, "; ")
-}
-
-func needFacts(analyzers []*analysis.Analyzer) bool {
-	seen := make(map[*analysis.Analyzer]bool)
-	var visit func(a *analysis.Analyzer) bool
-	visit = func(a *analysis.Analyzer) bool {
-		if seen[a] {
-			return false
-		}
-		seen[a] = true
-		if len(a.FactTypes) > 0 {
-			return true
-		}
-		return slices.ContainsFunc(a.Requires, visit)
-	}
-	return slices.ContainsFunc(analyzers, visit)
-}
-
-func byAnalyzer(fs []report.Finding) map[string]int {
-	m := make(map[string]int)
-	for _, f := range fs {
-		m[f.Analyzer]++
-	}
-	return m
 }

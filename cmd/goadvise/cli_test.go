@@ -16,6 +16,7 @@ import (
 // COMMAND [SUBCOMMAND], print the usage with the flags on standard output
 // and exit 0.
 func TestHelpFlags(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	for _, tc := range []struct {
 		args  []string
 		usage string // the first line
@@ -48,6 +49,7 @@ func TestHelpFlags(t *testing.T) {
 // TestFlagsAfterPackages checks that a flag after the packages is refused
 // before any work, with a hint, rather than taken for a package.
 func TestFlagsAfterPackages(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	for _, args := range [][]string{
 		{"check", "./shop", "-top", "2"},
@@ -66,6 +68,7 @@ func TestFlagsAfterPackages(t *testing.T) {
 // whole-program passes by name: -enable with only passes runs only them,
 // and -whole with every analyzer disabled runs the passes.
 func TestSelectChecks(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	as, ps, err := selectChecks([]string{"devirt"}, nil, false)
 	if err != nil || len(as) != 0 || strings.Join(ps, ",") != "devirt" {
 		t.Errorf("-enable devirt: analyzers %d, passes %v, err %v; want devirt alone", len(as), ps, err)
@@ -85,6 +88,7 @@ func TestSelectChecks(t *testing.T) {
 
 // TestJSONFlag checks that check -json is -format json, as go vet spells it.
 func TestJSONFlag(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	stdout, stderr, code := runCmd(t, dir, bin, "check", "-json", "-enable", "deepequal", "./shop")
 	var r report.Report
@@ -100,6 +104,7 @@ func TestJSONFlag(t *testing.T) {
 // on lines changed since a revision: committed since, uncommitted, or in
 // an untracked file.
 func TestNewFromRev(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	files := map[string]string{}
 	src := "testdata/fixture"
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {

@@ -83,6 +83,7 @@ func Configure(c bool, x int) int {
 // -cold shows them (also from the findings cache), and that hidden
 // findings alone do not make exit 3.
 func TestCheckHidesCold(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := coldModule(t)
 	env := []string{"GOADVISE_CACHE=" + t.TempDir()}
 	runJSON := func(args ...string) report.Report {

@@ -14,6 +14,7 @@ import (
 // link's target gets the field, the link stays, and the module builds. A
 // read-only file first makes -fix refuse in one line and change nothing.
 func TestFixAcrossFiles(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	elsewhere := t.TempDir()
 	types := "package fx\n\nimport \"io\"\n\n// Parser reads records.\ntype Parser struct {\n\tsrc io.Reader\n}\n"
 	if err := os.WriteFile(filepath.Join(elsewhere, "types.go"), []byte(types), 0o644); err != nil {

@@ -74,6 +74,7 @@ func runCmdEnv(t *testing.T, dir string, env []string, name string, args ...stri
 var wantFixture = []string{"24:9", "31:15", "41:9", "46:9"}
 
 func TestVetTool(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	_, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "./...")
 	if code != 1 {
@@ -125,6 +126,7 @@ func TestVetTool(t *testing.T) {
 // unit is compiled only in the first case, so no run leaves a compile
 // behind it, its log directory in TMPDIR above all.
 func TestVetToolTempFiles(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	for _, flags := range [][]string{nil, {"-escape.off"}, {"-deepequal"}} {
 		tmp := t.TempDir()
@@ -141,6 +143,7 @@ func TestVetToolTempFiles(t *testing.T) {
 }
 
 func TestCheckJSON(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	stdout, stderr, code := runCmd(t, dir, bin, "check", "-cold", "-format", "json", "./...")
 	if code != exitFindings {
@@ -208,6 +211,7 @@ func TestCheckJSON(t *testing.T) {
 }
 
 func TestCheckSARIF(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	stdout, stderr, code := runCmd(t, dir, bin, "check", "-cold", "-format", "sarif", "-enable", "deepequal", "./...")
 	if code != exitFindings {
@@ -297,6 +301,7 @@ func TestCheckSARIF(t *testing.T) {
 }
 
 func TestCheckFix(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	orig, _ := os.ReadFile(filepath.Join(dir, "shop/shop.go"))
 
@@ -346,6 +351,7 @@ func TestCheckFix(t *testing.T) {
 }
 
 func TestCheckErrors(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	if err := os.MkdirAll(filepath.Join(dir, "broken"), 0o755); err != nil {
 		t.Fatal(err)
@@ -400,6 +406,7 @@ func allNames() string {
 }
 
 func TestHelpAndVersion(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	stdout, _, code := runCmd(t, ".", bin, "help")
 	if code != 0 || !strings.Contains(stdout, "deepequal") || !strings.Contains(stdout, "check") || !strings.Contains(stdout, "loopalloc") {
 		t.Errorf("help: exit %d\n%s", code, stdout)
@@ -418,6 +425,7 @@ func TestHelpAndVersion(t *testing.T) {
 // permissions the umask leaves (0644 under 022, 0600 under 077), and an
 // existing report is replaced, as go build -o replaces its output.
 func TestOutputFile(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
 	out := filepath.Join(t.TempDir(), "report.html")
 	// sh sets the umask of the goadvise it runs.

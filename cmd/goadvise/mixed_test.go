@@ -32,6 +32,7 @@ func manyPackages(module string, n int) map[string]string {
 // dependencies, a package with type errors, and a module that needs a newer
 // Go. Each is handled or reported in one line; nothing panics.
 func TestMixedTrees(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	if testing.Short() {
 		t.Skip("builds several fixture modules")
 	}

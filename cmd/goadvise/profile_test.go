@@ -75,6 +75,7 @@ var (
 // without samples, or of another program; and that pgo check does not
 // pass a profile that matches none of the packages.
 func TestCheckProfileRefused(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("testdata/rank")); err != nil {
 		t.Fatal(err)
@@ -136,6 +137,7 @@ func TestCheckProfileRefused(t *testing.T) {
 // unparseable file with a warning naming it, and that a merge of profiles
 // without samples fails and writes nothing.
 func TestMergeSkipInvalidAndEmpty(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
 	os.Mkdir(in, 0o755)

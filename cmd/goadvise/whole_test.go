@@ -9,6 +9,7 @@ import (
 // TestCheckWhole runs the whole-program passes on the demo through check:
 // the loop in the load driver calls (*Reader).Next, which allocates.
 func TestCheckWhole(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
 	if testing.Short() {
 		t.Skip("builds SSA for the demo and its dependencies")
 	}

@@ -1,8 +1,9 @@
-package main
+package driver
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"runtime/debug"
 	"sync/atomic"
@@ -74,7 +75,7 @@ func TestAnalyzeCancelled(t *testing.T) {
 					return nil, nil
 				},
 			}
-			_, err := analyze(ctx, dir, []string{"./..."}, checkFlags{}, []*analysis.Analyzer{a})
+			_, err := analyze(ctx, &Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{a}, progress: func(string) {}})
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("analyze = %v, want context.Canceled", err)
 			}
@@ -83,4 +84,20 @@ func TestAnalyzeCancelled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pkgFile is a package with one deepequal finding.
+func pkgFile(name string) string {
+	return "package " + name + "\n\nimport \"reflect\"\n\n// Same compares.\nfunc Same(a, b []byte) bool { return reflect.DeepEqual(a, b) }\n"
+}
+
+// manyPackages returns the files of module with n packages p00, p01, ...,
+// each with one deepequal finding.
+func manyPackages(module string, n int) map[string]string {
+	files := map[string]string{"go.mod": "module " + module + "\n\ngo 1.26\n"}
+	for i := range n {
+		name := fmt.Sprintf("p%02d", i)
+		files[name+"/p.go"] = pkgFile(name)
+	}
+	return files
 }

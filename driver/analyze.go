@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -51,14 +52,14 @@ type analysisResult struct {
 // whose cache key (see package memo) is unchanged since an earlier run get
 // their findings from the cache; only the others are loaded, compiled for
 // escape data and analysed.
-func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, analyzers []*analysis.Analyzer) (*analysisResult, error) {
+func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
+	dir, patterns, analyzers := cfg.Dir, cfg.Patterns, cfg.Analyzers
 	mem := boundMemory()
 	defer mem.restore()
 	res := &analysisResult{dirs: make(map[string]string)}
-	st := newStatus()
-	defer st.stop()
-	st.set(func() string { return "listing packages" })
-	run, err := listForMemo(ctx, dir, patterns, cf, analyzers)
+	progress := cfg.progress
+	progress("listing packages")
+	run, listing, err := listForMemo(ctx, cfg)
 	if err != nil {
 		// go list -e fails only when the go command cannot work here at
 		// all (a go.mod needing a newer toolchain, a broken go.work), and
@@ -69,7 +70,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	if run != nil {
 		for _, p := range run.Roots {
 			res.packages++
-			res.files += p.Files(cf.tests)
+			res.files += p.Files(cfg.Tests)
 			res.dirs[p.ImportPath] = p.Dir
 			res.roots = append(res.roots, p.ImportPath)
 			if p.Module != nil && p.Module.Main && res.module == "" {
@@ -105,15 +106,20 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	// instead of compiling the tree a second time. Package load
 	// type-checks from source, except for tests and for analyzers with
 	// facts (see below).
-	useLoad := !needFacts(analyzers) && !cf.tests
+	useLoad := !needFacts(analyzers) && !cfg.Tests
 	var warmed *escape.Warmed
 	var buildFlags []string
 	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
-		st.set(func() string { return "compiling packages for the compiler's decisions" })
+		progress("compiling packages for the compiler's decisions")
 		var err error
 		// Test variants are not compiled: no analyzer reports on _test.go
 		// files, and the other files' decisions are the plain package's.
 		opts := escape.LoadOptions{Dir: dir, Patterns: all}
+		if run != nil && len(misses) == len(run.Roots) {
+			// Every package missed the findings cache: the decisions
+			// are for the packages listed already.
+			opts.Listing = listing
+		}
 		if useLoad {
 			// The build lists the packages for package load too.
 			opts.ListFlags, opts.ListFields = load.ListFlags, load.ListFields
@@ -124,7 +130,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 				return nil, ctx.Err()
 			}
 			// Not fatal: analyzers that need escape data say it is unavailable.
-			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", err)
+			cfg.warn(fmt.Sprintf("collecting compiler decisions: %v", err))
 			warmed = nil
 		} else {
 			defer warmed.Close()
@@ -149,7 +155,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		if listing, goarch := warmed.Listing(); listing != nil {
 			prog, err = load.Decode(bytes.NewReader(listing), goarch)
 		} else {
-			st.set(func() string { return "listing packages" })
+			progress("listing packages")
 			if warmed != nil && len(buildFlags) > 0 {
 				// go list may compile packages again with Warm's
 				// flags (those Warm compiled with a PGO profile:
@@ -177,7 +183,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 	// of its build.
 	if warmed != nil {
 		if err := warmed.Err(); err != nil {
-			fmt.Fprintf(os.Stderr, "goadvise: collecting compiler decisions: %v\n", err)
+			cfg.warn(fmt.Sprintf("collecting compiler decisions: %v", err))
 		}
 	}
 	// The root packages to analyse, in batches as large as the memory
@@ -228,7 +234,7 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 				load.Check(b.roots)
 				b.pkgs, b.loadErrs, b.failed = withoutErrors(b.roots)
 			default:
-				b.pkgs, b.loadErrs, b.failed, b.err = loadPackages(dir, batch, cf.tests, analyzers, buildFlags)
+				b.pkgs, b.loadErrs, b.failed, b.err = loadPackages(dir, batch, cfg.Tests, analyzers, buildFlags)
 			}
 			switch {
 			case warmed != nil && paths == nil:
@@ -251,12 +257,14 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 		}
 	}()
 	analysed, total := 0, len(paths)
-	st.set(func() string {
+	tell := func() {
 		if paths == nil {
-			return "analysing packages"
+			progress("analysing packages")
+		} else {
+			progress(fmt.Sprintf("analysing packages: %d of %d done", analysed+res.cached, total+res.cached))
 		}
-		return fmt.Sprintf("analysing packages: %d of %d done", analysed+res.cached, total+res.cached)
-	})
+	}
+	tell()
 	for b := range loaded {
 		err := b.err
 		if err == nil {
@@ -281,9 +289,8 @@ func analyze(ctx context.Context, dir string, patterns []string, cf checkFlags, 
 				return nil, err
 			}
 		}
-		st.mu.Lock()
 		analysed += len(b.paths)
-		st.mu.Unlock()
+		tell()
 		b.release()
 	}
 	if err := ctx.Err(); err != nil {
@@ -474,68 +481,6 @@ func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*a
 	return nil
 }
 
-// A status line shows what a long run is doing on stderr, when stderr is a
-// terminal and the run has taken more than two seconds; otherwise it
-// prints nothing.
-type status struct {
-	mu    sync.Mutex
-	msg   func() string
-	done  chan struct{}
-	ended chan struct{}
-}
-
-func newStatus() *status {
-	s := &status{msg: func() string { return "" }, done: make(chan struct{}), ended: make(chan struct{})}
-	fi, err := os.Stderr.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		close(s.ended)
-		return s
-	}
-	go func() {
-		defer close(s.ended)
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		begin := time.Now()
-		shown := false
-		for {
-			select {
-			case <-s.done:
-				if shown {
-					fmt.Fprint(os.Stderr, "\r\033[K")
-				}
-				return
-			case <-tick.C:
-				if time.Since(begin) < 2*time.Second {
-					continue
-				}
-				s.mu.Lock()
-				msg := s.msg()
-				s.mu.Unlock()
-				fmt.Fprintf(os.Stderr, "\r\033[Kgoadvise: %s", msg)
-				shown = true
-			}
-		}
-	}()
-	return s
-}
-
-// set changes the message; f is called at each refresh.
-func (s *status) set(f func() string) {
-	s.mu.Lock()
-	s.msg = f
-	s.mu.Unlock()
-}
-
-// stop clears the line and stops refreshing.
-func (s *status) stop() {
-	select {
-	case <-s.done:
-	default:
-		close(s.done)
-	}
-	<-s.ended
-}
-
 // rootPath returns the import path of the package a loaded package belongs
 // to: "p" for p, its test variant "p [p.test]", and its external test
 // package "p_test [p.test]".
@@ -554,29 +499,27 @@ func dirOf(file string) string {
 	return file[:i]
 }
 
-// listForMemo lists the packages with their cache keys. The salt covers
-// what besides the packages decides the findings: this executable, the
-// analyzers and every flag value, and the content of profiles given to
-// them. It returns nil (no caching) where findings cannot be keyed: a
-// profile fetched from a URL, or files named on the command line.
-func listForMemo(ctx context.Context, dir string, patterns []string, cf checkFlags, analyzers []*analysis.Analyzer) (*memo.Run, error) {
+// listForMemo lists the packages (with their dependencies) and keys them
+// for the findings cache, and returns the listing for the compiler's
+// decisions. The salt covers what besides the packages decides the
+// findings: this executable, the analyzers and every flag value, and the
+// content of profiles given to them. It returns no run (no caching) where
+// findings cannot be keyed: a profile fetched from a URL, or files named on
+// the command line.
+func listForMemo(ctx context.Context, cfg *Config) (*memo.Run, *load.Listing, error) {
 	if os.Getenv("GOADVISE_NOCACHE") != "" {
-		return nil, nil
+		return nil, nil, nil
 	}
-	for _, p := range patterns {
+	for _, p := range cfg.Patterns {
 		if strings.HasSuffix(p, ".go") {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
 	h := sha256.New()
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			fmt.Fprintf(h, "exe %s %d %d %s\n", exe, fi.Size(), fi.ModTime().UnixNano(), version())
-		}
-	}
+	fmt.Fprintf(h, "exe %s\n", executable(cfg.Version))
 	fmt.Fprintf(h, "go %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	names := make([]string, 0, len(analyzers))
-	for _, a := range analyzers {
+	names := make([]string, 0, len(cfg.Analyzers))
+	for _, a := range cfg.Analyzers {
 		names = append(names, a.Name)
 	}
 	fmt.Fprintf(h, "analyzers %s\n", strings.Join(names, ","))
@@ -588,36 +531,145 @@ func listForMemo(ctx context.Context, dir string, patterns []string, cf checkFla
 	}
 	sort.Strings(flags)
 	fmt.Fprintf(h, "flags %s\n", strings.Join(flags, " "))
-	for _, src := range append(splitList(cf.profile), splitList(cf.heap)...) {
+	for _, src := range append(slices.Clone(cfg.Profiles), cfg.Heap...) {
 		if strings.Contains(src, "://") {
-			return nil, nil // live data: never cached
+			return nil, nil, nil // live data: never cached
 		}
 		names, err := pgo.Expand([]string{src})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, name := range names {
 			f, err := os.Open(name)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			fh := sha256.New()
 			_, err = io.Copy(fh, f)
 			f.Close()
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			fmt.Fprintf(h, "profile %x\n", fh.Sum(nil))
 		}
 	}
-	run, err := memo.List(ctx, memo.Options{Dir: dir, Patterns: patterns, Tests: cf.tests, Salt: hex.EncodeToString(h.Sum(nil))})
+	listing, err := load.Packages(ctx, load.ListOptions{Dir: cfg.Dir, Deps: true, Tests: cfg.Tests}, cfg.Patterns...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	run, err := memo.List(ctx, memo.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tests: cfg.Tests, Salt: hex.EncodeToString(h.Sum(nil)), Listing: listing})
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, p := range run.Roots {
 		if p.ImportPath == "command-line-arguments" {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
-	return run, nil
+	return run, listing, nil
+}
+
+// executable identifies this executable for the caches: its name, size,
+// modification time and version.
+func executable(version string) string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown " + version
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return exe + " " + version
+	}
+	return fmt.Sprintf("%s %d %d %s", exe, fi.Size(), fi.ModTime().UnixNano(), version)
+}
+
+// loadPackages loads the packages matching patterns with go/packages.
+// Packages with errors are reported (one line each, naming the package)
+// and left out; the error result is for failures that stop the whole run.
+func loadPackages(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, int, error) {
+	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
+	if needFacts(analyzers) {
+		mode |= packages.NeedDeps
+	}
+	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: tests, BuildFlags: buildFlags}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	if len(pkgs) == 0 {
+		return nil, nil, 0, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	ok, errs, failed := withoutErrors(pkgs)
+	return ok, errs, failed, nil
+}
+
+// withoutErrors returns the packages without errors, one line for each
+// of the others, and how many of those are packages in their own right
+// (not test variants or external test packages).
+func withoutErrors(pkgs []*packages.Package) (ok []*packages.Package, errs []string, failed int) {
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 {
+			errs = append(errs, fmt.Sprintf("package %s: %s", p.ID, packageErrors(p.Errors)))
+			if p.ForTest == "" {
+				failed++
+			}
+			continue
+		}
+		ok = append(ok, p)
+	}
+	return ok, errs, failed
+}
+
+// packageErrors turns a package's errors into one line: each error once,
+// with its position, without the "# pkg" header go list puts on compiler
+// output.
+func packageErrors(errs []packages.Error) string {
+	var msgs []string
+	seen := make(map[string]bool)
+	for _, e := range errs {
+		msg := e.Msg
+		if strings.HasPrefix(msg, "# ") {
+			_, msg, _ = strings.Cut(msg, "\n")
+		}
+		for _, line := range strings.Split(msg, "\n") {
+			line = strings.TrimSpace(line)
+			if e.Pos != "" && e.Pos != "-" && !strings.Contains(line, e.Pos) {
+				line = e.Pos + ": " + line
+			}
+			// go list and the type checker report the same error with
+			// relative and absolute paths: compare without the path.
+			key := line
+			if i := strings.Index(line, ".go:"); i >= 0 {
+				key = line[i:]
+			}
+			if line != "" && !seen[key] {
+				seen[key] = true
+				msgs = append(msgs, line)
+			}
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func needFacts(analyzers []*analysis.Analyzer) bool {
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func(a *analysis.Analyzer) bool
+	visit = func(a *analysis.Analyzer) bool {
+		if seen[a] {
+			return false
+		}
+		seen[a] = true
+		if len(a.FactTypes) > 0 {
+			return true
+		}
+		return slices.ContainsFunc(a.Requires, visit)
+	}
+	return slices.ContainsFunc(analyzers, visit)
+}
+
+// escapeOff reports whether -escape.off was given.
+func escapeOff() bool {
+	f := escape.Analyzer.Flags.Lookup("off")
+	return f != nil && f.Value.String() == "true"
 }

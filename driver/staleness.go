@@ -1,4 +1,4 @@
-package main
+package driver
 
 import (
 	"crypto/sha256"
@@ -22,8 +22,8 @@ import (
 // fraction of one. The answer depends only on the profile, the Go files of
 // the packages' directories and goadvise itself, so it is keyed by their
 // content and kept in the cache directory under staleness/.
-func cachedStaleness(ps *report.ProfileStats, dir string, patterns []string, dirs map[string]string) {
-	key, ok := stalenessKey(ps, patterns, dirs)
+func cachedStaleness(ps *report.ProfileStats, dir string, patterns []string, dirs map[string]string, version string) {
+	key, ok := stalenessKey(ps, patterns, dirs, version)
 	if !ok || os.Getenv("GOADVISE_NOCACHE") != "" {
 		staleness(ps, dir, patterns)
 		return
@@ -54,17 +54,13 @@ func cachedStaleness(ps *report.ProfileStats, dir string, patterns []string, dir
 // the packages' directories (tests included: benchmarks are profiled),
 // the Go version and goadvise's executable. It reports false when a
 // source cannot be read or is not a file.
-func stalenessKey(ps *report.ProfileStats, patterns []string, dirs map[string]string) (string, bool) {
+func stalenessKey(ps *report.ProfileStats, patterns []string, dirs map[string]string, version string) (string, bool) {
 	if len(ps.Sources) == 0 || strings.Contains(ps.Sources[0], "://") || len(dirs) == 0 {
 		return "", false
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "staleness 1\ngo %s\npatterns %q\n", runtime.Version(), patterns)
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			fmt.Fprintf(h, "exe %s %d %d %s\n", exe, fi.Size(), fi.ModTime().UnixNano(), version())
-		}
-	}
+	fmt.Fprintf(h, "exe %s\n", executable(version))
 	if !hashFile(h, ps.Sources[0]) {
 		return "", false
 	}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+// A status line shows what a long run is doing on stderr, when stderr is a
+// terminal and the run has taken more than two seconds; otherwise it
+// prints nothing.
+type status struct {
+	mu    sync.Mutex
+	msg   string
+	done  chan struct{}
+	ended chan struct{}
+}
+
+func newStatus() *status {
+	s := &status{done: make(chan struct{}), ended: make(chan struct{})}
+	fi, err := os.Stderr.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		close(s.ended)
+		return s
+	}
+	go func() {
+		defer close(s.ended)
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		begin := time.Now()
+		shown := false
+		for {
+			select {
+			case <-s.done:
+				if shown {
+					fmt.Fprint(os.Stderr, "\r\033[K")
+				}
+				return
+			case <-tick.C:
+				if time.Since(begin) < 2*time.Second {
+					continue
+				}
+				s.mu.Lock()
+				msg := s.msg
+				s.mu.Unlock()
+				fmt.Fprintf(os.Stderr, "\r\033[Kgoadvise: %s", msg)
+				shown = true
+			}
+		}
+	}()
+	return s
+}
+
+// set changes the message.
+func (s *status) set(msg string) {
+	s.mu.Lock()
+	s.msg = msg
+	s.mu.Unlock()
+}
+
+// stop clears the line and stops refreshing.
+func (s *status) stop() {
+	select {
+	case <-s.done:
+	default:
+		close(s.done)
+	}
+	<-s.ended
+}

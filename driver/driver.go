@@ -1,0 +1,331 @@
+// Package driver runs goadvise's check pipeline: from package patterns to
+// ranked findings, as stages.
+//
+//  1. Plan: one go list of the patterns and their dependencies (package
+//     load) keys every package; those whose key is unchanged get their
+//     findings from the findings cache (package memo).
+//  2. Warm: the other packages are compiled once with the compiler's
+//     optimization log (package escape), from the same listing.
+//  3. Load: the packages are type-checked in batches (package load), a
+//     batch loading while the one before it is analysed, under a soft
+//     memory limit.
+//  4. Analyze: the analyzers run on each batch, and the whole-program
+//     passes (package program) if asked.
+//  5. Rank: findings are merged, hidden (test files, -new-from-rev, cold
+//     code, inherent allocations, code a profile never saw), scored by a
+//     profile or ordered by tier, and cut (package report).
+//
+// The caller (cmd/goadvise) chooses the output, applies or verifies fixes
+// and shows the progress.
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/pgo"
+	"github.com/goadvise/goadvise/program"
+	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/worktree"
+)
+
+// Config says what to check and which findings to report.
+type Config struct {
+	Dir       string   // directory in which the patterns are resolved
+	Patterns  []string // package patterns (default ".")
+	Analyzers []*analysis.Analyzer
+	Passes    []string // whole-program passes to run (see package program)
+	Tests     bool     // also analyse _test.go files
+
+	Profiles  []string // CPU profiles to rank by (files, directories or URLs)
+	Heap      []string // heap profiles that also weigh allocation findings
+	HeapIndex string   // alloc_space (default) or alloc_objects
+
+	All        bool    // with a profile, also report findings in code it never saw run
+	Cold       bool    // also report findings in cold code
+	HeapCold   bool    // report heapescape's findings in cold code (-heapescape.cold=true)
+	Inherent   bool    // report inherent allocations (-heapescape.all=true)
+	MinScore   float64 // with a profile, report only findings scoring at least this
+	NewFromRev string  // report only findings on lines changed since this git revision
+	Top        int     // report only the first Top findings (0: all)
+
+	// Version is goadvise's version, part of the caches' keys.
+	Version string
+	// Warn, if set, receives warnings (one line each): the run goes on.
+	Warn func(msg string)
+
+	progress func(string)
+}
+
+func (c *Config) warn(msg string) {
+	if c.Warn != nil {
+		c.Warn(msg)
+	}
+}
+
+// A Result is the outcome of a run: the report (without its duration),
+// and what the fixes and their verification need.
+type Result struct {
+	Report *report.Report
+	// Errors are the lines to print about packages that did not load,
+	// analyzers that failed and passes that failed: a run with errors is
+	// a failed run, though it reports what it found.
+	Errors    []string
+	Dirs      map[string]string // import path -> directory of every package analysed
+	ModuleDir string            // directory of the main module, if any
+}
+
+// Run runs the pipeline. progress, if not nil, is told what the run is
+// doing, in a few words, whenever that changes (from the goroutine that
+// called Run). Ctrl-C, as a cancelled ctx, stops the run.
+func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, error) {
+	if progress == nil {
+		progress = func(string) {}
+	}
+	cfg.progress = progress
+	if len(cfg.Patterns) == 0 {
+		cfg.Patterns = []string{"."}
+	}
+	if cfg.HeapIndex == "" {
+		cfg.HeapIndex = "alloc_space"
+	}
+	var hot *pgo.Hotness
+	if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
+		if len(cfg.Profiles) == 0 {
+			return nil, errors.New("-heap needs -profile (a CPU profile) to rank by")
+		}
+		var err error
+		hot, err = loadProfiles(&cfg)
+		if err != nil {
+			return nil, err
+		}
+		// The analyzers see the same profile through the hot-path seam.
+		hotpath.SetProfile(hot)
+	}
+	ar, err := analyze(ctx, &cfg)
+	if err != nil && ctx.Err() != nil {
+		err = fmt.Errorf("interrupted")
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Dirs: ar.dirs, ModuleDir: ar.moduleDir}
+	res.Errors = append(res.Errors, ar.loadErrs...)
+	res.Errors = append(res.Errors, ar.toolErrs...)
+	findings := ar.findings
+	if len(cfg.Passes) > 0 {
+		progress("running the whole-program passes")
+		pf, err := program.AnalyzePaths(context.Background(), ar.roots, program.Options{Dir: cfg.Dir, Passes: cfg.Passes})
+		if err != nil {
+			res.Errors = append(res.Errors, fmt.Sprintf("whole-program passes: %v", err))
+		}
+		findings = append(findings, pf...)
+	}
+	r, err := rank(&cfg, findings, hot, ar)
+	if err != nil {
+		return nil, err
+	}
+	res.Report = r
+	return res, nil
+}
+
+// rank merges, hides, scores and ranks the findings, and describes the run.
+func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysisResult) (*report.Report, error) {
+	if !cfg.Tests {
+		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
+	}
+	// One cost, one finding: before scoring, so that a finding is
+	// weighed once.
+	findings = report.Merge(findings)
+	// Hide, and count, what the user did not ask to see: each finding
+	// once, for the first reason that applies.
+	hide := func(drop func(report.Finding) bool) int {
+		n := len(findings)
+		findings = slices.DeleteFunc(findings, drop)
+		return n - len(findings)
+	}
+	unchanged := 0
+	if cfg.NewFromRev != "" {
+		n := len(findings)
+		var err error
+		findings, err = onChangedLines(cfg.Dir, cfg.NewFromRev, findings)
+		if err != nil {
+			return nil, fmt.Errorf("-new-from-rev: %w", err)
+		}
+		unchanged = n - len(findings)
+	}
+	var hiddenInherent, hiddenCold int
+	if !cfg.Inherent {
+		hiddenInherent = hide(func(f report.Finding) bool { return f.Class == "inherent" })
+	}
+	ranking, hidden := "static", 0
+	var profStats *report.ProfileStats
+	if hot != nil {
+		ranking = "profile"
+		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1, Module: ar.module, HeapIndex: cfg.HeapIndex})
+		if !cfg.All {
+			hidden = hide(func(f report.Finding) bool { return !f.Sampled })
+		}
+	}
+	if !cfg.Cold {
+		// With a profile, code it never saw run is cold: -all, not
+		// -cold, decides about it.
+		hiddenCold = hide(func(f report.Finding) bool {
+			return f.Tier == "cold" && (hot == nil || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold)
+		})
+	}
+	if hot != nil {
+		if cfg.MinScore > 0 {
+			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return f.Score < cfg.MinScore })
+		}
+		report.RankByScore(findings)
+		profStats = profileStats(hot, cfg, ar.module)
+		cachedStaleness(profStats, cfg.Dir, cfg.Patterns, ar.dirs, cfg.Version)
+	} else {
+		report.Rank(findings)
+	}
+	total := len(findings)
+	if cfg.Top > 0 && len(findings) > cfg.Top {
+		findings = findings[:cfg.Top]
+	}
+	if profStats != nil {
+		for _, f := range findings {
+			profStats.TopCover += f.Score
+		}
+	}
+	return &report.Report{Findings: findings, Stats: report.Stats{
+		Packages:   ar.packages,
+		Failed:     ar.failed,
+		Files:      ar.files,
+		Cached:     ar.cached,
+		Findings:   len(findings),
+		Total:      total,
+		ByAnalyzer: byAnalyzer(findings),
+		Ranking:    ranking,
+		Hidden:     hidden,
+		Unchanged:  unchanged,
+		NewFromRev: cfg.NewFromRev,
+		Profile:    profStats,
+		Errors:     append(slices.Clip(ar.loadErrs), ar.toolErrs...),
+		Suppressed: ar.suppressed,
+
+		HiddenCold:     hiddenCold,
+		HiddenInherent: hiddenInherent,
+	}}, nil
+}
+
+func byAnalyzer(fs []report.Finding) map[string]int {
+	m := make(map[string]int)
+	for _, f := range fs {
+		m[f.Analyzer]++
+	}
+	return m
+}
+
+// onChangedLines keeps the findings whose lines changed since the git
+// revision rev in the repository holding dir: committed since, uncommitted
+// or in untracked files.
+func onChangedLines(dir, rev string, findings []report.Finding) ([]report.Finding, error) {
+	ctx := context.Background()
+	repo, err := worktree.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	commit, err := repo.Resolve(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := repo.Changes(ctx, commit, "")
+	if err != nil {
+		return nil, err
+	}
+	top, err := filepath.EvalSymlinks(repo.Top())
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(findings, func(f report.Finding) bool {
+		file, err := filepath.EvalSymlinks(f.File)
+		if err != nil {
+			file = f.File
+		}
+		rel, err := filepath.Rel(top, file)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return true // outside the repository: not changed in it
+		}
+		rel = filepath.ToSlash(rel)
+		end := max(f.EndLine, f.Line)
+		return !ch.Added[rel] && !worktree.Touches(ch.New[rel], f.Line, end)
+	}), nil
+}
+
+// loadProfiles reads the CPU and heap profiles. It refuses a profile of
+// the wrong kind or without samples, and a CPU profile none of whose
+// weight falls in the packages matched by the patterns (a profile of
+// another program would hide every finding); it warns when little does.
+func loadProfiles(cfg *Config) (*pgo.Hotness, error) {
+	hot, err := pgo.Load(context.Background(), cfg.Profiles, cfg.Heap, pgo.LoadOptions{})
+	if ke := (*pgo.KindError)(nil); errors.As(err, &ke) && ke.Got == pgo.Heap {
+		err = fmt.Errorf("%v (give heap profiles with -heap)", err)
+	} else if errors.As(err, &ke) && ke.Got == pgo.CPU {
+		err = fmt.Errorf("%v (give CPU profiles with -profile)", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	loaded, err := pgo.Packages(context.Background(), cfg.Dir, cfg.Patterns)
+	if err != nil {
+		return hot, nil // the analysis reports why the packages do not load
+	}
+	for _, c := range hot.Coverage(func(pkg string) bool { return loaded[pkg] }) {
+		switch {
+		case c.Percent == 0:
+			return nil, fmt.Errorf("%s: none of the profile's samples is in the packages analysed (a profile of another program?)", c.Source)
+		case c.Percent < pgo.MinCoverage:
+			cfg.warn(fmt.Sprintf("warning: %s: only %.2f%% of the profile's samples are in the packages analysed; it says little about them", c.Source, c.Percent))
+		}
+	}
+	return hot, nil
+}
+
+// profileStats describes the profile for the report: its size, the GC
+// factor used, and the hottest functions outside the analysed module.
+func profileStats(hot *pgo.Hotness, cfg *Config, module string) *report.ProfileStats {
+	samples, dur := hot.Total()
+	ps := &report.ProfileStats{
+		Sources:   append(slices.Clone(cfg.Profiles), cfg.Heap...),
+		Samples:   samples,
+		DurationS: dur.Seconds(),
+		GCFactor:  report.GCFactor(hot),
+	}
+	if module != "" {
+		for _, h := range hot.Outside(module, 5) {
+			ps.Outside = append(ps.Outside, report.HotSpot{Function: h.Name, Flat: h.Flat * 100, Cum: h.Cum * 100})
+		}
+	}
+	return ps
+}
+
+// staleness measures how well the first CPU profile matches the current
+// source (pgo check's answer) and records it in ps. Failing that, it
+// leaves ps alone: the ranking does not depend on it.
+func staleness(ps *report.ProfileStats, dir string, patterns []string) {
+	if len(ps.Sources) == 0 || strings.Contains(ps.Sources[0], "://") {
+		return
+	}
+	rep, err := pgo.Check(context.Background(), ps.Sources[0], patterns, pgo.CheckOptions{Dir: dir, Top: 3})
+	if err != nil || rep.Checked == 0 {
+		return
+	}
+	m := rep.Share() * 100
+	ps.Match = &m
+	for _, f := range rep.Stale {
+		ps.Stale = append(ps.Stale, f.Name)
+	}
+}

@@ -1,0 +1,111 @@
+package driver
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/goadvise/goadvise/internal/gittest"
+	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/suite"
+)
+
+// TestRankHides checks what rank hides without a profile, and counts:
+// findings in test files (unless Tests), inherent allocations (unless
+// Inherent), cold code (unless Cold; heapescape's with HeapCold), each
+// once, and the cut of Top after ranking, hottest first.
+func TestRankHides(t *testing.T) {
+	findings := func() []report.Finding {
+		return []report.Finding{
+			{Analyzer: "deepequal", File: "/m/a.go", Line: 1, Tier: "cold"},
+			{Analyzer: "heapescape", File: "/m/a.go", Line: 2, Tier: "cold"},
+			{Analyzer: "heapescape", File: "/m/a.go", Line: 3, Tier: "hot-loop", Class: "inherent"},
+			{Analyzer: "heapescape", File: "/m/a.go", Line: 4, Tier: "cold", Class: "inherent"},
+			{Analyzer: "deepequal", File: "/m/a_test.go", Line: 5, Tier: "hot-loop"},
+			{Analyzer: "smallalloc", File: "/m/a.go", Line: 6, Tier: "per-item"},
+			{Analyzer: "deepequal", File: "/m/a.go", Line: 7, Tier: "hot-loop"},
+		}
+	}
+	lines := func(r *report.Report) []int {
+		var out []int
+		for _, f := range r.Findings {
+			out = append(out, f.Line)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name                string
+		cfg                 Config
+		want                []int
+		total, cold, inhert int
+	}{
+		{"default", Config{}, []int{7, 6}, 2, 2, 2},
+		{"tests", Config{Tests: true}, []int{7, 5, 6}, 3, 2, 2},
+		{"cold", Config{Cold: true}, []int{7, 6, 1, 2}, 4, 0, 2},
+		{"heapescape cold", Config{HeapCold: true}, []int{7, 6, 2}, 3, 1, 2},
+		{"inherent", Config{Inherent: true}, []int{7, 3, 6}, 3, 3, 0},
+		{"top", Config{Top: 1}, []int{7}, 2, 2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := rank(&tc.cfg, findings(), nil, &analysisResult{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := lines(r); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("lines reported = %v, want %v", got, tc.want)
+			}
+			s := r.Stats
+			if s.Total != tc.total || s.Findings != len(tc.want) || s.HiddenCold != tc.cold || s.HiddenInherent != tc.inhert || s.Ranking != "static" {
+				t.Errorf("stats: total %d, findings %d, cold %d, inherent %d, ranking %s; want %d, %d, %d, %d, static",
+					s.Total, s.Findings, s.HiddenCold, s.HiddenInherent, s.Ranking, tc.total, len(tc.want), tc.cold, tc.inhert)
+			}
+		})
+	}
+}
+
+// TestRunListsOnce runs a cold check through a go command that logs its
+// arguments: the packages are listed (go list -deps) once, for the
+// findings cache and the compiler's decisions alike, and the findings
+// come out ranked.
+func TestRunListsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a fixture module")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "log")
+	script := "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + goCmd + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewTree(t, manyPackages("example.com/once", 3))
+	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Report.Stats.Packages; got != 3 || len(res.Report.Findings) != 3 || len(res.Errors) > 0 {
+		t.Errorf("%d packages, %d findings, errors %q; want 3 packages with a finding each", got, len(res.Report.Findings), res.Errors)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listings []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "list ") && strings.Contains(line, "-deps") && !strings.Contains(line, "-export") {
+			listings = append(listings, line)
+		}
+	}
+	if len(listings) != 1 {
+		t.Errorf("a cold run listed the packages %d times, want once:\n%s", len(listings), strings.Join(listings, "\n"))
+	}
+}
