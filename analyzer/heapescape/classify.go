@@ -37,8 +37,10 @@ func (fd *finding) message() (string, bool) {
 		if call := callAt(fd.path, rec.TokPos); call != nil {
 			name = "the result of " + types.ExprString(call)
 		}
-	} else if strings.Contains(name, "~r") {
-		// An expression using such a result: print the source instead.
+	} else if strings.Contains(name, "~r") || strings.Contains(name, ".dict[") {
+		// An expression using such a result, or a generic call through
+		// its dictionary ("f[*uint8]((*[3]uintptr)(.dict[0]), x)"): print
+		// the source instead.
 		if e := fd.exprAt(); e != nil {
 			name = types.ExprString(e)
 		}

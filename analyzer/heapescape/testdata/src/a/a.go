@@ -122,3 +122,18 @@ func Evens(xs []int) []int {
 	}
 	return out
 }
+
+//go:noinline
+func conv[T any](x T) T { return x }
+
+// Convs appends a generic call's result per element: the message shows the
+// call as written, not as the compiler calls it through its dictionary.
+func Convs[T any](xs []T) []T {
+	var out []T
+	for _, x := range xs {
+		out = append(out, conv(x)) // want `^append\(out, conv\(x\)\) escapes to heap because append grows it and it is returned; the loop appends exactly len\(xs\) elements`
+	}
+	return out
+}
+
+var _ = Convs[*int]
