@@ -205,3 +205,19 @@ func TestNoTypeArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestShort holds the cases of the HTML report's former shortFunc, whose
+// form text and JSON now share.
+func TestShort(t *testing.T) {
+	for in, want := range map[string]string{
+		"example.com/svc/kv.(*Store).Put":       "kv.(*Store).Put",
+		"example.com/svc/kv.Describe":           "kv.Describe",
+		"main.main":                             "main.main",
+		"example.com/a.F[example.com/b.T].m":    "a.F[example.com/b.T].m",
+		"example.com/a.(*T[example.com/b.U]).M": "a.(*T[example.com/b.U]).M",
+	} {
+		if got := Short(in); got != want {
+			t.Errorf("Short(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
