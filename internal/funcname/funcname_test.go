@@ -172,6 +172,10 @@ func TestNames(t *testing.T) {
 		{"example.com/p.F.deferwrap2", "example.com/p", "p.F.deferwrap2", "F.deferwrap2", "example.com/p.F"},
 		{"example.com/p.Keys[...].func1", "example.com/p", "p.Keys[...].func1", "Keys[...].func1", "example.com/p.Keys[...]"},
 		{"(*T).M", "", "(*T).M", "(*T).M", ""},
+		// The HTML report's former shortFunc cases, whose form text and JSON now share.
+		{"example.com/svc/kv.Describe", "example.com/svc/kv", "kv.Describe", "Describe", ""},
+		{"example.com/a.F[example.com/b.T].m", "example.com/a", "a.F[example.com/b.T].m", "F[example.com/b.T].m", ""},
+		{"example.com/a.(*T[example.com/b.U]).M", "example.com/a", "a.(*T[example.com/b.U]).M", "(*T[example.com/b.U]).M", ""},
 	} {
 		if got := Package(tc.name); got != tc.pkg {
 			t.Errorf("Package(%q) = %q, want %q", tc.name, got, tc.pkg)
@@ -202,22 +206,6 @@ func TestNoTypeArgs(t *testing.T) {
 	} {
 		if got := NoTypeArgs(in); got != want {
 			t.Errorf("NoTypeArgs(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// TestShort holds the cases of the HTML report's former shortFunc, whose
-// form text and JSON now share.
-func TestShort(t *testing.T) {
-	for in, want := range map[string]string{
-		"example.com/svc/kv.(*Store).Put":       "kv.(*Store).Put",
-		"example.com/svc/kv.Describe":           "kv.Describe",
-		"main.main":                             "main.main",
-		"example.com/a.F[example.com/b.T].m":    "a.F[example.com/b.T].m",
-		"example.com/a.(*T[example.com/b.U]).M": "a.(*T[example.com/b.U]).M",
-	} {
-		if got := Short(in); got != want {
-			t.Errorf("Short(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
