@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -264,7 +265,7 @@ func (ex *Explanation) compare(off, on *compilerOutput, idx *funcIndex) {
 	offSites, onSites := inlineSites(off), inlineSites(on)
 	inlinedAt := func(sites map[Pos][]string, p Pos, callee string) bool {
 		for _, c := range sites[p] {
-			if c == callee || c == shortName(callee) || shortName(c) == shortName(callee) {
+			if c == callee || c == funcname.InPackageOf(callee) || funcname.InPackageOf(c) == funcname.InPackageOf(callee) {
 				return true
 			}
 		}
@@ -280,13 +281,13 @@ func (ex *Explanation) compare(off, on *compilerOutput, idx *funcIndex) {
 		if !inlinedAt(onSites, r.Pos, r.Callee) || inlinedAt(offSites, r.Pos, r.Callee) {
 			continue
 		}
-		hotSite[siteKey{r.Pos, shortName(r.Callee)}] = true
+		hotSite[siteKey{r.Pos, funcname.InPackageOf(r.Callee)}] = true
 		w := int64(-1)
 		if st := on.stats[r.Pos]; st != nil {
 			w = st.Weight
 		}
 		ex.HotInlines = append(ex.HotInlines, HotInline{
-			Package: r.Pkg, Caller: shortName(r.Caller), Callee: r.Callee, Cost: r.Cost, Pos: r.Pos, Weight: w,
+			Package: r.Pkg, Caller: funcname.InPackageOf(r.Caller), Callee: r.Callee, Cost: r.Cost, Pos: r.Pos, Weight: w,
 		})
 	}
 	for _, r := range on.remarks {
@@ -303,7 +304,7 @@ func (ex *Explanation) compare(off, on *compilerOutput, idx *funcIndex) {
 			if st.Devirtualized != "" {
 				d.Callee = st.Devirtualized
 			}
-			d.Caller = shortName(st.Caller)
+			d.Caller = funcname.InPackageOf(st.Caller)
 		}
 		d.Inlined = inlinedAt(onSites, r.Pos, d.Callee)
 		ex.Devirtualized = append(ex.Devirtualized, d)
@@ -316,7 +317,7 @@ func (ex *Explanation) compare(off, on *compilerOutput, idx *funcIndex) {
 	diffSites := func(a, b map[Pos][]string, withPGO bool) {
 		for p, callees := range a {
 			for _, c := range callees {
-				if inlinedAt(b, p, c) || (withPGO && hotSite[siteKey{p, shortName(c)}]) {
+				if inlinedAt(b, p, c) || (withPGO && hotSite[siteKey{p, funcname.InPackageOf(c)}]) {
 					continue
 				}
 				ex.InlineChanges = append(ex.InlineChanges, InlineChange{
@@ -335,7 +336,7 @@ func (ex *Explanation) compare(off, on *compilerOutput, idx *funcIndex) {
 	calleeHeap := func(out *compilerOutput, callee, name string) bool {
 		// -m names a callee "F" or "(*T).M" in its own package and
 		// "pkg.F" in another; hot-budget remarks give the full name.
-		cands := map[string]bool{callee: true, shortName(callee): true}
+		cands := map[string]bool{callee: true, funcname.InPackageOf(callee): true}
 		for _, r := range out.remarks {
 			if (r.Kind == rkEscapes || r.Kind == rkMoved) && r.Name == name && cands[idx.enclosing(r.Pos.File, r.Pos.Line, r.Pos.Col)] {
 				return true
@@ -459,7 +460,7 @@ func (ex *Explanation) codeHazards(on *compilerOutput, idx *funcIndex, t *target
 		if entry {
 			ex.Hazards = append(ex.Hazards, fmt.Sprintf(
 				"%s: %s.%s is a goroutine entry function and PGO inlines %s (cost %d) into it: every goroutine starts with the larger frame and may grow its stack at once; exclude the edge from the profile (goadvise pgo merge -exclude) if goroutines are many and short",
-				h.Pos.rel(ex.dir), h.Package, h.Caller, shortName(h.Callee), h.Cost))
+				h.Pos.rel(ex.dir), h.Package, h.Caller, funcname.InPackageOf(h.Callee), h.Cost))
 		}
 	}
 	for _, k := range order {
@@ -480,19 +481,19 @@ func (ex *Explanation) codeHazards(on *compilerOutput, idx *funcIndex, t *target
 	}
 	for _, outer := range ex.HotInlines {
 		for _, inner := range ex.HotInlines {
-			if inner.Package != pkgOf(outer.Callee) || inner.Caller != shortName(outer.Callee) {
+			if inner.Package != funcname.Package(outer.Callee) || inner.Caller != funcname.InPackageOf(outer.Callee) {
 				continue
 			}
 			lost := true
 			for _, c := range inlinedAt[outer.Pos] {
-				if c == shortName(inner.Callee) || c == inner.Callee || shortName(c) == shortName(inner.Callee) {
+				if c == funcname.InPackageOf(inner.Callee) || c == inner.Callee || funcname.InPackageOf(c) == funcname.InPackageOf(inner.Callee) {
 					lost = false
 				}
 			}
 			if lost {
 				ex.Hazards = append(ex.Hazards, fmt.Sprintf(
 					"%s: PGO inlines %s into %s.%s, but not the hot call to %s inside it (the profile's edge belongs to %s): this copy keeps the call%s; if %s is the hot path, profile it as it runs or exclude the outer edge",
-					outer.Pos.rel(ex.dir), inner.Caller, outer.Package, outer.Caller, shortName(inner.Callee), inner.Caller,
+					outer.Pos.rel(ex.dir), inner.Caller, outer.Package, outer.Caller, funcname.InPackageOf(inner.Callee), inner.Caller,
 					ex.escapeNote(inner), outer.Caller))
 			}
 		}
@@ -501,7 +502,7 @@ func (ex *Explanation) codeHazards(on *compilerOutput, idx *funcIndex, t *target
 		if r.Kind == rkHotBig {
 			ex.Hazards = append(ex.Hazards, fmt.Sprintf(
 				"%s: the call to %s is hot but %s is too big for PGO to inline into (the compiler's hot-big check); splitting the caller would let PGO inline it",
-				r.Pos.rel(ex.dir), shortName(r.Callee), shortName(r.Caller)))
+				r.Pos.rel(ex.dir), funcname.InPackageOf(r.Callee), funcname.InPackageOf(r.Caller)))
 		}
 	}
 }

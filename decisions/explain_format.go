@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // verdict weighs the runtime change against the build cost in one line.
@@ -160,7 +161,7 @@ func (ex *Explanation) writeText(w *bytes.Buffer) {
 	if section("Hot-budget inlining (inlined only because the profile marks the call hot; the default budget is 80)", len(ex.HotInlines)) {
 		var items []item
 		for _, h := range sortedByFunc(ex.HotInlines, func(h HotInline) (string, string) { return h.Package, h.Caller }) {
-			items = append(items, item{h.Package, h.Caller, fmt.Sprintf("%s: inlined %s (cost %d), %s", h.Pos.rel(ex.dir), shortName(h.Callee), h.Cost, weight(h.Weight))})
+			items = append(items, item{h.Package, h.Caller, fmt.Sprintf("%s: inlined %s (cost %d), %s", h.Pos.rel(ex.dir), funcname.InPackageOf(h.Callee), h.Cost, weight(h.Weight))})
 		}
 		group(items)
 	}
@@ -175,7 +176,7 @@ func (ex *Explanation) writeText(w *bytes.Buffer) {
 			if d.Inlined {
 				then = ", then inlined"
 			}
-			items = append(items, item{d.Package, d.Caller, fmt.Sprintf("%s: %s call %s -> %s, %s%s%s", d.Pos.rel(ex.dir), d.Kind, d.Call, shortName(d.Callee), weight(d.Weight), share, then)})
+			items = append(items, item{d.Package, d.Caller, fmt.Sprintf("%s: %s call %s -> %s, %s%s%s", d.Pos.rel(ex.dir), d.Kind, d.Call, funcname.InPackageOf(d.Callee), weight(d.Weight), share, then)})
 		}
 		group(items)
 	}

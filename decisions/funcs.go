@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // A funcSpan is a function of a source file and the lines it spans.
@@ -143,7 +145,7 @@ func parseFuncs(name string) *fileFuncs {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			name := declName(d)
+			name := funcname.NoTypeArgs(funcname.Decl(d))
 			add(name, d, false)
 			if d.Body != nil {
 				lits(name, false, d.Body)
@@ -180,55 +182,4 @@ func parseFuncs(name string) *fileFuncs {
 	})
 	sort.Slice(ff.funcs, func(i, j int) bool { return ff.funcs[i].startOffset < ff.funcs[j].startOffset })
 	return ff
-}
-
-// declName returns the compiler's name of a declared function: "F",
-// "T.M" or "(*T).M" (type parameters omitted).
-func declName(d *ast.FuncDecl) string {
-	if d.Recv == nil || len(d.Recv.List) == 0 {
-		return d.Name.Name
-	}
-	t := d.Recv.List[0].Type
-	ptr := false
-	if s, ok := t.(*ast.StarExpr); ok {
-		ptr, t = true, s.X
-	}
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t = x.X
-	case *ast.IndexListExpr:
-		t = x.X
-	}
-	id, ok := t.(*ast.Ident)
-	if !ok {
-		return d.Name.Name
-	}
-	if ptr {
-		return "(*" + id.Name + ")." + d.Name.Name
-	}
-	return id.Name + "." + d.Name.Name
-}
-
-// shortName returns the part of a linker symbol name after the package
-// path: "example.com/p.(*T).M" -> "(*T).M".
-func shortName(sym string) string {
-	if strings.HasPrefix(sym, "(") {
-		return sym // already without a package
-	}
-	slash := strings.LastIndex(sym, "/")
-	rest := sym[slash+1:]
-	if i := strings.Index(rest, "."); i >= 0 {
-		return rest[i+1:]
-	}
-	return sym
-}
-
-// pkgOf returns the package path of a linker symbol name.
-func pkgOf(sym string) string {
-	slash := strings.LastIndex(sym, "/")
-	rest := sym[slash+1:]
-	if i := strings.Index(rest, "."); i >= 0 {
-		return sym[:slash+1+i]
-	}
-	return ""
 }

@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 var errNoResult = errors.New("no escape result")
@@ -214,32 +216,7 @@ func enclosingFunc(f *ast.File, pos token.Pos) string {
 		if !ok || pos < fd.Pos() || pos >= fd.End() {
 			continue
 		}
-		if fd.Recv == nil || len(fd.Recv.List) == 0 {
-			return fd.Name.Name
-		}
-		t := fd.Recv.List[0].Type
-		if ix, ok := t.(*ast.IndexExpr); ok {
-			t = ix.X
-		}
-		if ix, ok := t.(*ast.IndexListExpr); ok {
-			t = ix.X
-		}
-		if st, ok := t.(*ast.StarExpr); ok {
-			x := st.X
-			if ix, ok := x.(*ast.IndexExpr); ok {
-				x = ix.X
-			}
-			if ix, ok := x.(*ast.IndexListExpr); ok {
-				x = ix.X
-			}
-			if id, ok := x.(*ast.Ident); ok {
-				return "(*" + id.Name + ")." + fd.Name.Name
-			}
-		}
-		if id, ok := t.(*ast.Ident); ok {
-			return id.Name + "." + fd.Name.Name
-		}
-		return fd.Name.Name
+		return funcname.NoTypeArgs(funcname.Decl(fd))
 	}
 	return ""
 }

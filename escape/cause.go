@@ -22,10 +22,12 @@ func (s Step) From() (expr, reason string, ok bool) {
 	return rest[:i], rest[i+2 : len(rest)-1], true
 }
 
-// isAllocName reports whether name, as the compiler prints an escaping
+// IsAllocName reports whether name, as the compiler prints an escaping
 // expression, is itself an allocation (rather than an implicit interface
-// conversion of a value, which the compiler prints as the value).
-func isAllocName(name string) bool {
+// conversion of a value, which the compiler prints as the value: "T{}"
+// in "var v any = T{}"). It is the one rule for the Analyzer's causes and
+// for analyzers that advise on allocations.
+func IsAllocName(name string) bool {
 	switch {
 	case strings.HasPrefix(name, "&"),
 		strings.HasPrefix(name, "make("),
@@ -81,7 +83,7 @@ func classify(rec *Record) Cause {
 	if strings.HasPrefix(rec.Name, "append(") {
 		return CauseAppend
 	}
-	if rec.Kind == EscapesToHeap && !isAllocName(rec.Name) {
+	if rec.Kind == EscapesToHeap && !IsAllocName(rec.Name) {
 		// The compiler names an escaping interface conversion after the
 		// converted value ("v escapes to heap").
 		return CauseInterfaceConversion

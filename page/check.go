@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -181,7 +182,7 @@ func makeFindingView(f report.Finding, dir string, files *sourceCache, maxScore 
 		Tier:     f.Tier,
 		Where:    fmt.Sprintf("%s:%d:%d", relPath(dir, f.File), f.Line, f.Column),
 		Function: f.Function,
-		Short:    shortFunc(f.Function),
+		Short:    funcname.Short(f.Function),
 		Cost:     f.Cost,
 		Score:    f.Score,
 		Sampled:  f.Sampled || f.Hot != nil,
@@ -189,7 +190,7 @@ func makeFindingView(f report.Finding, dir string, files *sourceCache, maxScore 
 	}
 	if v.Function == "" {
 		v.Function = f.Package + " (package level)"
-		v.Short = shortFunc(f.Package) + " (package level)"
+		v.Short = funcname.Short(f.Package) + " (package level)"
 	}
 	v.Message, v.Reason = splitReason(f.Message)
 	for _, r := range f.Related {
@@ -493,7 +494,7 @@ func cpuChart(r *report.Report) chart {
 	scale := niceCeil(top)
 	for i, g := range shown {
 		b := newBar(i, float64(chartBarW)*g.cum/scale)
-		b.Label = shortFunc(g.name)
+		b.Label = funcname.Short(g.name)
 		b.Title = g.name
 		b.Value = funcShare(g.cum)
 		b.Class = "module"

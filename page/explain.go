@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/decisions"
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // ExplainOptions control WriteExplain.
@@ -158,7 +159,7 @@ func WriteExplain(w io.Writer, ex *decisions.Explanation, opts ExplainOptions) e
 	for _, h := range ex.HotInlines {
 		v := hotInlineView{
 			Package: h.Package, Caller: caller(h.Package, h.Caller),
-			Callee: shortFunc(h.Callee), CalleeFull: h.Callee,
+			Callee: funcname.Short(h.Callee), CalleeFull: h.Callee,
 			Cost: h.Cost, Over: h.Cost - defaultBudget, Weight: weight(h.Weight),
 		}
 		v.Pos, v.File = pos(h.Pos)
@@ -170,7 +171,7 @@ func WriteExplain(w io.Writer, ex *decisions.Explanation, opts ExplainOptions) e
 	for _, d := range ex.Devirtualized {
 		v := devirtView{
 			Package: d.Package, Caller: caller(d.Package, d.Caller), Kind: d.Kind, Call: d.Call,
-			Callee: shortFunc(d.Callee), CalleeFull: d.Callee, Weight: weight(d.Weight), Inlined: d.Inlined,
+			Callee: funcname.Short(d.Callee), CalleeFull: d.Callee, Weight: weight(d.Weight), Inlined: d.Inlined,
 		}
 		v.Pos, v.File = pos(d.Pos)
 		if d.Weight >= 0 && d.Total > 0 {

@@ -90,19 +90,6 @@ func relPath(dir, path string) string {
 	return path
 }
 
-// shortFunc returns a function name without its package path:
-// "example.com/svc/kv.(*Store).Put" becomes "kv.(*Store).Put".
-func shortFunc(name string) string {
-	head := name
-	if i := strings.IndexAny(head, "(["); i >= 0 {
-		head = head[:i]
-	}
-	if i := strings.LastIndexByte(head, '/'); i >= 0 {
-		return name[i+1:]
-	}
-	return name
-}
-
 // A tick is one labelled mark on a chart axis.
 type tick struct {
 	X     float64

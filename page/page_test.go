@@ -267,20 +267,6 @@ func TestExcerptLongSpan(t *testing.T) {
 	}
 }
 
-func TestShortFunc(t *testing.T) {
-	for in, want := range map[string]string{
-		"example.com/svc/kv.(*Store).Put":       "kv.(*Store).Put",
-		"example.com/svc/kv.Describe":           "kv.Describe",
-		"main.main":                             "main.main",
-		"example.com/a.F[example.com/b.T].m":    "a.F[example.com/b.T].m",
-		"example.com/a.(*T[example.com/b.U]).M": "a.(*T[example.com/b.U]).M",
-	} {
-		if got := shortFunc(in); got != want {
-			t.Errorf("shortFunc(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestNiceCeil(t *testing.T) {
 	for in, want := range map[float64]float64{25.6: 30, 8.5: 10, 0.3: 0.3, 4.27: 5, 100: 100, 0: 1, 12: 15} {
 		if got := niceCeil(in); got != want {

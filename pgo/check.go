@@ -15,6 +15,8 @@ import (
 
 	"github.com/google/pprof/profile"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // A SourceFunc is a function of the current source code as the profile
@@ -52,7 +54,7 @@ func SourceFuncs(pkgs []*packages.Package) map[string]SourceFunc {
 					prefixes = append(prefixes, "main")
 				}
 				for _, prefix := range prefixes {
-					name := prefix + "." + declName(fd)
+					name := prefix + "." + funcname.Decl(fd)
 					addFunc(out, pkg.Fset, name, fd.Pos(), fd.End(), fd.Body)
 					closures(out, pkg.Fset, name, ".func", fd.Body)
 				}
@@ -110,41 +112,6 @@ func closures(out map[string]SourceFunc, fset *token.FileSet, outer, sep string,
 		closures(out, fset, name, ".", lit.Body)
 		return false
 	})
-}
-
-// declName returns the pprof name of a declared function without its
-// package: "F", "T.M", "(*T).M", "F[...]", "(*T[...]).M".
-func declName(fd *ast.FuncDecl) string {
-	name := fd.Name.Name
-	if fd.Type.TypeParams != nil && fd.Type.TypeParams.NumFields() > 0 {
-		name += "[...]"
-	}
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return name
-	}
-	t := fd.Recv.List[0].Type
-	ptr := false
-	if st, ok := t.(*ast.StarExpr); ok {
-		ptr, t = true, st.X
-	}
-	generic := false
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t, generic = x.X, true
-	case *ast.IndexListExpr:
-		t, generic = x.X, true
-	}
-	recv := "?"
-	if id, ok := t.(*ast.Ident); ok {
-		recv = id.Name
-	}
-	if generic {
-		recv += "[...]"
-	}
-	if ptr {
-		return "(*" + recv + ")." + name
-	}
-	return recv + "." + name
 }
 
 // CheckReport is the result of [Check].
@@ -274,7 +241,7 @@ func staleness(rep *CheckReport, p *profile.Profile, pkgs []*packages.Package, t
 			// Generic code: names of instantiations vary.
 			return false, true
 		}
-		outer, made := enclosing(name)
+		outer, made := funcname.Outer(name)
 		if !made {
 			return false, false
 		}
@@ -285,7 +252,7 @@ func staleness(rep *CheckReport, p *profile.Profile, pkgs []*packages.Package, t
 	stale := map[string]*StaleFunc{}
 	for _, e := range CallEdges(p).Edges {
 		rep.Total += e.Weight
-		pkg := PackageOf(e.Caller)
+		pkg := funcname.Package(e.Caller)
 		if !loaded[pkg] || generated[e.Caller] {
 			continue
 		}
@@ -296,7 +263,7 @@ func staleness(rep *CheckReport, p *profile.Profile, pkgs []*packages.Package, t
 		reason := ""
 		found, unsure := known(e.Caller)
 		f := funcs[e.Caller]
-		userCallee := loaded[PackageOf(e.Callee)] && !generated[e.Callee]
+		userCallee := loaded[funcname.Package(e.Callee)] && !generated[e.Callee]
 		switch {
 		case unsure:
 			continue // not checked
@@ -374,24 +341,6 @@ func Packages(ctx context.Context, dir string, patterns []string) (map[string]bo
 	}
 	loaded, _ := packageNames(pkgs)
 	return loaded, nil
-}
-
-// enclosing returns, for a compiler-made function name (a closure, a
-// range-over-func body, a go or defer wrapper, a method value wrapper), the
-// name of the declared function it belongs to.
-func enclosing(name string) (outer string, made bool) {
-	pkg := PackageOf(name)
-	rest := name[len(pkg):]
-	cut := len(rest)
-	for _, marker := range []string{".func", "-range", ".gowrap", ".deferwrap", "-fm"} {
-		if i := strings.Index(rest, marker); i >= 0 && i < cut {
-			cut = i
-		}
-	}
-	if cut == len(rest) {
-		return name, false
-	}
-	return pkg + rest[:cut], true
 }
 
 // preprofile runs go tool preprofile on the profile at source (a file; a

@@ -93,19 +93,6 @@ func TestCheckRejectsBadProfile(t *testing.T) {
 	checkOneLine(t, err, fx.heap, "not a CPU profile")
 }
 
-func TestSourceFuncNames(t *testing.T) {
-	for _, tc := range []struct{ in, outer string }{
-		{"example.com/p.F.func1", "example.com/p.F"},
-		{"example.com/p.(*T).M.func2.1", "example.com/p.(*T).M"},
-		{"example.com/p.T.M-fm", "example.com/p.T.M"},
-		{"example.com/p.F-range1", "example.com/p.F"},
-	} {
-		if got, made := enclosing(tc.in); !made || got != tc.outer {
-			t.Errorf("enclosing(%q) = %q, %v; want %q", tc.in, got, made, tc.outer)
-		}
-	}
-}
-
 // TestCheckMainPackage profiles a real program, whose functions are named
 // main.*, and checks the profile against its package.
 func TestCheckMainPackage(t *testing.T) {

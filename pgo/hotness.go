@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // Weight is the hotness of a function or line, as shares of the total CPU
@@ -228,7 +230,7 @@ func (h *Hotness) addCPU(name string, p *profile.Profile) {
 		sp.total += w
 		pkgs = pkgs[:0]
 		for _, f := range fr {
-			pkgs = append(pkgs, PackageOf(f.fn))
+			pkgs = append(pkgs, funcname.Package(f.fn))
 		}
 		slices.Sort(pkgs)
 		sp.weight[strings.Join(slices.Compact(pkgs), "\n")] += w
@@ -479,7 +481,7 @@ func (h *Hotness) Outside(module string, n int) []Hot {
 		if w.Flat == 0 {
 			continue
 		}
-		pkg := PackageOf(name)
+		pkg := funcname.Package(name)
 		if pkg == module || strings.HasPrefix(pkg, module+"/") {
 			continue
 		}
@@ -495,19 +497,6 @@ func (h *Hotness) Outside(module string, n int) []Hot {
 		out = out[:n]
 	}
 	return out
-}
-
-// PackageOf returns the package path of a function name in pprof form:
-// "example.com/pkg" for "example.com/pkg.(*T).M".
-func PackageOf(name string) string {
-	if i := strings.IndexByte(name, '['); i >= 0 {
-		name = name[:i]
-	}
-	slash := strings.LastIndexByte(name, '/')
-	if dot := strings.IndexByte(name[slash+1:], '.'); dot >= 0 {
-		return name[:slash+1+dot]
-	}
-	return name
 }
 
 // fileFor returns the ID of the profile's file that file names, or -1.

@@ -78,21 +78,6 @@ func TestHotness(t *testing.T) {
 	}
 }
 
-func TestPackageOf(t *testing.T) {
-	for name, want := range map[string]string{
-		"example.com/pkg.(*T).M":          "example.com/pkg",
-		"example.com/pkg.F.func1":         "example.com/pkg",
-		"main.main":                       "main",
-		"runtime.mallocgc":                "runtime",
-		"example.com/a.b/pkg.F[...]":      "example.com/a.b/pkg",
-		"example.com/pkg.G[go.shape.int]": "example.com/pkg",
-	} {
-		if got := PackageOf(name); got != want {
-			t.Errorf("PackageOf(%q) = %q, want %q", name, got, want)
-		}
-	}
-}
-
 func TestLoadHotnessRejectsOtherProfiles(t *testing.T) {
 	p := synth(t, 0, map[string]int64{"main.a:11": 1})
 	p.SampleType = p.SampleType[:1]

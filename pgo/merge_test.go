@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 func readProfile(t testing.TB, name string) *profile.Profile {
@@ -169,7 +171,7 @@ func TestMergeBuildsWithPGO(t *testing.T) {
 	ours := map[string]bool{}
 	for _, e := range hot {
 		// Benchmarks are not part of the build.
-		if PackageOf(e.Callee) == "example.com/fix/work" && !strings.Contains(e.Callee, ".Benchmark") {
+		if funcname.Package(e.Callee) == "example.com/fix/work" && !strings.Contains(e.Callee, ".Benchmark") {
 			ours[e.Callee] = true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // loopBlocks returns the blocks of fn that are part of a cycle of the
@@ -115,7 +116,7 @@ func (p *program) perItemFuncs(all map[*ssa.Function]bool) map[*ssa.Function]str
 			for _, instr := range b.Instrs {
 				if site, ok := instr.(ssa.CallInstruction); ok {
 					if callee := p.singleCallee(site); callee != nil {
-						work = append(work, item{callee, "called in a loop in " + funcName(fn, false)})
+						work = append(work, item{callee, "called in a loop in " + funcname.InPackageOf(funcname.OfSSA(fn))})
 					}
 				}
 			}
@@ -132,7 +133,7 @@ func (p *program) perItemFuncs(all map[*ssa.Function]bool) map[*ssa.Function]str
 			for _, instr := range b.Instrs {
 				if site, ok := instr.(ssa.CallInstruction); ok {
 					if callee := p.singleCallee(site); callee != nil {
-						work = append(work, item{callee, "called from " + funcName(it.fn, false) + ", which runs per item"})
+						work = append(work, item{callee, "called from " + funcname.InPackageOf(funcname.OfSSA(it.fn)) + ", which runs per item"})
 					}
 				}
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -97,16 +98,16 @@ func (p *program) followLoopCall(fn *ssa.Function, site ssa.CallInstruction, cal
 func (p *program) loopAllocFinding(fn *ssa.Function, site ssa.CallInstruction, path []*ssa.Function, r escape.Record) report.Finding {
 	var via []string
 	for _, f := range path {
-		via = append(via, funcName(f, false))
+		via = append(via, funcname.InPackageOf(funcname.OfSSA(f)))
 	}
 	g := path[len(path)-1]
-	gname := funcName(g, false)
+	gname := funcname.InPackageOf(funcname.OfSSA(g))
 	expl := r.Explanation
 	if expl == "" {
 		expl = r.Name + " escapes: " + r.Cause.String()
 	}
 	msg := fmt.Sprintf("%s in %s (%s:%d) allocates on every call, once per iteration of the loop in %s via %s (%s); its size is constant and it does not outlive the call, so %s can reuse one allocated before the loop in %s and passed down (cleared where the code reads what it did not write), to save a heap allocation, its zeroing and its garbage collection per iteration [%s: inside a loop]",
-		r.Name, gname, shortFile(r.Pos.File), r.Pos.Line, funcName(fn, false), strings.Join(via, " -> "), expl, gname, funcName(fn, false), hotpath.Loop)
+		r.Name, gname, shortFile(r.Pos.File), r.Pos.Line, funcname.InPackageOf(funcname.OfSSA(fn)), strings.Join(via, " -> "), expl, gname, funcname.InPackageOf(funcname.OfSSA(fn)), hotpath.Loop)
 	return p.finding(LoopAlloc, fn, site.Pos(), hotpath.Loop, msg)
 }
 

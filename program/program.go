@@ -100,6 +100,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -432,7 +433,7 @@ func (p *program) finding(pass string, fn *ssa.Function, pos token.Pos, tier hot
 		File:     ps.Filename,
 		Line:     ps.Line,
 		Column:   ps.Column,
-		Function: funcName(fn, true),
+		Function: funcname.OfSSA(fn),
 		Message:  msg,
 		Tier:     tier.String(),
 		Fixes:    []report.Fix{},
@@ -454,26 +455,6 @@ func dedupe(fs []report.Finding) []report.Finding {
 		}
 	}
 	return out
-}
-
-// funcName names fn as profiles do ("pkg/path.(*T).M", "pkg/path.F") when
-// qualified, or as goadvise messages do ("(*T).M", "F") when not. Function
-// literals are named after their enclosing function.
-func funcName(fn *ssa.Function, qualified bool) string {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	if o := fn.Origin(); o != nil {
-		fn = o
-	}
-	name := fn.Name()
-	if obj, ok := fn.Object().(*types.Func); ok {
-		name = hotpath.FuncName(obj)
-	}
-	if qualified && fn.Pkg != nil {
-		return fn.Pkg.Pkg.Path() + "." + name
-	}
-	return name
 }
 
 // shortFile returns the base name of a file, for messages.

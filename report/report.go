@@ -21,7 +21,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // A Finding is one diagnostic of one analyzer, located and ranked.
@@ -246,7 +246,7 @@ func funcRanges(pkg *packages.Package, tf *token.File) []funcRange {
 		name := fd.Name.Name
 		if pkg.TypesInfo != nil {
 			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				name = hotpath.FuncName(fn)
+				name = funcname.InPackage(fn)
 			}
 		}
 		out = append(out, funcRange{fd.Pos(), fd.End(), pkg.PkgPath + "." + name})

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -217,7 +218,7 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		case scoreFunc:
 			share = fn.Flat
 			f.Samples = cpuSamples(share)
-			f.Cost = fmt.Sprintf("~%s of CPU in %s", pct(share), shortFunc(f.Function))
+			f.Cost = fmt.Sprintf("~%s of CPU in %s", pct(share), funcname.Short(f.Function))
 		default:
 			share = f.Hot.Flat
 			f.Samples = cpuSamples(share)
@@ -286,7 +287,7 @@ func calleeIs(fn, x string) bool {
 func ownFunc(fs []Finding, module string) func(string) bool {
 	if module != "" {
 		return func(fn string) bool {
-			pkg := pgo.PackageOf(fn)
+			pkg := funcname.Package(fn)
 			return pkg == module || strings.HasPrefix(pkg, module+"/")
 		}
 	}
@@ -294,7 +295,7 @@ func ownFunc(fs []Finding, module string) func(string) bool {
 	for _, f := range fs {
 		pkgs[f.Package] = true
 	}
-	return func(fn string) bool { return pkgs[pgo.PackageOf(fn)] }
+	return func(fn string) bool { return pkgs[funcname.Package(fn)] }
 }
 
 // callers describes where the allocations at f's line are charged, when
@@ -325,9 +326,9 @@ func callers(allocs *pgo.Allocs, f *Finding, own func(string) bool, byBytes bool
 			break
 		}
 		share := weight(c) / total * 100
-		text := fmt.Sprintf("%.0f%% of this line's allocations come from %s", share, shortFunc(c.Func))
+		text := fmt.Sprintf("%.0f%% of this line's allocations come from %s", share, funcname.Short(c.Func))
 		if c.Via != "" {
-			text += " via " + shortFunc(c.Via)
+			text += " via " + funcname.Short(c.Via)
 		}
 		text += fmt.Sprintf(" (%s:%d)", filepathBase(c.File), c.Line)
 		out = append(out, Caller{Function: c.Func, Via: c.Via, File: c.File, Line: c.Line, Share: round(share, 1), Text: text})
@@ -437,14 +438,4 @@ func humanCount(n int64) string {
 		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)
-}
-
-// shortFunc drops the package path from a function name:
-// "example.com/kv.(*Store).Put" -> "(*Store).Put".
-func shortFunc(name string) string {
-	pkg := pgo.PackageOf(name)
-	if pkg == "" {
-		return name
-	}
-	return strings.TrimPrefix(strings.TrimPrefix(name, pkg), ".")
 }

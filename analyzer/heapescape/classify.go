@@ -83,7 +83,7 @@ func (fd *finding) message() (string, bool) {
 		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
 		// the code already allocates only when needed.
 		advice = fd.keep("it is allocated lazily, only when needed")
-	} else if ctor == nil && fd.tier == hotpath.Loop && !other && isAllocName(rec.Name) &&
+	} else if ctor == nil && fd.tier == hotpath.Loop && !other && escape.IsAllocName(rec.Name) &&
 		rec.Cause != escape.CauseReturnedOrStored && fd.iterationLocal(fd.allocExpr()) {
 		advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration")
 	}

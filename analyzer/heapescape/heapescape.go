@@ -651,10 +651,3 @@ func hasReason(rec *escape.Record, reason string) bool {
 	}
 	return false
 }
-
-// isAllocName reports whether the compiler's name of the record is an
-// allocating expression (rather than a converted value).
-func isAllocName(name string) bool {
-	return strings.HasPrefix(name, "make(") || strings.HasPrefix(name, "new(") ||
-		strings.HasPrefix(name, "&") || strings.HasSuffix(name, "{...}") || strings.HasSuffix(name, "{}")
-}

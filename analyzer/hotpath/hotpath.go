@@ -29,6 +29,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -237,38 +238,6 @@ func (r *Result) inLoop(pos token.Pos) bool {
 	return false
 }
 
-// FuncName formats a function the way profiles name it, without the
-// package path: "Func", "(*T).Method" or "T.Method". Generic functions and
-// methods of generic types are written with "[...]", as the runtime does.
-func FuncName(fn *types.Func) string {
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		if ok && sig.TypeParams().Len() > 0 {
-			return fn.Name() + "[...]"
-		}
-		return fn.Name()
-	}
-	t := sig.Recv().Type()
-	ptr := false
-	if p, ok := t.(*types.Pointer); ok {
-		t, ptr = p.Elem(), true
-	}
-	name := "?"
-	switch t := types.Unalias(t).(type) {
-	case *types.Named:
-		name = t.Obj().Name()
-		if t.TypeParams().Len() > 0 || t.TypeArgs().Len() > 0 {
-			name += "[...]"
-		}
-	case *types.Interface:
-		name = "interface"
-	}
-	if ptr {
-		return "(*" + name + ")." + fn.Name()
-	}
-	return name + "." + fn.Name()
-}
-
 // The profile seam. A driver that has loaded profiles itself hands them
 // over with SetProfile; otherwise the -profile flag names profiles that
 // the analyzer loads once per process (go vet runs one process per package).
@@ -328,7 +297,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if n.Body == nil || obj == nil {
 				return true
 			}
-			f := funcSpan{span: span{n.Pos(), n.End()}, name: FuncName(obj), obj: obj}
+			f := funcSpan{span: span{n.Pos(), n.End()}, name: funcname.InPackage(obj), obj: obj}
 			if perItemName(obj.Name()) {
 				f.perItm = "method " + obj.Name() + " runs per item"
 				if n.Recv == nil {
@@ -414,7 +383,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		r.calls[e.callee] = e.why
 		for _, c := range callees[e.callee] {
-			work = append(work, edge{c, "called from " + FuncName(e.callee) + ", which runs per item"})
+			work = append(work, edge{c, "called from " + funcname.InPackage(e.callee) + ", which runs per item"})
 		}
 	}
 	return r, nil

@@ -19,6 +19,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 //go:embed doc.go
@@ -234,7 +235,7 @@ func calleeCharge(pass *analysis.Pass, own recordIndex, call *ast.CallExpr) (cha
 			name = fn.Pkg().Name() + "." + name
 		}
 		if sig := fn.Signature(); sig.Recv() != nil {
-			name = hotpath.FuncName(fn)
+			name = funcname.InPackage(fn)
 		}
 		switch rec.Kind {
 		case escape.CannotInline:

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // maxCompiles bounds the compiles of the edited package that verify runs
@@ -165,7 +165,7 @@ func report(pass *analysis.Pass, p *proposal, now escape.Record) {
 		return // not measured, or still too costly
 	}
 	over := p.rec.Cost - p.rec.Budget
-	fn := hotpath.FuncName(p.obj)
+	fn := funcname.InPackage(p.obj)
 	msg := fmt.Sprintf("%s costs %d to inline, %d over the budget of %d: %s; %s: cost %d -> %d, measured by compiling the change, so that %s can be inlined where it is called, saving a call each time and letting its arguments stay on the caller's stack [%s: %s]",
 		fn, p.rec.Cost, over, p.rec.Budget, strings.Join(p.parts, "; "), strings.Join(p.fixes, " and "), p.rec.Cost, now.Cost, p.obj.Name(), p.info.Tier, p.info.Reason)
 	pass.Report(analysis.Diagnostic{Pos: p.fd.Name.Pos(), End: p.fd.Name.End(), Category: p.info.Tier.String(), Message: msg})

@@ -19,6 +19,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 //go:embed doc.go
@@ -262,7 +263,7 @@ func (st *state) tier(pos token.Pos) (hotpath.Info, bool) {
 
 func funcLabel(fd *ast.FuncDecl, info *types.Info) string {
 	if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
-		return hotpath.FuncName(obj)
+		return funcname.InPackage(obj)
 	}
 	return fd.Name.Name
 }

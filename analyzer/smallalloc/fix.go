@@ -16,6 +16,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // reportHoist reports an allocation made directly in a loop body, with a
@@ -169,7 +170,7 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 	}
 	fname := c.fieldName(named, fd.Name.Name, v.Name())
 	diag := analysis.Diagnostic{Pos: cand.expr.Pos(), End: cand.expr.End(), Category: hot.Tier.String()}
-	fnName := hotpath.FuncName(fn)
+	fnName := funcname.InPackage(fn)
 	recvType := named.Obj().Name()
 
 	if cand.kind != kindMake {

@@ -98,7 +98,7 @@ func TestCheckProfileCharge(t *testing.T) {
 			t.Errorf("caller %d: %s via %s %.1f%%, want %s via %s %.1f%%", i, c.Function, c.Via, c.Share, w.fn, w.via, w.share)
 		}
 	}
-	if !strings.HasPrefix(helper.Callers[0].Text, "9") || !strings.Contains(helper.Callers[0].Text, "of this line's allocations come from (*Reader).Next via allocBytes") {
+	if !strings.HasPrefix(helper.Callers[0].Text, "9") || !strings.Contains(helper.Callers[0].Text, "of this line's allocations come from charge.(*Reader).Next via charge.allocBytes") {
 		t.Errorf("breakdown text %q", helper.Callers[0].Text)
 	}
 
@@ -111,7 +111,7 @@ func TestCheckProfileCharge(t *testing.T) {
 
 	// The text report shows the breakdown.
 	stdout, _, _ := runCmd(t, dir, bin, "check", "-all", "-heapescape.all", "-profile", profs, "./...")
-	if !strings.Contains(stdout, "of this line's allocations come from (*Reader).Next via allocBytes (charge.go:28)") || !strings.HasPrefix(strings.SplitN(stdout, "\n", 3)[1], "#1 ") {
+	if !strings.Contains(stdout, "of this line's allocations come from charge.(*Reader).Next via charge.allocBytes (charge.go:28)") || !strings.HasPrefix(strings.SplitN(stdout, "\n", 3)[1], "#1 ") {
 		t.Errorf("text report lacks the rank or the breakdown:\n%s", stdout)
 	}
 
