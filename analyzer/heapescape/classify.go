@@ -821,4 +821,3 @@ func tripCount(info *types.Info, loop ast.Stmt) string {
 	}
 	return ""
 }
-
