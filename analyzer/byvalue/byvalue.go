@@ -156,11 +156,11 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Category: hot.Tier.String()}
 	edits, why := c.fixable(fd, fn, rets)
 	if why != "" {
-		diag.Message = fmt.Sprintf("%s; returning %s by value would avoid it, but %s", head, tname, why)
+		diag.Message = fmt.Sprintf("%s; returning %s by value would avoid it, but %s [%s: %s]", head, tname, why, hot.Tier, hot.Reason)
 		c.pass.Report(diag)
 		return
 	}
-	diag.Message = fmt.Sprintf("%s; its callers only read it: return %s by value, which removes 1 allocation per call", head, tname)
+	diag.Message = fmt.Sprintf("%s; its callers only read it: return %s by value, which removes 1 allocation per call [%s: %s]", head, tname, hot.Tier, hot.Reason)
 	diag.SuggestedFixes = []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Return %s by value", tname),
 		TextEdits: edits,

@@ -14,7 +14,7 @@ func (p *point) scale(k int) { p.x *= k; p.y *= k }
 //
 //go:noinline
 func newPoint(x, y int) *point {
-	return &point{x, y} // want `newPoint returns a 16-byte point by pointer, so it is allocated on the heap on every call \(the compiler: &point{...} escapes to heap\); its callers only read it: return point by value, which removes 1 allocation per call`
+	return &point{x, y} // want `newPoint returns a 16-byte point by pointer, so it is allocated on the heap on every call \(the compiler: &point{...} escapes to heap\); its callers only read it: return point by value, which removes 1 allocation per call \[per-item: called in a loop in Sum\]`
 }
 
 type span struct{ lo, hi int }
@@ -23,7 +23,7 @@ type span struct{ lo, hi int }
 //
 //go:noinline
 func mid(lo, hi int) *span {
-	s := span{lo, hi} // want `mid returns a 16-byte span by pointer, so it is allocated on the heap on every call \(the compiler: moved to heap: s\); its callers only read it: return span by value, which removes 1 allocation per call`
+	s := span{lo, hi} // want `mid returns a 16-byte span by pointer, so it is allocated on the heap on every call \(the compiler: moved to heap: s\); its callers only read it: return span by value, which removes 1 allocation per call \[per-item: called in a loop in Sum\]`
 	if hi < lo {
 		s.lo, s.hi = hi, lo
 	}
@@ -81,7 +81,7 @@ func (v *vec) scale(k int) { v.x *= k }
 //
 //go:noinline
 func Exported(x int) *point {
-	return &point{x, x} // want `Exported returns a 16-byte point by pointer, .* but that needs an API change: exported result type`
+	return &point{x, x} // want `Exported returns a 16-byte point by pointer, .* but that needs an API change: exported result type \[per-item: .*\]`
 }
 
 type locked struct {
