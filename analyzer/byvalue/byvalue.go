@@ -150,12 +150,20 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 	if hot.Tier == hotpath.Cold {
 		return
 	}
-	tname := types.TypeString(elem, types.RelativeTo(c.pass.Pkg))
+	tname := types.TypeString(elem, func(p *types.Package) string {
+		if p == c.pass.Pkg {
+			return ""
+		}
+		return p.Name()
+	})
 	head := fmt.Sprintf("%s returns a %d-byte %s by pointer, so it is allocated on the heap on every call (the compiler: %s)",
 		hotpath.FuncName(fn), size, tname, rec.Message)
 	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Category: hot.Tier.String()}
 	edits, why := c.fixable(fd, fn, rets)
 	if why != "" {
+		// Considered and rejected: shown with the inherent allocations,
+		// the reason saying what stands in the way.
+		diag.Category += ",inherent"
 		diag.Message = fmt.Sprintf("%s; returning %s by value would avoid it, but %s [%s: %s]", head, tname, why, hot.Tier, hot.Reason)
 		c.pass.Report(diag)
 		return

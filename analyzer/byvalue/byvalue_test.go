@@ -1,6 +1,7 @@
 package byvalue_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -14,4 +15,18 @@ import (
 func TestAnalyzer(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), byvalue.Analyzer, "bv")
+}
+
+// TestCategory checks that a finding without a fix is filed with the
+// inherent allocations (shown on request), and one with a fix is not.
+func TestCategory(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	for _, r := range analysistest.Run(t, analysistest.TestData(), byvalue.Analyzer, "bv") {
+		for _, d := range r.Diagnostics {
+			inherent := strings.HasSuffix(d.Category, ",inherent")
+			if fixed := len(d.SuggestedFixes) > 0; fixed == inherent {
+				t.Errorf("%s: category %q with %d fixes: %s", r.Pass.Fset.Position(d.Pos), d.Category, len(d.SuggestedFixes), d.Message)
+			}
+		}
+	}
 }

@@ -34,9 +34,10 @@
 //     or used to call a pointer method).
 //
 // When the shape matches and the compiler's escape is real but a condition
-// fails, the finding is still reported, without a fix, and says in one
-// clause why ("needs an API change: exported result type", "a caller
-// compares it with nil at f.go:12"). Cold code, generated files and test
+// fails, the finding is still reported, without a fix, with the category
+// "<tier>,inherent" (goadvise check shows those with -heapescape.all), and
+// says in one clause why ("that needs an API change: exported result
+// type", "a caller compares it with nil at f.go:12"). Cold code, generated files and test
 // files are not reported; test files of the package in the same directory
 // count as callers.
 package byvalue

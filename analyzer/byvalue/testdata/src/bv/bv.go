@@ -1,6 +1,10 @@
 package bv
 
-import "sync"
+import (
+	"sync"
+
+	"example.com/ext"
+)
 
 var sink any
 
@@ -125,6 +129,24 @@ func Misuse(xs []int) int {
 		l.mu.Unlock()
 		t += newBig().a[i%16]
 		t += stack(i).x
+	}
+	return t
+}
+
+// extSpan returns a type of another package, named by its package name.
+//
+//go:noinline
+func extSpan(lo int) *ext.Span {
+	return &ext.Span{Lo: lo, Hi: lo} // want `extSpan returns a 16-byte ext.Span by pointer, .* but a caller compares it with nil at bv.go:\d+`
+}
+
+// Ext uses extSpan.
+func Ext(xs []int) int {
+	t := 0
+	for i := range xs {
+		if s := extSpan(i); s != nil {
+			t += s.Hi
+		}
 	}
 	return t
 }
