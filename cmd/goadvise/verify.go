@@ -49,6 +49,7 @@ type verifyRun struct {
 	fixes    []*verifiedFix
 	skipped  map[string]int // findings ranked above the last tried one that have no fix, by analyzer
 	combined []*verifiedFix // all kept fixes together, one per package measured
+	dirs     []string       // the package directory of each combined run
 }
 
 // verifyFindings checks the fixes of the first vf.top findings of ranked
@@ -108,6 +109,7 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 				c.kept = true
 			}
 			run.combined = append(run.combined, c)
+			run.dirs = append(run.dirs, d)
 		}
 		for _, c := range run.combined {
 			if !c.kept {
@@ -128,6 +130,7 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 // try, and counts by analyzer those ranked among them that have none.
 func pickFixes(ranked []report.Finding, top int, dirOf map[string]string) *verifyRun {
 	run := &verifyRun{skipped: make(map[string]int)}
+	pending := make(map[string]int) // passed over since the last fix picked
 	for i := range ranked {
 		f := &ranked[i]
 		if len(run.fixes) >= top {
@@ -135,12 +138,19 @@ func pickFixes(ranked []report.Finding, top int, dirOf map[string]string) *verif
 		}
 		switch {
 		case len(f.Fixes) == 0:
-			run.skipped[f.Analyzer]++
+			pending[f.Analyzer]++
 		case dirOf[f.Package] == "":
-			run.skipped[f.Analyzer+" (package directory unknown)"]++
+			pending[f.Analyzer+" (package directory unknown)"]++
 		default:
+			for a, n := range pending {
+				run.skipped[a] += n
+			}
+			clear(pending)
 			run.fixes = append(run.fixes, &verifiedFix{f: f})
 		}
+	}
+	if len(run.fixes) == 0 {
+		run.skipped = pending
 	}
 	return run
 }
@@ -182,8 +192,9 @@ func measure(ctx context.Context, findings []report.Finding, dir string, vf veri
 	return change, res, err
 }
 
-// skippedNote says which higher-ranked findings -verify passed over: "; 3
-// ranked above them have no fix (heapescape 2, inlinebudget 1)".
+// skippedNote says which findings -verify passed over, ranked above the
+// last fix it tried (or all, if it tried none): "; passed over 3 findings
+// ranked among them that have no fix (heapescape 2, inlinebudget 1)".
 func skippedNote(skipped map[string]int) string {
 	if len(skipped) == 0 {
 		return ""
@@ -195,7 +206,11 @@ func skippedNote(skipped map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", a, k))
 	}
 	sort.Strings(parts)
-	return fmt.Sprintf("; skipped %d ranked among them that have no fix (%s)", n, strings.Join(parts, ", "))
+	what := "findings"
+	if n == 1 {
+		what = "finding"
+	}
+	return fmt.Sprintf("; passed over %d %s ranked among them that have no fix (%s)", n, what, strings.Join(parts, ", "))
 }
 
 // allocsDelta returns the change of allocs/op summed over the benchmarks
@@ -256,7 +271,7 @@ func (run *verifyRun) write(dir, moduleDir string) error {
 			return err
 		}
 	}
-	for _, c := range run.combined {
+	for i, c := range run.combined {
 		verdict := "holds"
 		switch {
 		case c.err != nil:
@@ -264,7 +279,7 @@ func (run *verifyRun) write(dir, moduleDir string) error {
 		case !c.kept:
 			verdict = "does not hold: " + c.res.Summary()
 		}
-		fmt.Fprintf(&md, "\n## All %d kept fixes together (%s)\n\n", len(kept), verdict)
+		fmt.Fprintf(&md, "\n## All %d kept fixes together, measured in %s (%s)\n\n", len(kept), relTo(moduleDir, run.dirs[i]), verdict)
 		if err := writeTable(&md, c.res); err != nil {
 			return err
 		}

@@ -83,7 +83,7 @@ func TestVerifyPatch(t *testing.T) {
 			t.Errorf("summary.md: no kept %s fix\n%s", a, summary)
 		}
 	}
-	if !bytes.Contains(summary, []byte("4 of 4 fixes kept")) || !bytes.Contains(summary, []byte("All 4 kept fixes together (holds)")) ||
+	if !bytes.Contains(summary, []byte("4 of 4 fixes kept")) || !bytes.Contains(summary, []byte("All 4 kept fixes together, measured in . (holds)")) ||
 		!bytes.Contains(summary, []byte("allocs/op")) || !bytes.Contains(summary, []byte("p=")) {
 		t.Errorf("summary.md lacks the verdicts or the tables:\n%s", summary)
 	}
@@ -147,12 +147,28 @@ func TestPickFixes(t *testing.T) {
 		{Analyzer: "smallalloc", Package: "p", Fixes: fix},
 		{Analyzer: "heapescape", Package: "p"},
 		{Analyzer: "deepequal", Package: "p", Fixes: fix},
+		{Analyzer: "heapescape", Package: "p"},
 	}
-	run := pickFixes(ranked, 2, map[string]string{"p": "/p"})
+	dirs := map[string]string{"p": "/p"}
+	run := pickFixes(ranked, 2, dirs)
 	if len(run.fixes) != 2 || run.fixes[0].f.Analyzer != "byvalue" || run.fixes[1].f.Analyzer != "smallalloc" {
 		t.Fatalf("picked %v, want byvalue and smallalloc", run.fixes)
 	}
-	if got, want := skippedNote(run.skipped), "; skipped 3 ranked among them that have no fix (heapescape 2, inlinebudget 1)"; got != want {
+	if got, want := skippedNote(run.skipped), "; passed over 3 findings ranked among them that have no fix (heapescape 2, inlinebudget 1)"; got != want {
 		t.Errorf("skippedNote = %q, want %q", got, want)
+	}
+	// Asking for more than there are: the findings after the last fix
+	// are not passed over.
+	run = pickFixes(ranked, 10, dirs)
+	if len(run.fixes) != 3 {
+		t.Fatalf("picked %d fixes, want 3", len(run.fixes))
+	}
+	if got, want := skippedNote(run.skipped), "; passed over 4 findings ranked among them that have no fix (heapescape 3, inlinebudget 1)"; got != want {
+		t.Errorf("with -verify-top 10: skippedNote = %q, want %q", got, want)
+	}
+	// No fix at all: every finding was passed over.
+	run = pickFixes(ranked[:1], 10, dirs)
+	if got, want := skippedNote(run.skipped), "; passed over 1 finding ranked among them that have no fix (heapescape 1)"; len(run.fixes) != 0 || got != want {
+		t.Errorf("without fixes: %d picked, skippedNote = %q, want %q", len(run.fixes), got, want)
 	}
 }
