@@ -119,7 +119,7 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 		}
 	}
 	if vf.dir != "" {
-		if err := run.write(vf.dir, moduleDir); err != nil {
+		if err := run.write(vf.dir, moduleDir, kept); err != nil {
 			return nil, verifyError, err
 		}
 	}
@@ -229,14 +229,14 @@ func allocsDelta(res *bench.VerifyResult) (float64, bool) {
 	return d, ok
 }
 
-// write writes fixes.patch (the kept fixes, git apply-able from the module
-// root) and summary.md (each fix with its diff and benchstat table, then
-// the combined table) to dir.
-func (run *verifyRun) write(dir, moduleDir string) error {
+// write writes fixes.patch (the fixes of kept, git apply-able from the
+// module root: what -fix would apply, so nothing when the kept fixes do not
+// hold together) and summary.md (each fix with its diff and benchstat
+// table, then the combined table) to dir.
+func (run *verifyRun) write(dir, moduleDir string, kept []report.Finding) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
-	kept := keptFindings(run.fixes)
 	var patch bytes.Buffer
 	if len(kept) > 0 {
 		all, err := report.ApplyFixes(kept, os.ReadFile)
@@ -249,7 +249,10 @@ func (run *verifyRun) write(dir, moduleDir string) error {
 	}
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# goadvise: verified fixes\n\n")
-	fmt.Fprintf(&md, "%d of %d fixes kept%s.\n", len(kept), len(run.fixes), skippedNote(run.skipped))
+	fmt.Fprintf(&md, "%d of %d fixes kept%s.\n", len(keptFindings(run.fixes)), len(run.fixes), skippedNote(run.skipped))
+	if len(kept) == 0 && len(keptFindings(run.fixes)) > 0 {
+		fmt.Fprintf(&md, "\nThe kept fixes do not hold together: fixes.patch is empty, as -fix would apply none of them.\n")
+	}
 	for i, v := range run.fixes {
 		f := v.f
 		verdict := "kept"
@@ -279,7 +282,7 @@ func (run *verifyRun) write(dir, moduleDir string) error {
 		case !c.kept:
 			verdict = "does not hold: " + c.res.Summary()
 		}
-		fmt.Fprintf(&md, "\n## All %d kept fixes together, measured in %s (%s)\n\n", len(kept), relTo(moduleDir, run.dirs[i]), verdict)
+		fmt.Fprintf(&md, "\n## All %d kept fixes together, measured in %s (%s)\n\n", len(keptFindings(run.fixes)), relTo(moduleDir, run.dirs[i]), verdict)
 		if err := writeTable(&md, c.res); err != nil {
 			return err
 		}
