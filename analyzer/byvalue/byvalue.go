@@ -37,14 +37,15 @@ var Analyzer = &analysis.Analyzer{
 
 // checker holds the state of one pass.
 type checker struct {
-	pass  *analysis.Pass
-	esc   *escape.Result
-	hot   *hotpath.Result
-	root  inspector.Cursor
-	uses  map[types.Object][]*ast.Ident // uses of the package's objects
-	iface map[string]bool               // method names of the package's interfaces
-	other []*ast.File                   // files of the package outside the pass, parsed on demand
-	read  bool                          // other has been read
+	pass      *analysis.Pass
+	esc       *escape.Result
+	hot       *hotpath.Result
+	root      inspector.Cursor
+	uses      map[types.Object][]*ast.Ident // uses of the package's objects
+	iface     map[string]bool               // method names of the package's interfaces
+	other     []*ast.File                   // files of the package outside the pass, parsed on demand
+	otherName map[*ast.File]string          // their names
+	read      bool                          // other has been read
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -160,6 +161,9 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 		hotpath.FuncName(fn), size, tname, rec.Message)
 	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Category: hot.Tier.String()}
 	edits, why := c.fixable(fd, fn, rets)
+	if why == skip {
+		return
+	}
 	if why != "" {
 		// Considered and rejected: shown with the inherent allocations,
 		// the reason saying what stands in the way.
@@ -299,8 +303,8 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 		}
 		edits = append(edits, e...)
 	}
-	if why := c.otherCallers(fn); why != "" {
-		return nil, why
+	if c.otherCallers(fn) {
+		return nil, skip
 	}
 	return edits, ""
 }
@@ -477,15 +481,20 @@ func (c *checker) passedOn(path []ast.Node, k int, id *ast.Ident) string {
 	return fmt.Sprintf("a caller keeps the pointer at %s", c.where(id))
 }
 
-// otherCallers checks the files of the package that the pass did not
+// skip is fixable's answer when the function is not to be reported.
+const skip = "\x00skip"
+
+// otherCallers reports whether files of the package that the pass did not
 // type-check (in-package test files when tests are not analysed, files
-// excluded by build constraints): a mention of the function there must be
-// a call whose result is discarded.
-func (c *checker) otherCallers(fn *types.Func) string {
+// excluded by build constraints) use the function other than in a call
+// whose result is discarded. The function is then not reported by this
+// pass: without types the use cannot be judged, and the pass of the
+// package with its tests, when there is one, reports it with the reason.
+func (c *checker) otherCallers(fn *types.Func) bool {
 	for _, f := range c.otherFiles() {
-		var why string
+		found := false
 		ast.Inspect(f, func(n ast.Node) bool {
-			if why != "" {
+			if found {
 				return false
 			}
 			var id *ast.Ident
@@ -499,16 +508,14 @@ func (c *checker) otherCallers(fn *types.Func) string {
 					id = n
 				}
 			}
-			if id != nil && !discarded(f, id) {
-				why = fmt.Sprintf("%s uses it in a way this analysis does not check (run with -tests)", filepath.Base(c.pass.Fset.Position(f.FileStart).Filename))
-			}
+			found = id != nil && !discarded(f, id)
 			return true
 		})
-		if why != "" {
-			return why
+		if found {
+			return true
 		}
 	}
-	return ""
+	return false
 }
 
 // discarded reports whether id, in a file parsed without types, names the

@@ -37,7 +37,10 @@
 // fails, the finding is still reported, without a fix, with the category
 // "<tier>,inherent" (goadvise check shows those with -heapescape.all), and
 // says in one clause why ("that needs an API change: exported result
-// type", "a caller compares it with nil at f.go:12"). Cold code, generated files and test
-// files are not reported; test files of the package in the same directory
-// count as callers.
+// type", "a caller compares it with nil at f.go:12"). Cold code, generated
+// files and test files are not reported. In-package test files count as
+// callers: when they are not type-checked (goadvise check without -tests)
+// and use the function other than in a call whose result is discarded,
+// nothing is reported for it; with -tests the use is judged like any
+// other.
 package byvalue
