@@ -80,6 +80,9 @@ type Result struct {
 	Errors    []string
 	Dirs      map[string]string // import path -> directory of every package analysed
 	ModuleDir string            // directory of the main module, if any
+	// Ranked are all the findings shown, in the report's order, before
+	// Config.Top cut them (check -verify tries the top fixes among all).
+	Ranked []report.Finding
 }
 
 // Run runs the pipeline. progress, if not nil, is told what the run is
@@ -128,16 +131,17 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 		}
 		findings = append(findings, pf...)
 	}
-	r, err := rank(&cfg, findings, hot, ar)
+	r, ranked, err := rank(&cfg, findings, hot, ar)
 	if err != nil {
 		return nil, err
 	}
-	res.Report = r
+	res.Report, res.Ranked = r, ranked
 	return res, nil
 }
 
 // rank merges, hides, scores and ranks the findings, and describes the run.
-func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysisResult) (*report.Report, error) {
+// It also returns the ranked findings before Config.Top cut them.
+func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysisResult) (*report.Report, []report.Finding, error) {
 	if !cfg.Tests {
 		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
 	}
@@ -157,7 +161,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		var err error
 		findings, err = onChangedLines(cfg.Dir, cfg.NewFromRev, findings)
 		if err != nil {
-			return nil, fmt.Errorf("-new-from-rev: %w", err)
+			return nil, nil, fmt.Errorf("-new-from-rev: %w", err)
 		}
 		unchanged = n - len(findings)
 	}
@@ -192,6 +196,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		report.Rank(findings)
 	}
 	total := len(findings)
+	ranked := findings
 	if cfg.Top > 0 && len(findings) > cfg.Top {
 		findings = findings[:cfg.Top]
 	}
@@ -218,7 +223,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 
 		HiddenCold:     hiddenCold,
 		HiddenInherent: hiddenInherent,
-	}}, nil
+	}}, ranked, nil
 }
 
 func byAnalyzer(fs []report.Finding) map[string]int {

@@ -51,9 +51,12 @@ func TestRankHides(t *testing.T) {
 		{"top", Config{Top: 1}, []int{7}, 2, 2, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := rank(&tc.cfg, findings(), nil, &analysisResult{})
+			r, ranked, err := rank(&tc.cfg, findings(), nil, &analysisResult{})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if len(ranked) != r.Stats.Total || len(r.Findings) > len(ranked) {
+				t.Errorf("ranked %d findings, report %d of %d", len(ranked), len(r.Findings), r.Stats.Total)
 			}
 			if got := lines(r); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("lines reported = %v, want %v", got, tc.want)

@@ -20,8 +20,8 @@ type Related struct {
 // owners are the analyzers whose findings name an allocation or a call
 // whose heap escapes are part of what the finding is about: the boxing of
 // reflect.DeepEqual's arguments, the make a smallalloc, percall or
-// loopalloc fix removes.
-var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": true, "loopalloc": true}
+// loopalloc fix removes, the struct a byvalue fix returns by value.
+var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": true, "loopalloc": true, "byvalue": true}
 
 // Merge makes one finding of the findings that describe one cost, so that
 // one problem is reported once:

@@ -25,6 +25,9 @@ func TestMerge(t *testing.T) {
 		// smallalloc's make and the compiler's escape of it.
 		{Analyzer: "smallalloc", File: file, Line: 20, Column: 9, EndLine: 20, EndColumn: 24, Function: "p.F", Message: "make([]byte, 5) on every call"},
 		esc(20, 13, "make([]byte, 5) escapes to heap because io.ReadFull passes it to an interface method"),
+		// byvalue's &T{...} and the compiler's escape of it, at one position.
+		{Analyzer: "byvalue", File: file, Line: 50, Column: 9, EndLine: 50, EndColumn: 25, Function: "p.newPoint", Message: "newPoint returns a 16-byte point by pointer"},
+		{Analyzer: "heapescape", File: file, Line: 50, Column: 9, Function: "p.newPoint", Message: "&point{...} escapes to heap because it is returned"},
 		// Three arguments of one fmt.Sprintf: one cause.
 		esc(30, 60, "len(v) escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
 		esc(30, 41, "key escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
@@ -51,8 +54,9 @@ func TestMerge(t *testing.T) {
 		"smallalloc 20:9":  {"20:13"},
 		"heapescape 30:41": {"30:47", "30:60"},
 		"heapescape 40:30": {"40:30"},
+		"byvalue 50:9":     {"50:9"},
 	}
-	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "heapescape 30:41", "heapescape 40:30", "heapescape 31:41", "heapescape 30:70"}
+	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "heapescape 30:41", "heapescape 40:30", "heapescape 31:41", "heapescape 30:70"}
 	if strings.Join(order, ", ") != strings.Join(wantOrder, ", ") {
 		t.Errorf("findings after Merge:\n got %v\nwant %v", order, wantOrder)
 	}

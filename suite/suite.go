@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/analyzer/byvalue"
 	"github.com/goadvise/goadvise/analyzer/deepequal"
 	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/analyzer/heapescape"
@@ -28,6 +29,7 @@ var reporting = []*analysis.Analyzer{
 	deepequal.Analyzer,
 	heapescape.Analyzer,
 	smallalloc.Analyzer,
+	byvalue.Analyzer,
 	redundantbranch.Analyzer,
 	inlinebudget.Analyzer,
 	percall.Analyzer,

@@ -51,6 +51,14 @@
 //     sync.RWMutex or sync/atomic value and the method does not call Lock on
 //     it, or the method is started with a go statement in the package.
 //
+// A variable that first holds a small constant-size make and is later
+// assigned another allocation that is kept (buf = make([]byte, n); d.last
+// = buf) makes the compiler move both to the heap, since its escape
+// analysis follows the variable. Such a make is judged by its value, in
+// the function's SSA form: if that value (through phis, slices and calls)
+// is not kept, the make is reported and fixed like any other; the later
+// allocation is left alone.
+//
 // Otherwise (a plain function, a value receiver) no fix is safe for a small
 // buffer and nothing is reported: a sync.Pool costs more than a small
 // allocation.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "smallalloc"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/smallalloc",
 	Run:      run,
-	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer, buildssa.Analyzer},
 }
 
 // threshold is the value of the -threshold flag.
@@ -297,6 +298,13 @@ func (c *checker) check(fd *ast.FuncDecl, par parents, cand *candidate) {
 		return
 	}
 	fl := c.checkVar(v, fd, par, 0, map[*types.Var]bool{})
+	if fl.retained != "" && cand.kind == kindMake && reassigned(c.pass.TypesInfo, fd, v) {
+		// The variable is retained, but it holds more than this
+		// allocation: judge the allocation's value on its own.
+		if vfl, ok := c.valueFlow(fd, cand, v); ok {
+			fl = vfl
+		}
+	}
 	if fl.retained != "" {
 		return // the allocation is needed: the value outlives the call
 	}

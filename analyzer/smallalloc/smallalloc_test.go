@@ -51,9 +51,9 @@ func TestMain(m *testing.M) {
 // compiler's escape decisions.
 func TestAnalyzer(t *testing.T) {
 	if *update {
-		updateGolden(t, "a", "b", "c")
+		updateGolden(t, "a", "b", "c", "reuse")
 	}
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c", "reuse")
 }
 
 // TestHeuristic checks the fallback used when the compiler's decisions

@@ -80,7 +80,7 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.enable, "enable", "", "comma-separated `analyzers` to run (default all)")
 	fs.StringVar(&cf.disable, "disable", "", "comma-separated `analyzers` not to run")
 	fs.IntVar(&cf.top, "top", 0, "report only the first `N` findings (0: all)")
-	fs.StringVar(&cf.output, "o", "", "write the report to `file` instead of standard output")
+	fs.StringVar(&cf.output, "o", "", "write the report to `file` instead of standard output (with -verify: a directory for fixes.patch and summary.md)")
 	fs.StringVar(&cf.profile, "profile", "", "rank findings by the CPU `profiles` given (comma-separated files, directories or URLs)")
 	fs.StringVar(&cf.heap, "heap", "", "also weigh allocation findings by these heap `profiles` (alloc_space/alloc_objects)")
 	fs.StringVar(&cf.heapIndex, "heap_index", "alloc_space", "with heap profiles, rank allocation findings by `alloc_space` or alloc_objects")
@@ -299,12 +299,15 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	}
 	r := res.Report
 	findings := r.Findings
+	verifyStatus := -1
 	if cf.verify.on {
-		good, err := verifyFindings(findings, res.Dirs, cf.verify)
+		cf.verify.dir, cf.output = cf.output, "" // with -verify, -o names a directory
+		good, vs, err := verifyFindings(res.Ranked, res.Dirs, res.ModuleDir, cf.verify)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-			return exitError
+			return verifyError
 		}
+		verifyStatus = vs
 		if cf.fix {
 			// Apply only what passed; the others stay reported.
 			return fixFindings(cf, dir, good, status)
@@ -343,6 +346,9 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
+	}
+	if verifyStatus >= 0 {
+		return verifyExit(status, verifyStatus)
 	}
 	if status == exitOK && len(findings) > 0 {
 		status = exitFindings

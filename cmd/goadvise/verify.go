@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/internal/atomicfile"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -18,57 +23,312 @@ type verifyFlags struct {
 	top       int
 	count     int
 	benchtime string
+	// dir is where fixes.patch and summary.md are written (check's -o
+	// with -verify); empty for none.
+	dir string
 }
 
-// verifyFindings checks the fixes of the first vf.top findings that have
-// one: each is applied alone in a copy of the module, the package's tests
-// run, and its benchmarks are compared before and after (see bench.Verify).
-// It records the outcome in each finding and returns the findings whose
-// fix passed the tests and did not regress. The user's tree is not touched.
-func verifyFindings(findings []report.Finding, dirOf map[string]string, vf verifyFlags) ([]report.Finding, error) {
+// Exit statuses of check -verify, for CI.
+const (
+	verifyKept   = 0 // every verified fix was kept, alone and together
+	verifyBroken = 1 // a fix broke the tests or regressed, alone or together
+	verifyError  = 2 // the verification could not be done
+)
+
+// A verifiedFix is the outcome of trying one finding's fix.
+type verifiedFix struct {
+	f      *report.Finding
+	change *report.FixResult
+	res    *bench.VerifyResult
+	err    error
+	kept   bool
+}
+
+// A verifyRun is the outcome of check -verify.
+type verifyRun struct {
+	fixes    []*verifiedFix
+	skipped  map[string]int // findings ranked above the last tried one that have no fix, by analyzer
+	combined []*verifiedFix // all kept fixes together, one per package measured
+	dirs     []string       // the package directory of each combined run
+}
+
+// verifyFindings checks the fixes of the first vf.top findings of ranked
+// that have one: each is applied alone in a copy of the module, the
+// package's tests run, and its benchmarks are compared before and after
+// (see bench.Verify); then all kept fixes are measured together, and the
+// combined run must hold too. It records the outcome in each finding,
+// writes fixes.patch and summary.md to vf.dir if set, and returns the
+// findings whose fix was kept and the exit status. The user's tree is not
+// touched.
+func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir string, vf verifyFlags) ([]report.Finding, int, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var good []report.Finding
-	done := 0
-	for i := range findings {
-		f := &findings[i]
-		if len(f.Fixes) == 0 || done >= vf.top {
-			continue
-		}
-		done++
-		dir := dirOf[f.Package]
-		if dir == "" {
-			continue
-		}
-		var edits []bench.FileEdit
-		for _, e := range f.Fixes[0].Edits {
-			edits = append(edits, bench.FileEdit{File: e.File, Start: e.Start, End: e.End, New: e.New})
-		}
+	run := pickFixes(ranked, vf.top, dirOf)
+	fmt.Fprintf(os.Stderr, "goadvise: -verify: trying the fixes of the top %d findings that have one%s\n", len(run.fixes), skippedNote(run.skipped))
+	status := verifyKept
+	for _, v := range run.fixes {
+		f := v.f
 		fmt.Fprintf(os.Stderr, "goadvise: verifying #%d %s at %s:%d ...\n", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line)
-		res, err := bench.Verify(ctx, bench.VerifyOptions{
-			Dir:       dir,
-			Package:   ".",
-			Edits:     edits,
-			Count:     vf.count,
-			Benchtime: vf.benchtime,
-			Threshold: 5,
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("verify interrupted")
-			}
-			f.Verify = &report.Verification{Summary: "could not verify: " + err.Error()}
+		v.change, v.res, v.err = measure(ctx, []report.Finding{*f}, dirOf[f.Package], vf)
+		if ctx.Err() != nil {
+			return nil, verifyError, fmt.Errorf("verify interrupted")
+		}
+		if v.err != nil {
+			f.Verify = &report.Verification{Summary: "could not verify: " + v.err.Error()}
+			status = max(status, verifyError)
 			continue
 		}
-		v := &report.Verification{
-			TestsPassed: res.TestsPassed,
-			Regressed:   res.Regressed(),
-			Summary:     res.Summary(),
-		}
-		f.Verify = v
-		if res.TestsPassed && !res.Regressed() {
-			good = append(good, *f)
+		f.Verify = &report.Verification{TestsPassed: v.res.TestsPassed, Regressed: v.res.Regressed(), Summary: v.res.Summary()}
+		v.kept = v.res.TestsPassed && !v.res.Regressed()
+		if !v.kept {
+			status = max(status, verifyBroken)
 		}
 	}
-	return good, nil
+	kept := keptFindings(run.fixes)
+	if len(kept) > 1 {
+		// All kept fixes together, measured in each package they touch.
+		var dirs []string
+		for _, f := range kept {
+			if d := dirOf[f.Package]; !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+		for _, d := range dirs {
+			fmt.Fprintf(os.Stderr, "goadvise: verifying the %d kept fixes together in %s ...\n", len(kept), filepath.Base(d))
+			c := &verifiedFix{}
+			c.change, c.res, c.err = measure(ctx, kept, d, vf)
+			if ctx.Err() != nil {
+				return nil, verifyError, fmt.Errorf("verify interrupted")
+			}
+			switch {
+			case c.err != nil:
+				status = max(status, verifyError)
+			case !c.res.TestsPassed || c.res.Regressed():
+				status = max(status, verifyBroken)
+			default:
+				c.kept = true
+			}
+			run.combined = append(run.combined, c)
+			run.dirs = append(run.dirs, d)
+		}
+		for _, c := range run.combined {
+			if !c.kept {
+				// The fixes do not hold together: apply none of them.
+				kept = nil
+			}
+		}
+	}
+	if vf.dir != "" {
+		if err := run.write(vf.dir, moduleDir, kept); err != nil {
+			return nil, verifyError, err
+		}
+	}
+	return kept, status, nil
+}
+
+// pickFixes returns the first top findings of ranked that have a fix to
+// try, and counts by analyzer those ranked among them that have none.
+func pickFixes(ranked []report.Finding, top int, dirOf map[string]string) *verifyRun {
+	run := &verifyRun{skipped: make(map[string]int)}
+	pending := make(map[string]int) // passed over since the last fix picked
+	for i := range ranked {
+		f := &ranked[i]
+		if len(run.fixes) >= top {
+			break
+		}
+		switch {
+		case len(f.Fixes) == 0:
+			pending[f.Analyzer]++
+		case dirOf[f.Package] == "":
+			pending[f.Analyzer+" (package directory unknown)"]++
+		default:
+			for a, n := range pending {
+				run.skipped[a] += n
+			}
+			clear(pending)
+			run.fixes = append(run.fixes, &verifiedFix{f: f})
+		}
+	}
+	if len(run.fixes) == 0 {
+		run.skipped = pending
+	}
+	return run
+}
+
+// keptFindings returns the findings whose fix was kept alone.
+func keptFindings(fixes []*verifiedFix) []report.Finding {
+	var out []report.Finding
+	for _, v := range fixes {
+		if v.kept {
+			out = append(out, *v.f)
+		}
+	}
+	return out
+}
+
+// measure applies the fixes of findings (as check -fix would: formatted,
+// imports tidied) in a copy of the module and compares the tests and
+// benchmarks of the package in dir before and after.
+func measure(ctx context.Context, findings []report.Finding, dir string, vf verifyFlags) (*report.FixResult, *bench.VerifyResult, error) {
+	change, err := report.ApplyFixes(findings, os.ReadFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	if change.Applied == 0 {
+		return change, nil, fmt.Errorf("the fix does not apply: %s", strings.Join(change.Skipped, "; "))
+	}
+	var edits []bench.FileEdit
+	for name, fc := range change.Files {
+		edits = append(edits, bench.FileEdit{File: name, Start: 0, End: len(fc.Old), New: string(fc.New)})
+	}
+	res, err := bench.Verify(ctx, bench.VerifyOptions{
+		Dir:       dir,
+		Package:   ".",
+		Edits:     edits,
+		Count:     vf.count,
+		Benchtime: vf.benchtime,
+		Threshold: 5,
+	})
+	return change, res, err
+}
+
+// skippedNote says which findings -verify passed over, ranked above the
+// last fix it tried (or all, if it tried none): "; passed over 3 findings
+// ranked among them that have no fix (heapescape 2, inlinebudget 1)".
+func skippedNote(skipped map[string]int) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	n := 0
+	var parts []string
+	for a, k := range skipped {
+		n += k
+		parts = append(parts, fmt.Sprintf("%s %d", a, k))
+	}
+	sort.Strings(parts)
+	what := "findings"
+	if n == 1 {
+		what = "finding"
+	}
+	return fmt.Sprintf("; passed over %d %s ranked among them that have no fix (%s)", n, what, strings.Join(parts, ", "))
+}
+
+// allocsDelta returns the change of allocs/op summed over the benchmarks
+// of res (head minus base), and whether there was any.
+func allocsDelta(res *bench.VerifyResult) (float64, bool) {
+	if res == nil || res.Comparison == nil {
+		return 0, false
+	}
+	d, ok := 0.0, false
+	for _, r := range res.Comparison.Rows {
+		if r.Unit == "allocs/op" && r.Base != nil && r.Head != nil {
+			d += r.Head.Center - r.Base.Center
+			ok = true
+		}
+	}
+	return d, ok
+}
+
+// write writes fixes.patch (the fixes of kept, git apply-able from the
+// module root: what -fix would apply, so nothing when the kept fixes do not
+// hold together) and summary.md (each fix with its diff and benchstat
+// table, then the combined table) to dir.
+func (run *verifyRun) write(dir, moduleDir string, kept []report.Finding) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	var patch bytes.Buffer
+	if len(kept) > 0 {
+		all, err := report.ApplyFixes(kept, os.ReadFile)
+		if err != nil {
+			return err
+		}
+		if err := report.WriteDiff(&patch, all, moduleDir); err != nil {
+			return err
+		}
+	}
+	var md bytes.Buffer
+	fmt.Fprintf(&md, "# goadvise: verified fixes\n\n")
+	fmt.Fprintf(&md, "%d of %d fixes kept%s.\n", len(keptFindings(run.fixes)), len(run.fixes), skippedNote(run.skipped))
+	if len(kept) == 0 && len(keptFindings(run.fixes)) > 0 {
+		fmt.Fprintf(&md, "\nThe kept fixes do not hold together: fixes.patch is empty, as -fix would apply none of them.\n")
+	}
+	for i, v := range run.fixes {
+		f := v.f
+		verdict := "kept"
+		switch {
+		case v.err != nil:
+			verdict = "not verified: " + v.err.Error()
+		case !v.kept:
+			verdict = "dropped: " + v.res.Summary()
+		}
+		fmt.Fprintf(&md, "\n## %d. %s at %s:%d (%s)\n\n%s\n\n", i+1, f.Analyzer, relTo(moduleDir, f.File), f.Line, verdict, f.Message)
+		if v.change != nil {
+			fmt.Fprintf(&md, "```diff\n")
+			if err := report.WriteDiff(&md, v.change, moduleDir); err != nil {
+				return err
+			}
+			fmt.Fprintf(&md, "```\n\n")
+		}
+		if err := writeTable(&md, v.res); err != nil {
+			return err
+		}
+	}
+	for i, c := range run.combined {
+		verdict := "holds"
+		switch {
+		case c.err != nil:
+			verdict = "not verified: " + c.err.Error()
+		case !c.kept:
+			verdict = "does not hold: " + c.res.Summary()
+		}
+		fmt.Fprintf(&md, "\n## All %d kept fixes together, measured in %s (%s)\n\n", len(keptFindings(run.fixes)), relTo(moduleDir, run.dirs[i]), verdict)
+		if err := writeTable(&md, c.res); err != nil {
+			return err
+		}
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "fixes.patch"), patch.Bytes(), atomicfile.Replace); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "summary.md"), md.Bytes(), atomicfile.Replace); err != nil {
+		return fmt.Errorf("-o: %w", err)
+	}
+	return nil
+}
+
+// writeTable writes the benchstat table of res and its allocs/op change in
+// summary.md's form.
+func writeTable(md *bytes.Buffer, res *bench.VerifyResult) error {
+	if res == nil || res.Comparison == nil {
+		if res != nil {
+			fmt.Fprintf(md, "%s\n", res.Summary())
+		}
+		return nil
+	}
+	fmt.Fprintf(md, "%s\n\n```\n", res.Summary())
+	if err := bench.Write(md, res.Comparison, bench.FormatText); err != nil {
+		return err
+	}
+	fmt.Fprintf(md, "```\n")
+	if d, ok := allocsDelta(res); ok {
+		fmt.Fprintf(md, "\nallocs/op change, summed over the benchmarks: %+g\n", d)
+	}
+	return nil
+}
+
+// relTo returns path relative to dir when it lies inside it.
+func relTo(dir, path string) string {
+	if r, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// verifyExit returns check -verify's exit status: an error of the check
+// itself (a package that failed to load) is an error of the verification.
+func verifyExit(status, verify int) int {
+	if status != exitOK {
+		return verifyError
+	}
+	return verify
 }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,7 +29,7 @@ func TestCheckVerify(t *testing.T) {
 	orig, _ := os.ReadFile(src)
 	args := []string{"check", "-format", "json", "-enable", "deepequal", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "300x", "./..."}
 	stdout, stderr, code := runCmd(t, dir, bin, args...)
-	if code != exitFindings {
+	if code != verifyKept {
 		t.Fatalf("check -verify: exit %d\n%s", code, stderr)
 	}
 	var r report.Report
@@ -50,5 +53,122 @@ func TestCheckVerify(t *testing.T) {
 	}
 	if now, _ := os.ReadFile(src); !bytes.Contains(now, []byte("bytes.Equal(x, k)")) {
 		t.Errorf("check -fix -verify did not apply the verified fix:\n%s", now)
+	}
+}
+
+// TestVerifyPatch runs check -verify -o on the fixes fixture, which has
+// an allocation of each fixed kind on the path of its benchmark (byvalue,
+// smallalloc by variable and by value, deepequal): every fix is kept, the allocs/op saved by all
+// of them together is exactly the sum of their single savings, and
+// fixes.patch applies to a fresh git checkout, which then builds and
+// passes its tests.
+func TestVerifyPatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks the fixture five times")
+	}
+	dir, out := t.TempDir(), t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/fixes")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runCmd(t, dir, bin, "check", "-format", "json", "-verify", "-verify-count", "3", "-verify-benchtime", "100x", "-o", out, "./...")
+	if code != verifyKept {
+		t.Fatalf("check -verify -o: exit %d, want %d\n%s", code, verifyKept, stderr)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"byvalue", "smallalloc", "deepequal"} {
+		if !regexp.MustCompile(`## \d\. ` + a + ` at fixes.go:\d+ \(kept\)`).Match(summary) {
+			t.Errorf("summary.md: no kept %s fix\n%s", a, summary)
+		}
+	}
+	if !bytes.Contains(summary, []byte("4 of 4 fixes kept")) || !bytes.Contains(summary, []byte("All 4 kept fixes together, measured in . (holds)")) ||
+		!bytes.Contains(summary, []byte("allocs/op")) || !bytes.Contains(summary, []byte("p=")) {
+		t.Errorf("summary.md lacks the verdicts or the tables:\n%s", summary)
+	}
+	// The savings: one line per fix, then the combined one.
+	var deltas []float64
+	for _, m := range regexp.MustCompile(`allocs/op change, summed over the benchmarks: (\S+)`).FindAllSubmatch(summary, -1) {
+		d, err := strconv.ParseFloat(string(m[1]), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deltas = append(deltas, d)
+	}
+	if len(deltas) != 5 {
+		t.Fatalf("summary.md has %d allocs/op changes, want 5 (4 fixes, combined)\n%s", len(deltas), summary)
+	}
+	sum := 0.0
+	for _, d := range deltas[:4] {
+		if d >= 0 {
+			t.Errorf("allocs/op: a single fix changes it by %v, want a drop", d)
+		}
+		sum += d
+	}
+	if sum != deltas[4] {
+		t.Errorf("allocs/op: single changes %v sum to %v, combined %v; want equal", deltas[:4], sum, deltas[4])
+	}
+
+	// The patch applies to a fresh copy, which builds and passes its tests.
+	fresh := t.TempDir()
+	if err := os.CopyFS(fresh, os.DirFS("testdata/fixes")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"git", "init", "-q"},
+		{"git", "apply", filepath.Join(out, "fixes.patch")},
+		{"go", "build", "./..."},
+		{"go", "vet", "./..."},
+		{"go", "test", "./..."},
+	} {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = fresh
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, b)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(fresh, "fixes.go")); !bytes.Contains(b, []byte("func newPoint(x, y int) point {")) {
+		t.Errorf("the patch did not return point by value:\n%s", b)
+	} else if !bytes.Contains(b, []byte("b := e.putHeaderB[:]")) {
+		t.Errorf("the patch did not reuse PutHeader's first buffer:\n%s", b)
+	}
+}
+
+// TestPickFixes checks that -verify takes the top findings that have a
+// fix, not the top findings, and counts those it passed over.
+func TestPickFixes(t *testing.T) {
+	fix := []report.Fix{{Message: "fix"}}
+	ranked := []report.Finding{
+		{Analyzer: "heapescape", Package: "p"},
+		{Analyzer: "byvalue", Package: "p", Fixes: fix},
+		{Analyzer: "heapescape", Package: "p"},
+		{Analyzer: "inlinebudget", Package: "p"},
+		{Analyzer: "smallalloc", Package: "p", Fixes: fix},
+		{Analyzer: "heapescape", Package: "p"},
+		{Analyzer: "deepequal", Package: "p", Fixes: fix},
+		{Analyzer: "heapescape", Package: "p"},
+	}
+	dirs := map[string]string{"p": "/p"}
+	run := pickFixes(ranked, 2, dirs)
+	if len(run.fixes) != 2 || run.fixes[0].f.Analyzer != "byvalue" || run.fixes[1].f.Analyzer != "smallalloc" {
+		t.Fatalf("picked %v, want byvalue and smallalloc", run.fixes)
+	}
+	if got, want := skippedNote(run.skipped), "; passed over 3 findings ranked among them that have no fix (heapescape 2, inlinebudget 1)"; got != want {
+		t.Errorf("skippedNote = %q, want %q", got, want)
+	}
+	// Asking for more than there are: the findings after the last fix
+	// are not passed over.
+	run = pickFixes(ranked, 10, dirs)
+	if len(run.fixes) != 3 {
+		t.Fatalf("picked %d fixes, want 3", len(run.fixes))
+	}
+	if got, want := skippedNote(run.skipped), "; passed over 4 findings ranked among them that have no fix (heapescape 3, inlinebudget 1)"; got != want {
+		t.Errorf("with -verify-top 10: skippedNote = %q, want %q", got, want)
+	}
+	// No fix at all: every finding was passed over.
+	run = pickFixes(ranked[:1], 10, dirs)
+	if got, want := skippedNote(run.skipped), "; passed over 1 finding ranked among them that have no fix (heapescape 1)"; len(run.fixes) != 0 || got != want {
+		t.Errorf("without fixes: %d picked, skippedNote = %q, want %q", len(run.fixes), got, want)
 	}
 }

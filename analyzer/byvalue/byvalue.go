@@ -1,0 +1,693 @@
+package byvalue
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
+	"github.com/goadvise/goadvise/analyzer/internal/docs"
+	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/internal/funcname"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports small structs returned by pointer whose callers only
+// read them, and proposes returning them by value.
+var Analyzer = &analysis.Analyzer{
+	Name:     "byvalue",
+	Doc:      docs.Section(doc, "byvalue"),
+	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/byvalue",
+	Run:      run,
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer},
+}
+
+// checker holds the state of one pass.
+type checker struct {
+	pass      *analysis.Pass
+	esc       *escape.Result
+	hot       *hotpath.Result
+	root      inspector.Cursor
+	uses      map[types.Object][]*ast.Ident // uses of the package's objects
+	iface     map[string]bool               // method names of the package's interfaces
+	other     []*ast.File                   // files of the package outside the pass, parsed on demand
+	otherName map[*ast.File]string          // their names
+	read      bool                          // other has been read
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	esc := pass.ResultOf[escape.Analyzer].(*escape.Result)
+	if !esc.Available() {
+		// Without the compiler's decisions there is no escape to remove
+		// that the analyzer could name.
+		return nil, nil
+	}
+	c := &checker{
+		pass:  pass,
+		esc:   esc,
+		hot:   pass.ResultOf[hotpath.Analyzer].(*hotpath.Result),
+		root:  pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root(),
+		uses:  make(map[types.Object][]*ast.Ident),
+		iface: make(map[string]bool),
+	}
+	for id, obj := range pass.TypesInfo.Uses {
+		if obj.Pkg() == pass.Pkg {
+			c.uses[obj] = append(c.uses[obj], id)
+		}
+	}
+	for _, tv := range pass.TypesInfo.Types {
+		c.addInterface(tv.Type)
+	}
+	for _, obj := range pass.TypesInfo.Defs {
+		if tn, ok := obj.(*types.TypeName); ok {
+			c.addInterface(tn.Type())
+		}
+	}
+	for _, f := range pass.Files {
+		if gen.IsGenerated(pass, f) || strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				c.funcDecl(fd)
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (c *checker) addInterface(t types.Type) {
+	if t == nil {
+		return
+	}
+	if it, ok := t.Underlying().(*types.Interface); ok {
+		for i := 0; i < it.NumMethods(); i++ {
+			c.iface[it.Method(i).Name()] = true
+		}
+	}
+}
+
+// A ret is one return of the function: &v or &T{...}.
+type ret struct {
+	amp   *ast.UnaryExpr
+	local *types.Var // v, or nil for &T{...}
+}
+
+// funcDecl reports fd if it returns a small struct by pointer that the
+// compiler allocates on the heap.
+func (c *checker) funcDecl(fd *ast.FuncDecl) {
+	info := c.pass.TypesInfo
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	sig := fn.Signature()
+	if sig.TypeParams().Len() > 0 || sig.RecvTypeParams().Len() > 0 || sig.Results().Len() != 1 {
+		return
+	}
+	ptr, ok := sig.Results().At(0).Type().(*types.Pointer)
+	if !ok {
+		return
+	}
+	elem := ptr.Elem()
+	size, ok := bycopy.Small(elem, c.pass.TypesSizes)
+	if !ok {
+		return
+	}
+	rets, ok := c.returns(fd)
+	if !ok {
+		return
+	}
+	// The compiler's escape: the first return whose struct is on the heap.
+	var rec *escape.Record
+	var at ast.Node
+	for _, r := range rets {
+		var n ast.Node = r.amp
+		if r.local != nil {
+			n = c.declIdent(fd, r.local)
+		}
+		if rec = c.heap(n.Pos(), c.inlinable(fd)); rec != nil {
+			at = n
+			break
+		}
+	}
+	if rec == nil {
+		return // the struct stays on the stack (for example, f is always inlined)
+	}
+	hot := c.hot.At(at.Pos())
+	if hot.Tier == hotpath.Cold {
+		return
+	}
+	tname := types.TypeString(elem, func(p *types.Package) string {
+		if p == c.pass.Pkg {
+			return ""
+		}
+		return p.Name()
+	})
+	head := fmt.Sprintf("%s returns a %d-byte %s by pointer, so it is allocated on the heap on every call (the compiler: %s)",
+		funcname.InPackage(fn), size, tname, rec.Message)
+	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Category: hot.Tier.String()}
+	edits, why := c.fixable(fd, fn, rets)
+	if why == skip {
+		return
+	}
+	if why != "" {
+		// Considered and rejected: shown with the inherent allocations,
+		// the reason saying what stands in the way.
+		diag.Category += ",inherent"
+		diag.Message = fmt.Sprintf("%s; returning %s by value would avoid it, but %s [%s: %s]", head, tname, why, hot.Tier, hot.Reason)
+		c.pass.Report(diag)
+		return
+	}
+	diag.Message = fmt.Sprintf("%s; its callers only read it: return %s by value, which removes 1 allocation per call [%s: %s]", head, tname, hot.Tier, hot.Reason)
+	diag.SuggestedFixes = []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Return %s by value", tname),
+		TextEdits: edits,
+	}}
+	c.pass.Report(diag)
+}
+
+// returns returns fd's returns if each is &v of a local v or &T{...}.
+func (c *checker) returns(fd *ast.FuncDecl) ([]ret, bool) {
+	var rets []ret
+	ok := true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				ok = false // a bare return of a named result
+				return false
+			}
+			u, isAmp := ast.Unparen(n.Results[0]).(*ast.UnaryExpr)
+			if !isAmp || u.Op != token.AND {
+				ok = false
+				return false
+			}
+			switch x := ast.Unparen(u.X).(type) {
+			case *ast.CompositeLit:
+				rets = append(rets, ret{amp: u})
+			case *ast.Ident:
+				v, isVar := c.pass.TypesInfo.Uses[x].(*types.Var)
+				if !isVar || v.Pos() < fd.Pos() || v.Pos() >= fd.End() {
+					ok = false
+					return false
+				}
+				rets = append(rets, ret{amp: u, local: v})
+			default:
+				ok = false
+			}
+		}
+		return ok
+	})
+	return rets, ok && len(rets) > 0
+}
+
+// declIdent returns the identifier that declares v in fd.
+func (c *checker) declIdent(fd *ast.FuncDecl, v *types.Var) ast.Node {
+	var found ast.Node
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && c.pass.TypesInfo.Defs[id] == v {
+			found = id
+		}
+		return found == nil
+	})
+	if found == nil {
+		return fd.Name
+	}
+	return found
+}
+
+// inlinable reports whether the compiler can inline fd.
+func (c *checker) inlinable(fd *ast.FuncDecl) bool {
+	for _, r := range c.esc.Records() {
+		if r.Kind == escape.CanInline && r.TokPos >= fd.Pos() && r.TokPos < fd.Body.Lbrace {
+			return true
+		}
+	}
+	return false
+}
+
+// heap returns the compiler's heap record of the allocation at pos, in the
+// function's own body or where it is inlined; nil if there is none. For a
+// function that is inlined (its callers are all in the package) only the
+// inlined copies count: its own body's record describes calls that do not
+// happen.
+func (c *checker) heap(pos token.Pos, inlined bool) *escape.Record {
+	if rec := c.esc.Heap(pos); rec != nil && !inlined {
+		return rec
+	}
+	p := c.pass.Fset.Position(pos)
+	recs := c.esc.Records()
+	for i := range recs {
+		r := &recs[i]
+		if r.Kind.IsHeap() && len(r.InlinedFrom) > 0 {
+			in := r.InlinedFrom[0]
+			if in.Line == p.Line && in.Col == p.Column && sameFile(in.File, p.Filename) {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+func sameFile(a, b string) bool {
+	return a == b || filepath.Clean(a) == filepath.Clean(b)
+}
+
+// fixable returns the edits that make fd return its struct by value, or
+// why that is not offered.
+func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analysis.TextEdit, string) {
+	if fn.Exported() {
+		return nil, "that needs an API change: exported result type"
+	}
+	if fd.Recv != nil && c.iface[fn.Name()] {
+		return nil, fmt.Sprintf("an interface of the package has a method %s, which the change could break", fn.Name())
+	}
+	star := fd.Type.Results.List[0].Type.(*ast.StarExpr)
+	if len(fd.Type.Results.List[0].Names) > 0 {
+		return nil, "its result is named"
+	}
+	edits := []analysis.TextEdit{deleteRange(star.Pos(), star.X.Pos())}
+	amps := make(map[*ast.UnaryExpr]bool)
+	for _, r := range rets {
+		amps[r.amp] = true
+		edits = append(edits, deleteRange(r.amp.Pos(), r.amp.X.Pos()))
+	}
+	for _, r := range rets {
+		if r.local == nil {
+			continue
+		}
+		if why := c.localOnlyReturned(r.local, amps); why != "" {
+			return nil, why
+		}
+	}
+	for _, id := range c.uses[fn] {
+		e, why := c.callSite(id)
+		if why != "" {
+			return nil, why
+		}
+		edits = append(edits, e...)
+	}
+	if c.otherCallers(fn) {
+		return nil, skip
+	}
+	return edits, ""
+}
+
+// localOnlyReturned checks that the address of the local v is taken only
+// by the returns and that no closure or pointer method sees it.
+func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) string {
+	for _, id := range c.uses[v] {
+		path := c.path(id)
+		if inClosure(path, v) {
+			return fmt.Sprintf("a closure captures %s at %s", v.Name(), c.where(id))
+		}
+		k := c.climb(path, 0)
+		switch p := parent(path, k).(type) {
+		case *ast.UnaryExpr:
+			if p.Op == token.AND && !amps[p] {
+				return fmt.Sprintf("the address of %s is also taken at %s", v.Name(), c.where(id))
+			}
+		case *ast.SelectorExpr:
+			if c.ptrMethod(p) {
+				return fmt.Sprintf("pointer method %s is called on %s at %s", p.Sel.Name, v.Name(), c.where(id))
+			}
+		}
+	}
+	return ""
+}
+
+// callSite checks one use of the function and returns the edits that
+// adapt it to a value result, or why it cannot be adapted.
+func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
+	path := c.path(id)
+	i := 0
+	if sel, ok := parent(path, 0).(*ast.SelectorExpr); ok && sel.Sel == id {
+		i = 1
+	}
+	call, ok := parent(path, i).(*ast.CallExpr)
+	if !ok || call.Fun != path[i] {
+		return nil, fmt.Sprintf("it is used as a function value at %s", c.where(id))
+	}
+	k := c.climbParens(path, i+1)
+	switch p := parent(path, k).(type) {
+	case *ast.ExprStmt:
+		return nil, ""
+	case *ast.AssignStmt:
+		if p.Tok == token.DEFINE && len(p.Lhs) == 1 && len(p.Rhs) == 1 {
+			if lid, ok := p.Lhs[0].(*ast.Ident); ok {
+				if v, ok := c.pass.TypesInfo.Defs[lid].(*types.Var); ok {
+					return c.localUses(v)
+				}
+			}
+		}
+		if p.Tok == token.ASSIGN && len(p.Lhs) == len(p.Rhs) {
+			for j, r := range p.Rhs {
+				if r == path[k] {
+					if lid, ok := p.Lhs[j].(*ast.Ident); ok && lid.Name == "_" {
+						return nil, ""
+					}
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		if p.Type == nil && len(p.Names) == 1 && len(p.Values) == 1 {
+			if v, ok := c.pass.TypesInfo.Defs[p.Names[0]].(*types.Var); ok {
+				return c.localUses(v)
+			}
+		}
+	case *ast.StarExpr:
+		if why := c.readOnly(path, k+1, id); why != "" {
+			return nil, why
+		}
+		return derefEdits(path, k+1), ""
+	case *ast.SelectorExpr:
+		if why := c.selection(path, k+1, p, id); why != "" {
+			return nil, why
+		}
+		return nil, ""
+	}
+	return nil, c.passedOn(path, k, id)
+}
+
+// localUses checks the uses of the local v that holds the result of a call
+// and returns the edits that adapt them to a value.
+func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
+	var edits []analysis.TextEdit
+	for _, id := range c.uses[v] {
+		path := c.path(id)
+		if inClosure(path, v) {
+			return nil, fmt.Sprintf("a closure captures the result at %s", c.where(id))
+		}
+		k := c.climbParens(path, 0)
+		switch p := parent(path, k).(type) {
+		case *ast.StarExpr:
+			if why := c.readOnly(path, k+1, id); why != "" {
+				return nil, why
+			}
+			edits = append(edits, derefEdits(path, k+1)...)
+			continue
+		case *ast.SelectorExpr:
+			if why := c.selection(path, k+1, p, id); why != "" {
+				return nil, why
+			}
+			continue
+		}
+		return nil, c.passedOn(path, k, id)
+	}
+	return edits, ""
+}
+
+// selection checks a selection x.f or x.m on the result (path[k] is the
+// selector expression).
+func (c *checker) selection(path []ast.Node, k int, sel *ast.SelectorExpr, id *ast.Ident) string {
+	s := c.pass.TypesInfo.Selections[sel]
+	if s == nil {
+		return fmt.Sprintf("a caller uses it in an unexpected way at %s", c.where(id))
+	}
+	if s.Kind() != types.FieldVal {
+		if c.ptrMethod(sel) {
+			return fmt.Sprintf("a caller calls pointer method %s on it at %s", sel.Sel.Name, c.where(id))
+		}
+		return ""
+	}
+	return c.readOnly(path, k, id)
+}
+
+// readOnly checks that the value at path[k] (the struct or a field of it)
+// is only read: not assigned, incremented, addressed, sliced if an array,
+// or the receiver of a pointer method.
+func (c *checker) readOnly(path []ast.Node, k int, id *ast.Ident) string {
+	k = c.climb(path, k)
+	cur := path[k]
+	switch p := parent(path, k).(type) {
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if l == cur {
+				return fmt.Sprintf("a caller mutates through it at %s", c.where(id))
+			}
+		}
+	case *ast.IncDecStmt:
+		return fmt.Sprintf("a caller mutates through it at %s", c.where(id))
+	case *ast.UnaryExpr:
+		if p.Op == token.AND {
+			return fmt.Sprintf("a caller keeps a pointer into it at %s", c.where(id))
+		}
+	case *ast.SliceExpr:
+		if _, ok := c.pass.TypesInfo.TypeOf(p.X).Underlying().(*types.Array); ok {
+			return fmt.Sprintf("a caller slices an array in it at %s", c.where(id))
+		}
+	case *ast.RangeStmt:
+		if p.Key == cur || p.Value == cur {
+			return fmt.Sprintf("a caller mutates through it at %s", c.where(id))
+		}
+	case *ast.SelectorExpr:
+		if c.ptrMethod(p) {
+			return fmt.Sprintf("a caller calls pointer method %s on it at %s", p.Sel.Name, c.where(id))
+		}
+	}
+	return ""
+}
+
+// passedOn says why the pointer at path[k] cannot become a value.
+func (c *checker) passedOn(path []ast.Node, k int, id *ast.Ident) string {
+	switch p := parent(path, k).(type) {
+	case *ast.BinaryExpr:
+		if isNil(c.pass.TypesInfo, p.X) || isNil(c.pass.TypesInfo, p.Y) {
+			return fmt.Sprintf("a caller compares it with nil at %s", c.where(id))
+		}
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if l == path[k] {
+				return fmt.Sprintf("a caller reassigns the variable at %s", c.where(id))
+			}
+		}
+	}
+	return fmt.Sprintf("a caller keeps the pointer at %s", c.where(id))
+}
+
+// skip is fixable's answer when the function is not to be reported.
+const skip = "\x00skip"
+
+// otherCallers reports whether files of the package that the pass did not
+// type-check (in-package test files when tests are not analysed, files
+// excluded by build constraints) use the function other than in a call
+// whose result is discarded. The function is then not reported by this
+// pass: without types the use cannot be judged, and the pass of the
+// package with its tests, when there is one, reports it with the reason.
+func (c *checker) otherCallers(fn *types.Func) bool {
+	for _, f := range c.otherFiles() {
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			var id *ast.Ident
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				if fn.Signature().Recv() != nil && n.Sel.Name == fn.Name() {
+					id = n.Sel
+				}
+			case *ast.Ident:
+				if fn.Signature().Recv() == nil && n.Name == fn.Name() {
+					id = n
+				}
+			}
+			found = id != nil && !discarded(f, id)
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// discarded reports whether id, in a file parsed without types, names the
+// function of a call statement or of _ = call.
+func discarded(f *ast.File, id *ast.Ident) bool {
+	ok := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		var call ast.Expr
+		switch n := n.(type) {
+		case *ast.ExprStmt:
+			call = n.X
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if l, isID := n.Lhs[0].(*ast.Ident); isID && l.Name == "_" {
+					call = n.Rhs[0]
+				}
+			}
+		}
+		if ce, isCall := call.(*ast.CallExpr); isCall {
+			fun := ce.Fun
+			if sel, isSel := fun.(*ast.SelectorExpr); isSel {
+				fun = sel.Sel
+			}
+			if fun == id {
+				ok = true
+			}
+		}
+		return !ok
+	})
+	return ok
+}
+
+// otherFiles parses the package's files in its directory that the pass
+// does not hold: in-package _test.go files and files excluded by build
+// constraints, of the same package name.
+func (c *checker) otherFiles() []*ast.File {
+	if c.read {
+		return c.other
+	}
+	c.read = true
+	in := make(map[string]bool)
+	var dir string
+	for _, f := range c.pass.Files {
+		name := c.pass.Fset.File(f.FileStart).Name()
+		in[name] = true
+		dir = filepath.Dir(name)
+	}
+	if dir == "" {
+		return nil
+	}
+	names := append([]string(nil), c.pass.IgnoredFiles...)
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), "_test.go") {
+				names = append(names, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if in[name] || !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil || f.Name.Name != c.pass.Pkg.Name() {
+			continue
+		}
+		c.other = append(c.other, f)
+	}
+	return c.other
+}
+
+// path returns the nodes enclosing n, from n outwards.
+func (c *checker) path(n ast.Node) []ast.Node {
+	cur, ok := c.root.FindByPos(n.Pos(), n.End())
+	if !ok {
+		return []ast.Node{n}
+	}
+	var path []ast.Node
+	for e := range cur.Enclosing() {
+		path = append(path, e.Node())
+	}
+	return path
+}
+
+// parent returns path[k+1], or nil.
+func parent(path []ast.Node, k int) ast.Node {
+	if k+1 < len(path) {
+		return path[k+1]
+	}
+	return nil
+}
+
+// climbParens returns the index of the outermost parenthesis around path[k].
+func (c *checker) climbParens(path []ast.Node, k int) int {
+	for {
+		p, ok := parent(path, k).(*ast.ParenExpr)
+		if !ok || p.X != path[k] {
+			return k
+		}
+		k++
+	}
+}
+
+// climb returns the index of the outermost expression around path[k] that
+// denotes a part of the same variable: parentheses, field selections and
+// indexes of arrays.
+func (c *checker) climb(path []ast.Node, k int) int {
+	for {
+		k = c.climbParens(path, k)
+		switch p := parent(path, k).(type) {
+		case *ast.SelectorExpr:
+			if s := c.pass.TypesInfo.Selections[p]; s != nil && s.Kind() == types.FieldVal && p.X == path[k] {
+				k++
+				continue
+			}
+		case *ast.IndexExpr:
+			if _, ok := c.pass.TypesInfo.TypeOf(p.X).Underlying().(*types.Array); ok && p.X == path[k] {
+				k++
+				continue
+			}
+		}
+		return k
+	}
+}
+
+// ptrMethod reports whether sel selects a method with a pointer receiver.
+func (c *checker) ptrMethod(sel *ast.SelectorExpr) bool {
+	s := c.pass.TypesInfo.Selections[sel]
+	if s == nil || s.Kind() == types.FieldVal {
+		return false
+	}
+	recv := s.Obj().(*types.Func).Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	_, ptr := recv.Type().(*types.Pointer)
+	return ptr
+}
+
+// inClosure reports whether the use at path[0] is in a function literal
+// that does not also contain the declaration of v.
+func inClosure(path []ast.Node, v *types.Var) bool {
+	for _, n := range path {
+		if fl, ok := n.(*ast.FuncLit); ok {
+			return v.Pos() < fl.Pos() || v.Pos() >= fl.End()
+		}
+	}
+	return false
+}
+
+func isNil(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+func (c *checker) where(n ast.Node) string {
+	p := c.pass.Fset.Position(n.Pos())
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// derefEdits removes the dereference path[k], *x, and the parentheses
+// directly around it: (*x).f becomes x.f.
+func derefEdits(path []ast.Node, k int) []analysis.TextEdit {
+	star := path[k].(*ast.StarExpr)
+	if p, ok := parent(path, k).(*ast.ParenExpr); ok {
+		return []analysis.TextEdit{deleteRange(p.Lparen, star.X.Pos()), deleteRange(star.X.End(), p.Rparen+1)}
+	}
+	return []analysis.TextEdit{deleteRange(star.Pos(), star.X.Pos())}
+}
+
+func deleteRange(pos, end token.Pos) analysis.TextEdit {
+	return analysis.TextEdit{Pos: pos, End: end, NewText: []byte{}}
+}

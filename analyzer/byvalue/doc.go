@@ -1,0 +1,46 @@
+// Package byvalue defines an Analyzer that finds small structs returned by
+// pointer only to be read, and proposes returning them by value.
+//
+// # Analyzer byvalue
+//
+// byvalue: return small structs by value when every caller only reads them
+//
+// A function that ends in return &T{...} or return &v, for a small struct
+// T, makes the compiler allocate T on the heap on every call, because the
+// pointer outlives the function. When the callers only read the struct
+// through the pointer, a value result costs a copy of at most 64 bytes
+// instead of an allocation and the garbage it leaves.
+//
+// A finding is made only where the compiler says the struct escapes (the
+// escape analyzer supplies its decisions: "&T{...} escapes to heap" or
+// "moved to heap: v", also where the function is inlined), and the message
+// names that escape. The fix, offered when it is safe by construction,
+// changes the result type from *T to T, drops the & of every return, and
+// rewrites every call site: *f() becomes f(); p := f() followed by reads
+// of p.x or *p stays valid for a value (*p becomes p). It is offered only
+// when:
+//
+//   - the function or method is unexported, has one unnamed result, and
+//     is never used as a value (every use is a call), and no interface of
+//     the package has a method of that name;
+//   - T is a struct of at most 64 bytes (by the build's type sizes) that
+//     holds no lock, no noCopy marker and no sync/atomic value;
+//   - every return is &v of a local v whose address is not otherwise taken
+//     and which no closure captures, or &T{...};
+//   - every caller is in the package and only reads the struct: the
+//     result is discarded, dereferenced, has a field read, or is assigned
+//     to a new local that is itself only read (never reassigned, compared
+//     with nil, passed on, stored, captured by a closure, mutated through,
+//     or used to call a pointer method).
+//
+// When the shape matches and the compiler's escape is real but a condition
+// fails, the finding is still reported, without a fix, with the category
+// "<tier>,inherent" (goadvise check shows those with -heapescape.all), and
+// says in one clause why ("that needs an API change: exported result
+// type", "a caller compares it with nil at f.go:12"). Cold code, generated
+// files and test files are not reported. In-package test files count as
+// callers: when they are not type-checked (goadvise check without -tests)
+// and use the function other than in a call whose result is discarded,
+// nothing is reported for it; with -tests the use is judged like any
+// other.
+package byvalue

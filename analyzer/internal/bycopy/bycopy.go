@@ -1,0 +1,71 @@
+// Package bycopy decides whether a struct type is small and safe enough to
+// pass, return or store by value instead of by pointer.
+package bycopy
+
+import (
+	"go/types"
+)
+
+// MaxSize is the size in bytes, by the pass's types.Sizes, up to which a
+// struct is cheap enough to copy that returning or storing it by value is
+// worth suggesting instead of a pointer: eight words on 64-bit platforms,
+// one cache line.
+const MaxSize = 64
+
+// Small reports whether values of type t may be suggested to be
+// returned or stored by value: t is a struct of at most MaxSize bytes that
+// holds no lock, no noCopy marker and no atomic value (copying those is a
+// bug that go vet's copylocks check reports).
+func Small(t types.Type, sizes types.Sizes) (int64, bool) {
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return 0, false
+	}
+	size := sizes.Sizeof(t)
+	if size > MaxSize || mustNotCopy(t, make(map[types.Type]bool)) {
+		return size, false
+	}
+	return size, true
+}
+
+// mustNotCopy reports whether t contains, directly or in fields and array
+// elements (not behind pointers), a value that must not be copied: a type
+// of package sync or sync/atomic, or a type with pointer methods Lock and
+// Unlock (the rule of go vet's copylocks, which noCopy markers rely on).
+func mustNotCopy(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		if pkg := n.Obj().Pkg(); pkg != nil {
+			switch pkg.Path() {
+			case "sync", "sync/atomic":
+				return true
+			}
+		}
+		if hasPtrMethod(n, "Lock") && hasPtrMethod(n, "Unlock") {
+			return true
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if mustNotCopy(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Array:
+		return mustNotCopy(u.Elem(), seen)
+	}
+	return false
+}
+
+func hasPtrMethod(n *types.Named, name string) bool {
+	ms := types.NewMethodSet(types.NewPointer(n))
+	for i := 0; i < ms.Len(); i++ {
+		if ms.At(i).Obj().Name() == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,3 @@
+module fixes
+
+go 1.26
