@@ -31,8 +31,8 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/pgo"
-	"github.com/goadvise/goadvise/program"
 	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/wholeprog"
 	"github.com/goadvise/goadvise/worktree"
 )
 
@@ -122,7 +122,7 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	findings := ar.findings
 	if len(cfg.Passes) > 0 {
 		progress("running the whole-program passes")
-		pf, err := program.AnalyzePaths(context.Background(), ar.roots, program.Options{Dir: cfg.Dir, Passes: cfg.Passes})
+		pf, err := wholeprog.AnalyzePaths(context.Background(), ar.roots, wholeprog.Options{Dir: cfg.Dir, Passes: cfg.Passes})
 		if err != nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("whole-program passes: %v", err))
 		}
