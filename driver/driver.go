@@ -5,12 +5,12 @@
 //     load) keys every package; those whose key is unchanged get their
 //     findings from the findings cache (package memo).
 //  2. Warm: the other packages are compiled once with the compiler's
-//     optimization log (package escape), from the same listing.
+//     optimization log (package optlog), from the same listing.
 //  3. Load: the packages are type-checked in batches (package load), a
 //     batch loading while the one before it is analysed, under a soft
 //     memory limit.
 //  4. Analyze: the analyzers run on each batch, and the whole-program
-//     passes (package program) if asked.
+//     passes (package wholeprog) if asked.
 //  5. Rank: findings are merged, hidden (test files, -new-from-rev, cold
 //     code, inherent allocations, code a profile never saw), scored by a
 //     profile or ordered by tier, and cut (package report).
@@ -41,7 +41,7 @@ type Config struct {
 	Dir       string   // directory in which the patterns are resolved
 	Patterns  []string // package patterns (default ".")
 	Analyzers []*analysis.Analyzer
-	Passes    []string // whole-program passes to run (see package program)
+	Passes    []string // whole-program passes to run (see package wholeprog)
 	Tests     bool     // also analyse _test.go files
 
 	Profiles  []string // CPU profiles to rank by (files, directories or URLs)

@@ -58,7 +58,7 @@
 //
 // loopalloc only follows calls that have a single callee, to a depth of
 // [Options.Depth], through packages of the main module (whose compiler
-// decisions are collected with the escape package). The call in the loop
+// decisions are collected with package optlog). The call in the loop
 // must run on every iteration (every cycle of the loop's blocks goes
 // through it; calls in an outer loop that contains an inner loop do not
 // qualify), each call on the path must run on every call of its caller,
@@ -136,7 +136,7 @@ Reported only in packages a main package imports, and in an importable
 receiver: not through a parameter of an exported function, an exported
 field, an option closure or a registry. Not reported when the concrete
 type is unexported in another package.`,
-			URL: "https://pkg.go.dev/github.com/goadvise/goadvise/program",
+			URL: "https://pkg.go.dev/github.com/goadvise/goadvise/wholeprog",
 		},
 		{
 			Name: LoopAlloc,
@@ -154,7 +154,7 @@ call, once per iteration of the loop in (*Server).serve via decode ->
 scan". Callees the compiler can inline, allocations on branches, and
 work that depends on the iteration (formatting, boxing, kept values) are
 not reported.`,
-			URL: "https://pkg.go.dev/github.com/goadvise/goadvise/program",
+			URL: "https://pkg.go.dev/github.com/goadvise/goadvise/wholeprog",
 		},
 	}
 }

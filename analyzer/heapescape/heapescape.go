@@ -173,7 +173,7 @@ type finding struct {
 	inherent string
 }
 
-// explanationDetail returns the escape package's explanation without the
+// explanationDetail returns package optlog's explanation without the
 // name: "passed to io.Reader.Read (interface method call)".
 func explanationDetail(rec *optlog.Record) string {
 	_, why, ok := strings.Cut(rec.Explanation, " escapes: ")
@@ -183,7 +183,7 @@ func explanationDetail(rec *optlog.Record) string {
 	why = strings.Replace(why, "(interface method call)", "(an interface method call)", 1)
 	why = strings.Replace(why, "passed to append, which keeps it", "appended to a slice that outlives the call", 1)
 	{
-		// The escape package says a static callee "keeps" a parameter
+		// Package optlog says a static callee "keeps" a parameter
 		// that leaks; it may as well pass it on.
 		why = strings.Replace(why, ", which keeps it", ", which lets it escape", 1)
 	}
