@@ -1,24 +1,21 @@
 package decisions
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/goadvise/goadvise/internal/gocmd"
 	"github.com/goadvise/goadvise/load"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 // pkgInfo is a package as go list describes it.
@@ -167,7 +164,8 @@ func (b *buildSpec) run(ctx context.Context, t *targets) ([]byte, error) {
 	return all.Bytes(), nil
 }
 
-// A remark is one line of the compiler's -m or -d=pgodebug output.
+// A remark is one line of the compiler's -m or -d=pgodebug output, as
+// [optlog.Remark], with the position as decisions reports it.
 type remark struct {
 	Pkg    string // package being compiled
 	Pos    Pos    // position; for inlined code the outermost call site
@@ -180,17 +178,17 @@ type remark struct {
 	Iface  bool   // devirtualize: an interface call (else a function value)
 }
 
-type remarkKind int
+type remarkKind = optlog.RemarkKind
 
 const (
-	rkInlineCall remarkKind = iota
-	rkCanInline
-	rkEscapes
-	rkMoved
-	rkNoEscape
-	rkHotInline
-	rkHotBig
-	rkDevirt
+	rkInlineCall = optlog.RemarkInlineCall
+	rkCanInline  = optlog.RemarkCanInline
+	rkEscapes    = optlog.RemarkEscapes
+	rkMoved      = optlog.RemarkMoved
+	rkNoEscape   = optlog.RemarkNoEscape
+	rkHotInline  = optlog.RemarkHotInline
+	rkHotBig     = optlog.RemarkHotBig
+	rkDevirt     = optlog.RemarkDevirt
 )
 
 // Pos is a source position.
@@ -216,18 +214,7 @@ func (p Pos) rel(dir string) Pos {
 }
 
 // callStat is one line of -d=pgodebug=3 output (devirtualize.CallStat).
-type callStat struct {
-	Pkg                 string
-	Pos                 string
-	Caller              string
-	Direct              bool
-	Interface           bool
-	Weight              int64
-	Hottest             string
-	HottestWeight       int64
-	Devirtualized       string
-	DevirtualizedWeight int64
-}
+type callStat = optlog.CallStat
 
 // compilerOutput is the parsed output of a build with -m and
 // -d=pgodebug.
@@ -237,131 +224,28 @@ type compilerOutput struct {
 	hotCDF  string // hot-callsite-thres-from-CDF
 }
 
-var (
-	posRE        = regexp.MustCompile(`^((?:[A-Za-z]:)?[^:\s]+\.go):(\d+):(\d+): (.*)$`)
-	hotBudgetRE  = regexp.MustCompile(`^hot-budget check allows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in function (\S+)$`)
-	hotBigRE     = regexp.MustCompile(`^hot-big check disallows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in big function (\S+)$`)
-	devirtRE     = regexp.MustCompile(`^PGO devirtualizing (interface|function) call (.+) to (\S+)$`)
-	canInlineRE  = regexp.MustCompile(`^can inline (\S+)`)
-	inlineCallRE = regexp.MustCompile(`^inlining call to (\S+)`)
-)
-
 // parseCompilerOutput parses the output of go build with -gcflags=-m and
-// -d=pgodebug=1 or 3. Relative file names are resolved against dir, the
-// go command's directory. Only packages in keep are kept.
+// -d=pgodebug=1 or 3 with [optlog.ParseRemarks]. Relative file names are
+// resolved against dir, the go command's directory. Only packages in keep
+// are kept.
 func parseCompilerOutput(r io.Reader, dir string, keep map[string]bool) (*compilerOutput, error) {
-	out := &compilerOutput{stats: make(map[Pos]*callStat)}
-	abs := func(f string) string {
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(dir, f)
-		}
-		return filepath.Clean(f)
+	log, err := optlog.ParseRemarks(r, dir, keep)
+	if err != nil {
+		return nil, err
 	}
-	seen := make(map[remark]bool)
-	addRemark := func(r remark) {
-		if !seen[r] {
-			seen[r] = true
-			out.remarks = append(out.remarks, r)
-		}
+	out := &compilerOutput{stats: make(map[Pos]*callStat, len(log.Stats)), hotCDF: log.HotCDF}
+	for p, st := range log.Stats {
+		out.stats[fromOptlog(p)] = st
 	}
-	pkg := ""
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for sc.Scan() {
-		line := sc.Text()
-		if h, ok := strings.CutPrefix(line, "# "); ok {
-			pkg, _, _ = strings.Cut(h, " ")
-			continue
-		}
-		if !keep[pkg] {
-			continue
-		}
-		if strings.HasPrefix(line, `{"Pkg":`) {
-			var st callStat
-			if err := json.Unmarshal([]byte(line), &st); err != nil {
-				return nil, fmt.Errorf("malformed -d=pgodebug=3 call statistics: %v", err)
-			}
-			if p, ok := parsePos(st.Pos, abs); ok {
-				out.stats[p] = &st
-			}
-			continue
-		}
-		if v, ok := strings.CutPrefix(line, "hot-callsite-thres-from-CDF="); ok {
-			out.hotCDF = v
-			continue
-		}
-		if m := hotBudgetRE.FindStringSubmatch(line); m != nil {
-			cost, _ := strconv.Atoi(m[2])
-			l, _ := strconv.Atoi(m[4])
-			c, _ := strconv.Atoi(m[5])
-			addRemark(remark{Pkg: pkg, Kind: rkHotInline, Callee: m[1], Cost: cost, Pos: Pos{abs(m[3]), l, c}, Caller: m[6]})
-			continue
-		}
-		if m := hotBigRE.FindStringSubmatch(line); m != nil {
-			cost, _ := strconv.Atoi(m[2])
-			l, _ := strconv.Atoi(m[4])
-			c, _ := strconv.Atoi(m[5])
-			addRemark(remark{Pkg: pkg, Kind: rkHotBig, Callee: m[1], Cost: cost, Pos: Pos{abs(m[3]), l, c}, Caller: m[6]})
-			continue
-		}
-		m := posRE.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		l, _ := strconv.Atoi(m[2])
-		c, _ := strconv.Atoi(m[3])
-		rk := remark{Pkg: pkg, Pos: Pos{abs(m[1]), l, c}}
-		msg := m[4]
-		switch {
-		case strings.HasPrefix(msg, "inlining call to "):
-			rk.Kind = rkInlineCall
-			rk.Callee = inlineCallRE.FindStringSubmatch(msg)[1]
-		case strings.HasPrefix(msg, "can inline "):
-			rk.Kind = rkCanInline
-			rk.Callee = canInlineRE.FindStringSubmatch(msg)[1]
-		case strings.HasPrefix(msg, "moved to heap: "):
-			rk.Kind = rkMoved
-			rk.Name = strings.TrimPrefix(msg, "moved to heap: ")
-		case strings.HasSuffix(msg, " escapes to heap"):
-			rk.Kind = rkEscapes
-			rk.Name = strings.TrimSuffix(msg, " escapes to heap")
-		case strings.HasSuffix(msg, " does not escape") && !strings.HasPrefix(msg, "leaking"):
-			rk.Kind = rkNoEscape
-			rk.Name = strings.TrimSuffix(msg, " does not escape")
-		default:
-			if dm := devirtRE.FindStringSubmatch(msg); dm != nil {
-				rk.Kind = rkDevirt
-				rk.Iface = dm[1] == "interface"
-				rk.Expr = dm[2]
-				rk.Callee = dm[3]
-				break
-			}
-			continue
-		}
-		addRemark(rk)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading compiler output: %w", err)
+	for _, r := range log.Remarks {
+		out.remarks = append(out.remarks, remark{Pkg: r.Pkg, Pos: fromOptlog(r.Pos), Kind: r.Kind, Callee: r.Callee,
+			Caller: r.Caller, Name: r.Name, Cost: r.Cost, Expr: r.Expr, Iface: r.Iface})
 	}
 	return out, nil
 }
 
-func parsePos(s string, abs func(string) string) (Pos, bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return Pos{}, false
-	}
-	j := strings.LastIndexByte(s[:i], ':')
-	if j < 0 {
-		return Pos{}, false
-	}
-	l, err1 := strconv.Atoi(s[j+1 : i])
-	c, err2 := strconv.Atoi(s[i+1:])
-	if err1 != nil || err2 != nil {
-		return Pos{}, false
-	}
-	return Pos{abs(s[:j]), l, c}, true
-}
+// fromOptlog converts a compiler position to a Pos.
+func fromOptlog(p optlog.Position) Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
 
 // decisionFlags returns the -gcflags arguments that make the compiler
 // print its decisions for the packages.

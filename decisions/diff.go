@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/optlog"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/worktree"
 )
@@ -335,7 +335,7 @@ func (v *version) fn(k funcKey) *funcDecisions {
 // decisions by function.
 func collectVersion(ctx context.Context, dir, top string, env []string, patterns []string, idx *funcIndex) (*version, error) {
 	v := &version{dir: dir, top: top, funcs: make(map[funcKey]*funcDecisions)}
-	results, err := escape.Collect(ctx, escape.LoadOptions{Dir: dir, Patterns: patterns, Env: env})
+	results, err := optlog.Collect(ctx, optlog.LoadOptions{Dir: dir, Patterns: patterns, Env: env})
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +418,7 @@ func collectVersion(ctx context.Context, dir, top string, env []string, patterns
 	return v, nil
 }
 
-func (v *version) addRecord(pkg string, rec escape.Record, idx *funcIndex) {
+func (v *version) addRecord(pkg string, rec optlog.Record, idx *funcIndex) {
 	p := rec.Pos
 	fn := idx.enclosing(p.File, p.Line, p.Col)
 	if fn == "" {
@@ -427,10 +427,10 @@ func (v *version) addRecord(pkg string, rec escape.Record, idx *funcIndex) {
 	d := v.fn(funcKey{pkg, fn})
 	pos := Pos{p.File, p.Line, p.Col}
 	switch {
-	case rec.Kind == escape.CanInline:
+	case rec.Kind == optlog.CanInline:
 		t := true
 		d.canInline, d.cost = &t, rec.Cost
-	case rec.Kind == escape.CannotInline:
+	case rec.Kind == optlog.CannotInline:
 		f := false
 		d.canInline, d.cost, d.reason = &f, rec.Cost, rec.Reason
 	case rec.Kind.IsHeap():
@@ -441,13 +441,13 @@ func (v *version) addRecord(pkg string, rec escape.Record, idx *funcIndex) {
 		}
 		key := e.Name + "\x00" + e.Cause + "\x00" + e.Via
 		d.heap[key] = append(d.heap[key], e)
-	case rec.Kind == escape.BoundsCheck || rec.Kind == escape.SliceBoundsCheck:
+	case rec.Kind == optlog.BoundsCheck || rec.Kind == optlog.SliceBoundsCheck:
 		src := p
 		if len(rec.InlinedFrom) > 0 {
 			src = rec.InlinedFrom[0]
 		}
 		b := Bounds{Kind: "index", Line: idx.lineText(src.File, src.Line), Pos: pos}
-		if rec.Kind == escape.SliceBoundsCheck {
+		if rec.Kind == optlog.SliceBoundsCheck {
 			b.Kind = "slice"
 		}
 		key := b.Kind + "\x00" + b.Line

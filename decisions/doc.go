@@ -2,8 +2,8 @@
 // build and compares two builds.
 //
 // It never re-derives a decision: it runs the compiler and parses what it
-// says. Inlining, escapes and bounds checks come from the optimization log
-// that package escape parses (-json=0,DIR) and from the -m remarks (the
+// says; package optlog reads all of it. Inlining, escapes and bounds checks
+// come from the optimization log (-json=0,DIR) and from the -m remarks (the
 // log has no record of inlined call sites); PGO decisions come from
 // -d=pgodebug: the "hot-budget check allows inlining" lines, the
 // "PGO devirtualizing interface call" remarks, and the per-call-site JSON

@@ -24,7 +24,7 @@ func run(t *testing.T, dir string, name string, args ...string) string {
 	return string(out)
 }
 
-// testEnv isolates the escape package's cache in the test's directory.
+// testEnv isolates package optlog's cache in the test's directory.
 func testEnv(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	t.Setenv("GOFLAGS", "-mod=mod")

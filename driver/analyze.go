@@ -23,12 +23,13 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/goadvise/goadvise/analyzer/directive"
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/analyzer/escape"
+	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/memo"
+	"github.com/goadvise/goadvise/optlog"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
-	"github.com/goadvise/goadvise/suite"
 )
 
 // analysis is what running the analyzers over the patterns produced, from
@@ -107,14 +108,14 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 	// type-checks from source, except for tests and for analyzers with
 	// facts (see below).
 	useLoad := !needFacts(analyzers) && !cfg.Tests
-	var warmed *escape.Warmed
+	var warmed *optlog.Warmed
 	var buildFlags []string
 	if suite.Requires(analyzers, escape.Analyzer) && !escapeOff() {
 		progress("compiling packages for the compiler's decisions")
 		var err error
 		// Test variants are not compiled: no analyzer reports on _test.go
 		// files, and the other files' decisions are the plain package's.
-		opts := escape.LoadOptions{Dir: dir, Patterns: all}
+		opts := optlog.LoadOptions{Dir: dir, Patterns: all}
 		if run != nil && len(misses) == len(run.Roots) {
 			// Every package missed the findings cache: the decisions
 			// are for the packages listed already.
@@ -124,7 +125,7 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 			// The build lists the packages for package load too.
 			opts.ListFlags, opts.ListFields = load.ListFlags, load.ListFields
 		}
-		warmed, err = escape.Warm(ctx, opts)
+		warmed, err = optlog.Warm(ctx, opts)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -311,7 +312,7 @@ type loadedBatch struct {
 
 // release drops what was kept for the batch.
 func (b *loadedBatch) release() {
-	escape.Forget(b.paths)
+	optlog.Forget(b.paths)
 	load.Release(b.roots)
 }
 

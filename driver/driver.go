@@ -5,12 +5,12 @@
 //     load) keys every package; those whose key is unchanged get their
 //     findings from the findings cache (package memo).
 //  2. Warm: the other packages are compiled once with the compiler's
-//     optimization log (package escape), from the same listing.
+//     optimization log (package optlog), from the same listing.
 //  3. Load: the packages are type-checked in batches (package load), a
 //     batch loading while the one before it is analysed, under a soft
 //     memory limit.
 //  4. Analyze: the analyzers run on each batch, and the whole-program
-//     passes (package program) if asked.
+//     passes (package wholeprog) if asked.
 //  5. Rank: findings are merged, hidden (test files, -new-from-rev, cold
 //     code, inherent allocations, code a profile never saw), scored by a
 //     profile or ordered by tier, and cut (package report).
@@ -31,8 +31,8 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/pgo"
-	"github.com/goadvise/goadvise/program"
 	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/wholeprog"
 	"github.com/goadvise/goadvise/worktree"
 )
 
@@ -41,7 +41,7 @@ type Config struct {
 	Dir       string   // directory in which the patterns are resolved
 	Patterns  []string // package patterns (default ".")
 	Analyzers []*analysis.Analyzer
-	Passes    []string // whole-program passes to run (see package program)
+	Passes    []string // whole-program passes to run (see package wholeprog)
 	Tests     bool     // also analyse _test.go files
 
 	Profiles  []string // CPU profiles to rank by (files, directories or URLs)
@@ -125,7 +125,7 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	findings := ar.findings
 	if len(cfg.Passes) > 0 {
 		progress("running the whole-program passes")
-		pf, err := program.AnalyzePaths(context.Background(), ar.roots, program.Options{Dir: cfg.Dir, Passes: cfg.Passes})
+		pf, err := wholeprog.AnalyzePaths(context.Background(), ar.roots, wholeprog.Options{Dir: cfg.Dir, Passes: cfg.Passes})
 		if err != nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("whole-program passes: %v", err))
 		}

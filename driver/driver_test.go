@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/gittest"
 	"github.com/goadvise/goadvise/report"
-	"github.com/goadvise/goadvise/suite"
 )
 
 // TestRankHides checks what rank hides without a profile, and counts:

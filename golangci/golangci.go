@@ -12,7 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
-	"github.com/goadvise/goadvise/suite"
+	"github.com/goadvise/goadvise/analyzer/suite"
 )
 
 // Name is the linter name under which golangci-lint reports goadvise's

@@ -24,7 +24,7 @@ mapfile -t files < <(go list -f '{{range .GoFiles}}{{$.Dir}}/{{.}}{{"\n"}}{{end}
 std=()
 [ "$(go list -f '{{.Standard}}' "$pkg")" = true ] && std=(-std)
 compile=$(go env GOTOOLDIR)/compile
-# The flags of goadvise's compiles (escape/collect.go), without the log.
+# The flags of goadvise's compiles (optlog/collect.go), without the log.
 flags=(-p "$pkg" "${std[@]}" -importcfg "$work/importcfg" -c=1 -d=gcstart=64 -dwarf=false)
 
 base_s= base_m=

@@ -19,4 +19,4 @@ trap 'rm -rf "$tmp"' EXIT
 (cd "$src" && tar --exclude=.git -cf - .) | (cd "$tmp" && tar -xf -)
 cd "$root"
 ESCAPE_BENCH_DIR="$tmp" ESCAPE_BENCH_PATTERNS="$patterns" \
-	go test -count=1 -run '^TestEscapeBench$' -v ./escape | grep -E 'packages:|floor|cold|warm|FAIL|ok'
+	go test -count=1 -run '^TestEscapeBench$' -v ./optlog | grep -E 'packages:|floor|cold|warm|FAIL|ok'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium for the browser tests of package page (they
+# Installs Debian's chromium for the browser tests of package report/html (they
 # load the HTML reports in headless Chromium and assert on the DOM). It is
 # idempotent: when chromium is already installed it does nothing. Without
 # root (or sudo without a password) it prints how to install it and exits
@@ -19,7 +19,7 @@ elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 	as_root=(sudo -n)
 else
 	echo "install-chromium: not root and no password-less sudo; install it with: apt-get install chromium" >&2
-	echo "install-chromium: the browser tests of package page will be skipped" >&2
+	echo "install-chromium: the browser tests of package report/html will be skipped" >&2
 	exit 0
 fi
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# program-std.sh runs goadvise's whole-program passes (package program) on
+# program-std.sh runs goadvise's whole-program passes (package wholeprog) on
 # the whole standard library and prints counts, wall time and peak memory.
 #
 # Usage: scripts/program-std.sh [-passes devirt,loopalloc] [-closed] [-show N] [packages]

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 // Every heap allocation the compiler reports is classified by what would
@@ -46,7 +46,7 @@ func (fd *finding) message() (string, bool) {
 		}
 	}
 	subject := name + " escapes to heap"
-	if rec.Kind == escape.MovedToHeap {
+	if rec.Kind == optlog.MovedToHeap {
 		subject = "variable " + rec.Name + " is moved to heap"
 	}
 	var prefix string
@@ -83,8 +83,8 @@ func (fd *finding) message() (string, bool) {
 		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
 		// the code already allocates only when needed.
 		advice = fd.keep("it is allocated lazily, only when needed")
-	} else if ctor == nil && fd.tier == hotpath.Loop && !other && escape.IsAllocName(rec.Name) &&
-		rec.Cause != escape.CauseReturnedOrStored && fd.iterationLocal(fd.allocExpr()) {
+	} else if ctor == nil && fd.tier == hotpath.Loop && !other && optlog.IsAllocName(rec.Name) &&
+		rec.Cause != optlog.CauseReturnedOrStored && fd.iterationLocal(fd.allocExpr()) {
 		advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration")
 	}
 	if other {
@@ -105,7 +105,7 @@ func (fd *finding) message() (string, bool) {
 			// variables: say who stores it.
 			why = "because " + fd.funcName(fn) + " stores it"
 		}
-	} else if inlined && rec.Cause == escape.CauseAppend && strings.HasPrefix(why, "because append grows it and it is stored in ") {
+	} else if inlined && rec.Cause == optlog.CauseAppend && strings.HasPrefix(why, "because append grows it and it is stored in ") {
 		fd.fix, advice = "", fd.keep("the called function grows a slice it keeps")
 	}
 	if fd.fix == "" && fd.inherent == "" {
@@ -199,12 +199,12 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		return "because it is converted to an interface to be passed to reflect.DeepEqual",
 			fd.avoid("compare with a type-specific function or == instead (goes away with the deepequal fix)")
 	}
-	if rec.Name == "func literal" && rec.Cause == escape.CauseReturnedOrStored {
+	if rec.Name == "func literal" && rec.Cause == optlog.CauseReturnedOrStored {
 		return "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call",
 			fd.keep("the closure is the value the code returns or keeps")
 	}
 	switch rec.Cause {
-	case escape.CauseInterfaceConversion:
+	case optlog.CauseInterfaceConversion:
 		why = "because " + itIs(orDefault(detail, "converted to an interface"))
 		if call := fd.flowCall(); call != nil {
 			// Name the function the user called, not an inlined helper
@@ -219,7 +219,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return why, fd.keep(k)
 		}
 		return why, fd.keep("the interface value is what the code passes on or keeps")
-	case escape.CauseInterfaceMethodCall:
+	case optlog.CauseInterfaceMethodCall:
 		why = "because " + itIs(orDefault(detail, "passed to a dynamic call")) + ", which the compiler cannot see through"
 		if rec.Name == "... argument" {
 			return why, fd.keep("the variadic arguments of a dynamic call are allocated for each call")
@@ -228,7 +228,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return why, fd.avoid(a)
 		}
 		return why, fd.keep("the dynamic call may keep it")
-	case escape.CauseReturnedOrStored:
+	case optlog.CauseReturnedOrStored:
 		if l, callee, ok := fd.calleeLeak(); ok {
 			return fd.leakText(l, callee, "it")
 		}
@@ -250,15 +250,15 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		// through the pointer, identity. Not shown unless that is
 		// checked (see the byvalue kinds of issue #23).
 		return why, fd.keep("the code keeps it; storing it by value would change every use of what holds it")
-	case escape.CauseTooLarge:
+	case optlog.CauseTooLarge:
 		why = "because it is too large for the stack"
 		if fd.callLocal(fd.allocExpr()) {
 			return why, fd.avoid("it does not outlive the call: reuse one buffer across calls (a field of the receiver or a sync.Pool), which saves allocating and zeroing it per call")
 		}
 		return why, fd.keep("it outlives the call")
-	case escape.CauseNonConstantMake:
+	case optlog.CauseNonConstantMake:
 		return "because its size is not a constant", fd.keep("its size is known only at run time")
-	case escape.CauseAppend:
+	case optlog.CauseAppend:
 		if fd.presized() || fd.growsField() {
 			// make(T, 0, n) before: append grows it only past n, which
 			// the code chose; a field grown is the data structure.
@@ -279,7 +279,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return why, fd.avoid(a)
 		}
 		return why, fd.keep("its final size is not known before the appends")
-	case escape.CauseAddressStored:
+	case optlog.CauseAddressStored:
 		if l, callee, ok := fd.calleeLeak(); ok {
 			return fd.leakText(l, callee, "its address")
 		}
@@ -288,9 +288,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		// what holds it and every use of it: not shown (see the
 		// byvalue kinds of issue #23).
 		return why, fd.keep("its address is what the code keeps or passes on")
-	case escape.CauseClosure:
+	case optlog.CauseClosure:
 		return "because it is captured by a closure that outlives the call", fd.keep("the closure shares it")
-	case escape.CauseGoDefer:
+	case optlog.CauseGoDefer:
 		return "because a go or defer statement uses it", fd.keep("the goroutine or deferred call uses it")
 	}
 	// The compiler's flow did not name a cause goadvise knows.

@@ -7,7 +7,7 @@
 // heapescape: report heap allocations decided by the compiler's escape analysis, with cause and advice
 //
 // The findings are the compiler's own decisions, read from its optimization
-// log (see package escape); heapescape does not guess which values escape.
+// log (see package optlog); heapescape does not guess which values escape.
 // Each finding is one sentence: what allocates and why, then what to do,
 // then the hot-path tier in brackets, for example
 //

@@ -13,9 +13,10 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 //go:embed doc.go
@@ -38,7 +39,7 @@ func init() {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res := pass.ResultOf[escape.Analyzer].(*escape.Result)
+	res := pass.ResultOf[escape.Analyzer].(*optlog.Result)
 	hot := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result)
 	if !res.Available() {
 		// The compiler's decisions are unknown (for example the package
@@ -124,7 +125,7 @@ func enclosing(root inspector.Cursor, file *ast.File, pos token.Pos) []ast.Node 
 // passedToPanic reports whether the compiler's flow passes the value to
 // panic: it is allocated only when panicking (often in inlined code, such
 // as the message of a panic in a callee).
-func passedToPanic(rec *escape.Record) bool {
+func passedToPanic(rec *optlog.Record) bool {
 	for _, s := range rec.Flow {
 		if expr, reason, ok := s.From(); ok && reason == "call parameter" && strings.HasPrefix(expr, "panic(") {
 			return true
@@ -156,13 +157,13 @@ func allImports(pkg *types.Package) map[string]*types.Package {
 // A finding is one heap record being turned into a diagnostic.
 type finding struct {
 	pass   *analysis.Pass
-	rec    *escape.Record
+	rec    *optlog.Record
 	files  map[string]*token.File // the package's files by name
 	root   inspector.Cursor       // of the package's syntax
 	file   *ast.File              // the record's file
 	path   []ast.Node             // from the node at the record's position outwards
 	res    *resolver
-	esc    *escape.Result // the compiler's decisions for the package
+	esc    *optlog.Result // the compiler's decisions for the package
 	tier   hotpath.Tier
 	reason string
 	// fix is the advice of a change identified in the code that removes
@@ -172,9 +173,9 @@ type finding struct {
 	inherent string
 }
 
-// explanationDetail returns the escape package's explanation without the
+// explanationDetail returns package optlog's explanation without the
 // name: "passed to io.Reader.Read (interface method call)".
-func explanationDetail(rec *escape.Record) string {
+func explanationDetail(rec *optlog.Record) string {
 	_, why, ok := strings.Cut(rec.Explanation, " escapes: ")
 	if !ok {
 		return ""
@@ -182,7 +183,7 @@ func explanationDetail(rec *escape.Record) string {
 	why = strings.Replace(why, "(interface method call)", "(an interface method call)", 1)
 	why = strings.Replace(why, "passed to append, which keeps it", "appended to a slice that outlives the call", 1)
 	{
-		// The escape package says a static callee "keeps" a parameter
+		// Package optlog says a static callee "keeps" a parameter
 		// that leaks; it may as well pass it on.
 		why = strings.Replace(why, ", which keeps it", ", which lets it escape", 1)
 	}
@@ -367,7 +368,7 @@ func (fd *finding) exprAt() ast.Expr {
 // zeroSize reports whether the escaping value, or the pointee of an
 // escaping &T{}/new(T), has size zero.
 func (fd *finding) zeroSize() bool {
-	if fd.rec.Kind != escape.EscapesToHeap || len(fd.rec.InlinedFrom) > 0 {
+	if fd.rec.Kind != optlog.EscapesToHeap || len(fd.rec.InlinedFrom) > 0 {
 		return false
 	}
 	e := fd.exprAt()
@@ -445,7 +446,7 @@ func (fd *finding) funcName(fn *types.Func) string {
 // record's flow (not a go or defer statement), resolved in the package's
 // syntax.
 func (fd *finding) flowCall() *ast.CallExpr {
-	var step *escape.Step
+	var step *optlog.Step
 	for i := range fd.rec.Flow {
 		s := &fd.rec.Flow[i]
 		if expr, reason, ok := s.From(); ok && reason == "call parameter" &&
@@ -522,7 +523,7 @@ func stepQualifier(expr string) (qual string, local bool) {
 // deepEqualCall reports whether the value escapes because it is passed to
 // reflect.DeepEqual.
 func (fd *finding) deepEqualCall() bool {
-	if fd.rec.Cause != escape.CauseInterfaceConversion {
+	if fd.rec.Cause != optlog.CauseInterfaceConversion {
 		return false
 	}
 	for _, s := range fd.rec.Flow {
@@ -601,7 +602,7 @@ func (fd *finding) argIndex(call *ast.CallExpr) int {
 // flowNames returns the plain variable names of the record's flow: the
 // record's own name and the locations of "flow: dst ← src" steps that are
 // identifiers (not the inlined variables "pkg.v" or "~r0").
-func flowNames(rec *escape.Record) map[string]bool {
+func flowNames(rec *optlog.Record) map[string]bool {
 	names := make(map[string]bool)
 	add := func(s string) {
 		s = strings.TrimLeft(strings.TrimSpace(s), "&*")
@@ -625,7 +626,7 @@ func flowNames(rec *escape.Record) map[string]bool {
 // containerOf returns the allocation whose storage the record's value is
 // stored in, when the flow ends by putting it in a composite literal:
 // "&Store{...}" for "flow: {storage for &Store{...}} ← ...".
-func containerOf(rec *escape.Record) string {
+func containerOf(rec *optlog.Record) string {
 	last := ""
 	for _, s := range rec.Flow {
 		if rest, ok := strings.CutPrefix(s.Text, "flow: "); ok {
@@ -643,7 +644,7 @@ func containerOf(rec *escape.Record) string {
 }
 
 // hasReason reports whether a step of the record's flow has the reason.
-func hasReason(rec *escape.Record, reason string) bool {
+func hasReason(rec *optlog.Record, reason string) bool {
 	for _, s := range rec.Flow {
 		if _, r, ok := s.From(); ok && r == reason {
 			return true

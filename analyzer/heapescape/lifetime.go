@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 // The compiler says where a value is allocated and why; what a developer
@@ -29,7 +29,7 @@ import (
 // bytes returns zerobase). TestNonAllocating measures each shape.
 func (fd *finding) nonAllocating() bool {
 	rec := fd.rec
-	if rec.Kind != escape.EscapesToHeap {
+	if rec.Kind != optlog.EscapesToHeap {
 		return false
 	}
 	// The compiler prints a constant as its value: "\"text\"", "1000",
@@ -503,7 +503,7 @@ func (fd *finding) leaks(fn *types.Func, idx int) bool {
 		return true // the compiler has no name to report
 	}
 	for _, r := range fd.esc.At(p.Pos()) {
-		if r.Kind == escape.LeakParam || r.Kind == escape.LeakToResult {
+		if r.Kind == optlog.LeakParam || r.Kind == optlog.LeakToResult {
 			return true
 		}
 	}
@@ -626,7 +626,7 @@ func (fd *finding) loopInvariant(call *ast.CallExpr, loop ast.Stmt) bool {
 
 // movedVar returns the variable of a "moved to heap" record.
 func (fd *finding) movedVar() *types.Var {
-	if fd.rec.Kind != escape.MovedToHeap || len(fd.path) == 0 {
+	if fd.rec.Kind != optlog.MovedToHeap || len(fd.path) == 0 {
 		return nil
 	}
 	id, ok := fd.path[0].(*ast.Ident)

@@ -16,10 +16,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 //go:embed doc.go
@@ -66,7 +67,7 @@ type coldPath struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	esc := pass.ResultOf[escape.Analyzer].(*escape.Result)
+	esc := pass.ResultOf[escape.Analyzer].(*optlog.Result)
 	hot := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result)
 	if !esc.Available() {
 		return nil, nil
@@ -85,7 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			rec, ok := own[pass.Fset.Position(fd.Name.Pos()).Line][filepath.Base(name)]
-			if !ok || rec.Kind != escape.CannotInline || rec.Cost <= 0 || rec.Budget <= 0 {
+			if !ok || rec.Kind != optlog.CannotInline || rec.Cost <= 0 || rec.Budget <= 0 {
 				continue
 			}
 			over := rec.Cost - rec.Budget
@@ -121,12 +122,12 @@ var calledThroughInterface = map[string]bool{
 
 // recordIndex maps a line and a file base name to the inlining record of
 // the function declared there.
-type recordIndex map[int]map[string]escape.Record
+type recordIndex map[int]map[string]optlog.Record
 
-func (ix recordIndex) add(file string, line, col int, rec escape.Record) {
+func (ix recordIndex) add(file string, line, col int, rec optlog.Record) {
 	m := ix[line]
 	if m == nil {
-		m = make(map[string]escape.Record)
+		m = make(map[string]optlog.Record)
 		ix[line] = m
 	}
 	base := filepath.Base(file)
@@ -139,10 +140,10 @@ func (ix recordIndex) add(file string, line, col int, rec escape.Record) {
 }
 
 // funcRecords indexes the package's CanInline and CannotInline records.
-func funcRecords(esc *escape.Result) recordIndex {
+func funcRecords(esc *optlog.Result) recordIndex {
 	ix := make(recordIndex)
 	for _, r := range esc.Records() {
-		if r.Kind == escape.CanInline || r.Kind == escape.CannotInline {
+		if r.Kind == optlog.CanInline || r.Kind == optlog.CannotInline {
 			ix.add(r.Pos.File, r.Pos.Line, r.Pos.Col, r)
 		}
 	}
@@ -166,7 +167,7 @@ func externalRecords(dir, path string) recordIndex {
 		return ix
 	}
 	var ix recordIndex
-	res, err := escape.Collect(context.Background(), escape.LoadOptions{Dir: dir, Patterns: []string{path}})
+	res, err := optlog.Collect(context.Background(), optlog.LoadOptions{Dir: dir, Patterns: []string{path}})
 	if err == nil {
 		for _, pr := range res {
 			if pr.ImportPath != path || pr.Test || pr.Err != "" {
@@ -174,7 +175,7 @@ func externalRecords(dir, path string) recordIndex {
 			}
 			ix = make(recordIndex)
 			for _, r := range pr.Records {
-				if r.Kind == escape.CanInline || r.Kind == escape.CannotInline {
+				if r.Kind == optlog.CanInline || r.Kind == optlog.CannotInline {
 					ix.add(r.Pos.File, r.Pos.Line, r.Pos.Col, r)
 				}
 			}
@@ -238,9 +239,9 @@ func calleeCharge(pass *analysis.Pass, own recordIndex, call *ast.CallExpr) (cha
 			name = funcname.InPackage(fn)
 		}
 		switch rec.Kind {
-		case escape.CannotInline:
+		case optlog.CannotInline:
 			return charge{pos: call.Pos(), what: name + " (not inlinable)", cost: callCost, call: call}, true
-		case escape.CanInline:
+		case optlog.CanInline:
 			if rec.Cost >= 10 {
 				return charge{pos: call.Pos(), what: fmt.Sprintf("%s (inlined, cost %d)", name, rec.Cost), cost: rec.Cost, call: call}, true
 			}
@@ -272,7 +273,7 @@ func isParam(v *types.Var) bool { return v.Kind() == types.ParamVar || v.Kind() 
 type proposal struct {
 	fd    *ast.FuncDecl
 	obj   *types.Func
-	rec   escape.Record
+	rec   optlog.Record
 	info  hotpath.Info
 	file  string // absolute name of fd's file
 	src   []byte // its content
@@ -286,7 +287,7 @@ type proposal struct {
 // bring it under the budget, or nil if it can name none that can be made
 // as a source edit. The estimate of what they save only selects them;
 // verify measures them.
-func check(pass *analysis.Pass, own recordIndex, names *namer, fd *ast.FuncDecl, obj *types.Func, rec escape.Record, info hotpath.Info) *proposal {
+func check(pass *analysis.Pass, own recordIndex, names *namer, fd *ast.FuncDecl, obj *types.Func, rec optlog.Record, info hotpath.Info) *proposal {
 	if fd.Type.TypeParams != nil || isGenericRecv(pass, fd) {
 		return nil // moved code would need the type parameters
 	}

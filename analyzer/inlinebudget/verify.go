@@ -12,8 +12,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 // maxCompiles bounds the compiles of the edited package that verify runs
@@ -63,7 +63,7 @@ func verify(pass *analysis.Pass, props []*proposal) {
 		}
 		ix := make(recordIndex)
 		for _, r := range recs {
-			if r.Kind == escape.CanInline || r.Kind == escape.CannotInline {
+			if r.Kind == optlog.CanInline || r.Kind == optlog.CannotInline {
 				ix.add(r.Pos.File, r.Pos.Line, r.Pos.Col, r)
 			}
 		}
@@ -107,7 +107,7 @@ func calls(pass *analysis.Pass, fd *ast.FuncDecl, fn *types.Func) bool {
 // compileEdited compiles the package with the edits of the proposals of
 // g, and returns the records keyed by file and line, where the lines are
 // those of the edited files.
-func compileEdited(pass *analysis.Pass, g []*proposal) ([]escape.Record, error) {
+func compileEdited(pass *analysis.Pass, g []*proposal) ([]optlog.Record, error) {
 	byFile := make(map[string][]*proposal)
 	for _, p := range g {
 		byFile[p.file] = append(byFile[p.file], p)
@@ -122,7 +122,7 @@ func compileEdited(pass *analysis.Pass, g []*proposal) ([]escape.Record, error) 
 		}
 		replace[file] = applyEdits(ps[0].src, edits, decls)
 	}
-	return escape.CompileEdited(context.Background(), pass, replace)
+	return optlog.CompileEdited(context.Background(), pass, replace)
 }
 
 // applyEdits applies the edits, which must not overlap, to src and
@@ -160,8 +160,8 @@ func editedLine(pass *analysis.Pass, p *proposal, all []edit) int {
 
 // report reports p if now, the record of its function in the edited
 // package, says that it can now be inlined.
-func report(pass *analysis.Pass, p *proposal, now escape.Record) {
-	if now.Kind != escape.CanInline || now.Cost <= 0 {
+func report(pass *analysis.Pass, p *proposal, now optlog.Record) {
+	if now.Kind != optlog.CanInline || now.Cost <= 0 {
 		return // not measured, or still too costly
 	}
 	over := p.rec.Cost - p.rec.Budget

@@ -12,10 +12,11 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
+	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 //go:embed doc.go
@@ -65,7 +66,7 @@ type candidate struct {
 type checker struct {
 	pass  *analysis.Pass
 	hot   *hotpath.Result
-	esc   *escape.Result
+	esc   *optlog.Result
 	decls map[*types.Func]*ast.FuncDecl // functions declared in the package
 	types map[*types.TypeName]typeDecl  // struct types declared in the package
 	goFns map[*types.Func]bool          // functions called in a go statement
@@ -81,7 +82,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{
 		pass:  pass,
 		hot:   pass.ResultOf[hotpath.Analyzer].(*hotpath.Result),
-		esc:   pass.ResultOf[escape.Analyzer].(*escape.Result),
+		esc:   pass.ResultOf[escape.Analyzer].(*optlog.Result),
 		decls: make(map[*types.Func]*ast.FuncDecl),
 		types: make(map[*types.TypeName]typeDecl),
 		goFns: make(map[*types.Func]bool),
@@ -285,7 +286,7 @@ func (c *checker) check(fd *ast.FuncDecl, par parents, cand *candidate) {
 		c.reportWrite(cand, hot)
 		return
 	}
-	var rec *escape.Record
+	var rec *optlog.Record
 	if c.esc.Available() {
 		if rec = c.esc.Heap(cand.heapPos); rec == nil {
 			return // the compiler keeps it on the stack
@@ -321,7 +322,7 @@ func (c *checker) check(fd *ast.FuncDecl, par parents, cand *candidate) {
 		because = "(passed to " + fl.iface + ", a call the compiler cannot see into)"
 	case rec.Explanation != "":
 		because = "(" + rec.Explanation + ")"
-	case rec.Cause != escape.CauseUnknown:
+	case rec.Cause != optlog.CauseUnknown:
 		because = "(" + rec.Cause.String() + ")"
 	default:
 		because = "(" + rec.Message + ")"

@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/smallalloc"
-	"github.com/goadvise/goadvise/escape"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files of TestAnalyzer from the analyzer's fixes")

@@ -6,7 +6,7 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/goadvise/goadvise/escape"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 // flow summarizes where a value goes during one call.
@@ -267,7 +267,7 @@ func (c *checker) checkCallee(call *ast.CallExpr, i int, self *types.Var, depth 
 	}
 	if c.esc.Available() {
 		for _, r := range c.esc.At(param.Pos()) {
-			if r.Kind == escape.DoesNotEscape {
+			if r.Kind == optlog.DoesNotEscape {
 				return flow{}
 			}
 		}

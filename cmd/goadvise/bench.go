@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/bench"
-	"github.com/goadvise/goadvise/page"
+	"github.com/goadvise/goadvise/report/html"
 )
 
 // Exit statuses of goadvise bench (documented in README.md). Unlike check,
@@ -111,7 +111,7 @@ func runBench(args []string) int {
 	// partial output.
 	var out bytes.Buffer
 	if *format == "html" {
-		err = page.WriteBench(&out, cmp, page.BenchOptions{Version: version(), Generated: time.Now()})
+		err = html.WriteBench(&out, cmp, html.BenchOptions{Version: version(), Generated: time.Now()})
 	} else {
 		err = bench.Write(&out, cmp, *format)
 	}

@@ -16,12 +16,12 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/driver"
 	"github.com/goadvise/goadvise/internal/atomicfile"
-	"github.com/goadvise/goadvise/page"
-	"github.com/goadvise/goadvise/program"
 	"github.com/goadvise/goadvise/report"
-	"github.com/goadvise/goadvise/suite"
+	"github.com/goadvise/goadvise/report/html"
+	"github.com/goadvise/goadvise/wholeprog"
 )
 
 func init() {
@@ -157,7 +157,7 @@ func runCheck(args []string) int {
 // only them; with no -enable, every analyzer runs.
 func selectChecks(enable, disable []string, whole bool) ([]*analysis.Analyzer, []string, error) {
 	isPass := make(map[string]bool)
-	for _, p := range program.Passes() {
+	for _, p := range wholeprog.Passes() {
 		isPass[p.Name] = true
 	}
 	split := func(names []string) (as, ps []string) {
@@ -173,7 +173,7 @@ func selectChecks(enable, disable []string, whole bool) ([]*analysis.Analyzer, [
 	enableA, enableP := split(enable)
 	disableA, disableP := split(disable)
 	var passes []string
-	for _, p := range program.Passes() {
+	for _, p := range wholeprog.Passes() {
 		if (whole || slices.Contains(enableP, p.Name)) && !slices.Contains(disableP, p.Name) {
 			passes = append(passes, p.Name)
 		}
@@ -196,7 +196,7 @@ func selectChecks(enable, disable []string, whole bool) ([]*analysis.Analyzer, [
 // documentation, URL) for the SARIF rules and help; they are never run.
 func passAnalyzers(names []string) []*analysis.Analyzer {
 	var out []*analysis.Analyzer
-	for _, p := range program.Passes() {
+	for _, p := range wholeprog.Passes() {
 		if slices.Contains(names, p.Name) {
 			out = append(out, &analysis.Analyzer{Name: p.Name, Doc: p.Doc, URL: p.URL})
 		}
@@ -329,14 +329,14 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...), root, version())
 	case "html":
-		opts := page.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
+		opts := html.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
 		if p := r.Stats.Profile; p != nil && p.Match != nil {
 			opts.Staleness = fmt.Sprintf("%.0f%% of the profile's call-edge weight matches the current source", *p.Match)
 			if len(p.Stale) > 0 {
 				opts.Staleness += "; no longer matching: " + strings.Join(p.Stale, ", ")
 			}
 		}
-		err = page.WriteCheck(&buf, r, opts)
+		err = html.WriteCheck(&buf, r, opts)
 	default:
 		err = report.WriteText(&buf, r, dir)
 	}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/decisions"
-	"github.com/goadvise/goadvise/page"
 	"github.com/goadvise/goadvise/pgo"
+	"github.com/goadvise/goadvise/report/html"
 )
 
 // explainUsage documents goadvise pgo explain.
@@ -112,7 +112,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	var buf bytes.Buffer
 	if *format == "html" {
 		wd, _ := os.Getwd() // positions are shown relative to it when possible
-		err = page.WriteExplain(&buf, ex, page.ExplainOptions{Version: version(), Generated: time.Now(), Dir: wd})
+		err = html.WriteExplain(&buf, ex, html.ExplainOptions{Version: version(), Generated: time.Now(), Dir: wd})
 	} else {
 		err = ex.Write(&buf, *format)
 	}

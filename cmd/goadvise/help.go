@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/goadvise/goadvise/program"
-	"github.com/goadvise/goadvise/suite"
+	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/wholeprog"
 )
 
 func init() {
@@ -46,7 +46,7 @@ Commands:
 			fmt.Printf("\t%-16s %s\n", a.Name, firstLine(a))
 		}
 		fmt.Print("\nWhole-program passes (check -whole, or by name in -enable):\n\n")
-		for _, p := range program.Passes() {
+		for _, p := range wholeprog.Passes() {
 			line, _, _ := strings.Cut(p.Doc, "\n")
 			_, line, _ = strings.Cut(line, ": ")
 			fmt.Printf("\t%-16s %s\n", p.Name, line)
@@ -77,7 +77,7 @@ Commands:
 			return exitOK
 		}
 	}
-	for _, p := range program.Passes() {
+	for _, p := range wholeprog.Passes() {
 		if p.Name == name {
 			fmt.Printf("%s\n", p.Doc)
 			return exitOK

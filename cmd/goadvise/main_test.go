@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/report"
-	"github.com/goadvise/goadvise/suite"
 )
 
 // bin is the goadvise binary built for the end-to-end tests.

@@ -8,8 +8,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
-	"github.com/goadvise/goadvise/escape"
-	"github.com/goadvise/goadvise/suite"
+	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 // isVetInvocation reports whether go vet started this process: it passes
@@ -45,7 +45,7 @@ func vetMain(args []string) {
 		// Let the escape analyzer compile exactly this unit with the
 		// export data go vet provides. If the config cannot be used, the
 		// analyzer falls back to building the package itself.
-		if err := escape.UseVetConfig(cfg); err != nil {
+		if err := optlog.UseVetConfig(cfg); err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		}
 	}

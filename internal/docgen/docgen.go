@@ -18,8 +18,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/goadvise/goadvise/program"
-	"github.com/goadvise/goadvise/suite"
+	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/wholeprog"
 )
 
 // Analyzers returns the Markdown of docs/analyzers.md.
@@ -34,13 +34,13 @@ func Analyzers() []byte {
 	for _, a := range suite.Analyzers() {
 		fmt.Fprintf(&b, "- [%s](#%s): %s\n", a.Name, a.Name, summary(a.Name, a.Doc))
 	}
-	for _, p := range program.Passes() {
+	for _, p := range wholeprog.Passes() {
 		fmt.Fprintf(&b, "- [%s](#%s) (whole program): %s\n", p.Name, p.Name, summary(p.Name, p.Doc))
 	}
 	for _, a := range suite.Analyzers() {
 		section(&b, a.Name, a.Doc, a)
 	}
-	for _, p := range program.Passes() {
+	for _, p := range wholeprog.Passes() {
 		section(&b, p.Name, p.Doc, nil)
 	}
 	return b.Bytes()

@@ -17,7 +17,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/goadvise/goadvise/program"
+	"github.com/goadvise/goadvise/wholeprog"
 )
 
 func main() {
@@ -39,9 +39,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "programstd: %v\n", err)
 		os.Exit(1)
 	}
-	var stats program.Stats
-	opts := program.Options{Passes: strings.Split(*passes, ","), Stats: &stats, AssumeClosed: *closed}
-	fs, err := program.Analyze(context.Background(), roots, opts)
+	var stats wholeprog.Stats
+	opts := wholeprog.Options{Passes: strings.Split(*passes, ","), Stats: &stats, AssumeClosed: *closed}
+	fs, err := wholeprog.Analyze(context.Background(), roots, opts)
 	elapsed := time.Since(start)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "programstd: %v\n", err)

@@ -1,0 +1,191 @@
+// Package suite lists the analyzers that goadvise runs. Every entry point
+// (the goadvise command, go vet -vettool, the golangci-lint plugin) takes its
+// analyzers from here so that they all run the same checks.
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/analyzer/byvalue"
+	"github.com/goadvise/goadvise/analyzer/deepequal"
+	"github.com/goadvise/goadvise/analyzer/directive"
+	"github.com/goadvise/goadvise/analyzer/escape"
+	"github.com/goadvise/goadvise/analyzer/heapescape"
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/inlinebudget"
+	"github.com/goadvise/goadvise/analyzer/percall"
+	"github.com/goadvise/goadvise/analyzer/redundantbranch"
+	"github.com/goadvise/goadvise/analyzer/smallalloc"
+)
+
+// reporting lists the analyzers that report findings, in documentation order.
+var reporting = []*analysis.Analyzer{
+	deepequal.Analyzer,
+	heapescape.Analyzer,
+	smallalloc.Analyzer,
+	byvalue.Analyzer,
+	redundantbranch.Analyzer,
+	inlinebudget.Analyzer,
+	percall.Analyzer,
+}
+
+// wrapped holds the reporting analyzers wrapped so that //goadvise:ignore
+// and //nolint directives suppress their diagnostics. Wrapping happens once
+// so that every caller gets the same *analysis.Analyzer values. Every
+// analyzer they depend on is guarded against panics in place.
+var wrapped = func() []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(reporting))
+	seen := make(map[*analysis.Analyzer]bool)
+	for i, a := range reporting {
+		for _, r := range a.Requires {
+			guardAll(r, seen)
+		}
+		out[i] = directive.Wrap(a)
+		guard(out[i])
+		run := out[i].Run
+		out[i].Run = func(pass *analysis.Pass) (any, error) {
+			defer completed.Add(1)
+			return run(pass)
+		}
+	}
+	return out
+}()
+
+// completed counts finished runs of the reporting analyzers (one per
+// analyzer and package), for progress reports.
+var completed atomic.Int64
+
+// Completed returns how many runs of a reporting analyzer on a package
+// have finished in this process.
+func Completed() int64 { return completed.Load() }
+
+// guardAll guards a and everything it requires.
+func guardAll(a *analysis.Analyzer, seen map[*analysis.Analyzer]bool) {
+	if seen[a] {
+		return
+	}
+	seen[a] = true
+	for _, r := range a.Requires {
+		guardAll(r, seen)
+	}
+	guard(a)
+}
+
+// guard makes a panic in a's Run an error of that analysis, naming the
+// analyzer, the package and where it panicked, so that drivers report it
+// and go on with the other packages instead of crashing.
+func guard(a *analysis.Analyzer) {
+	run := a.Run
+	a.Run = func(pass *analysis.Pass) (res any, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("internal error: analyzer %s panicked on package %s: %v (at %s); please report it", a.Name, pass.Pkg.Path(), r, panicSite())
+			}
+		}()
+		return run(pass)
+	}
+}
+
+// panicSite returns the file:line of the function that panicked, called
+// from a deferred function during the panic.
+func panicSite() string {
+	pc := make([]uintptr, 32)
+	n := runtime.Callers(3, pc)
+	frames := runtime.CallersFrames(pc[:n])
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "runtime.") && !strings.Contains(f.Function, "/suite.guard") {
+			return fmt.Sprintf("%s:%d in %s", f.File, f.Line, f.Function)
+		}
+		if !more {
+			return "unknown"
+		}
+	}
+}
+
+// Analyzers returns goadvise's analyzers that report findings, in the order
+// they are documented, each honouring suppression directives. Helper
+// analyzers they require are not listed: drivers run them as dependencies.
+func Analyzers() []*analysis.Analyzer {
+	return append([]*analysis.Analyzer(nil), wrapped...)
+}
+
+// Helpers returns the analyzers that report nothing themselves but compute
+// results for the others. Drivers accept their flags too (for example
+// -escape.off or -hotpath.profile).
+func Helpers() []*analysis.Analyzer {
+	return []*analysis.Analyzer{hotpath.Analyzer, escape.Analyzer, directive.Analyzer}
+}
+
+// Requires reports whether any of analyzers depends, directly or not, on
+// the analyzer dep.
+func Requires(analyzers []*analysis.Analyzer, dep *analysis.Analyzer) bool {
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func(a *analysis.Analyzer) bool
+	visit = func(a *analysis.Analyzer) bool {
+		if a == dep {
+			return true
+		}
+		if seen[a] {
+			return false
+		}
+		seen[a] = true
+		for _, r := range a.Requires {
+			if visit(r) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range analyzers {
+		if visit(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// Select returns the analyzers of the suite named in enable (all if it is
+// empty) minus those named in disable, in suite order. Unknown names are an
+// error, and so is selecting nothing.
+func Select(enable, disable []string) ([]*analysis.Analyzer, error) {
+	all := Analyzers()
+	known := make(map[string]bool)
+	for _, a := range all {
+		known[a.Name] = true
+	}
+	set := func(names []string, what string) (map[string]bool, error) {
+		m := make(map[string]bool)
+		for _, n := range names {
+			if !known[n] {
+				return nil, fmt.Errorf("%s: unknown analyzer %q (run 'goadvise help' for the list)", what, n)
+			}
+			m[n] = true
+		}
+		return m, nil
+	}
+	on, err := set(enable, "-enable")
+	if err != nil {
+		return nil, err
+	}
+	off, err := set(disable, "-disable")
+	if err != nil {
+		return nil, err
+	}
+	var out []*analysis.Analyzer
+	for _, a := range all {
+		if (len(on) == 0 || on[a.Name]) && !off[a.Name] {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no analyzers left to run after -enable/-disable")
+	}
+	return out, nil
+}

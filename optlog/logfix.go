@@ -1,0 +1,191 @@
+package optlog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	goparser "go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/goadvise/goadvise/load"
+)
+
+// parseTarget parses the log of one compiled target. It maps the
+// positions in the files that cgo generated from the package's files back
+// to those files, and recovers the records of files whose log file the
+// compiler overwrote (see [pkgLog.headers]).
+func (c *collector) parseTarget(t *target) ([]Record, error) {
+	var fix func(*Position)
+	if t.cgo {
+		var err error
+		if fix, err = c.cgoFix(t); err != nil {
+			return nil, err
+		}
+	}
+	l, err := readLog(t.logDirs, t.importPath, fix)
+	if err != nil {
+		return nil, err
+	}
+	lost := lostFiles(l.headers, t.files)
+	if len(lost) == 0 {
+		return l.records, nil
+	}
+	return c.recoverLost(t, lost, fix)
+}
+
+// lostFiles returns the files of the package whose log file names another
+// file in its header: a file of another package with the same base name
+// (whose code, such as a generic function instantiated here, is compiled
+// in this package) was written to it after the package's own, which is
+// lost. (If the package's file had no records, nothing is lost, but that
+// cannot be told from the log.)
+func lostFiles(headers map[string]string, files []string) []string {
+	var lost []string
+	for _, f := range files {
+		if h, ok := headers[logName(f)]; ok && h != f {
+			lost = append(lost, f)
+		}
+	}
+	return lost
+}
+
+// recoverLost compiles the target again, alone, with the compiler told
+// (by -trimpath, which rewrites the file names it records) to name the
+// lost files by base names no other file has, and returns the records of
+// that compile with the original names. File names do not take part in
+// the compiler's decisions: the records are those of the first compile.
+func (c *collector) recoverLost(t *target, lost []string, cgoFix func(*Position)) ([]Record, error) {
+	dir, err := os.MkdirTemp("", "goadvise-escape-")
+	if err != nil {
+		return nil, fmt.Errorf("creating compiler log directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	orig := make(map[string]string)
+	var rewrites []string
+	for i, f := range lost {
+		renamed := filepath.Join(filepath.Dir(f), fmt.Sprintf("goadvise%d~%s", i, filepath.Base(f)))
+		orig[renamed] = f
+		rewrites = append(rewrites, f+"=>"+renamed)
+	}
+	// The flag replaces the go command's own -trimpath, which trims its
+	// work directory from the names of generated (cgo) files: cgoFix
+	// matches those by base name.
+	logDir := filepath.Join(dir, "log")
+	flags := quoteFlag("-json=0,"+logDir) + c.compileFlags() + " " + quoteFlag("-trimpath="+strings.Join(rewrites, ";"))
+	args := []string{"list", "-e", "-export", "-buildvcs=false", "-json=ImportPath,Error,DepsErrors", "-gcflags=" + t.importPath + "=" + flags, "--", t.importPath}
+	if t.test {
+		args = []string{"test", "-c", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "-gcflags=" + t.importPath + "=" + flags, t.forTest}
+	}
+	cmd := c.goCmd(c.ctx, args...)
+	if c.tuneGC() && !c.envSet("GOMEMLIMIT") {
+		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+compileMemoryLimit)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s: the compiler's log lost its records, and compiling the package again failed: %v: %s", lost[0], err, firstLines(stderr.String(), 5))
+	}
+	fix := func(p *Position) {
+		if o, ok := orig[p.File]; ok {
+			p.File = o
+		}
+		if cgoFix != nil {
+			cgoFix(p)
+		}
+	}
+	l, err := readLog([]string{logDir}, t.importPath, fix)
+	if err != nil {
+		return nil, err
+	}
+	for renamed, f := range orig {
+		if h, ok := l.headers[logName(renamed)]; ok && h != renamed {
+			return nil, fmt.Errorf("%s: the compiler's optimization log holds the records of %s instead of this file's", f, h)
+		}
+	}
+	return l.records, nil
+}
+
+// cgoFix returns a function that maps a position in a file that cgo
+// generated from one of the target's files (x.cgo1.go, which the compiler
+// compiles and logs, under its base name) to the position in the original
+// file, as the //line directives cgo writes into it say, and as the
+// compiler reports it with -m. The generated files are those go list
+// -compiled names (in the build cache).
+func (c *collector) cgoFix(t *target) (func(*Position), error) {
+	names, err := load.CompiledGoFiles(c.ctx, load.ListOptions{Dir: c.opts.Dir, Env: c.opts.Env}, t.importPath)
+	if err != nil {
+		return nil, err
+	}
+	own := make(map[string]bool)
+	for _, f := range t.files {
+		own[f] = true
+	}
+	fset := token.NewFileSet()
+	gen := make(map[string]*token.File) // by the generated file's base name
+	for _, name := range names {
+		if own[name] {
+			continue // a file compiled as it is
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("reading cgo output: %w", err)
+		}
+		orig := cgoOriginal(src)
+		if !own[orig] {
+			continue // _cgo_gotypes.go, _cgo_imports.go
+		}
+		f, err := goparser.ParseFile(fset, name, src, goparser.SkipObjectResolution|goparser.ParseComments)
+		if err != nil && f == nil {
+			return nil, fmt.Errorf("%s: parsing cgo output: %v", orig, err)
+		}
+		gen[strings.TrimSuffix(filepath.Base(orig), ".go")+".cgo1.go"] = fset.File(f.FileStart)
+	}
+	if len(gen) == 0 {
+		return nil, errors.New("go list -compiled names no cgo output of the package's cgo files")
+	}
+	return func(p *Position) {
+		tf := gen[p.File]
+		if tf == nil && filepath.IsAbs(p.File) {
+			tf = gen[filepath.Base(p.File)] // named in a work directory: see recoverLost
+		}
+		if tf == nil || p.Line < 1 || p.Line > tf.LineCount() || p.Col < 1 {
+			return
+		}
+		off := tf.Offset(tf.LineStart(p.Line)) + p.Col - 1
+		if off > tf.Size() {
+			return
+		}
+		m := tf.PositionFor(tf.Pos(off), true)
+		p.File, p.Line = m.Filename, m.Line
+		if m.Column > 0 {
+			p.Col = m.Column
+		}
+	}, nil
+}
+
+// cgoOriginal returns the file named by the first //line directive of a
+// file cgo generated, or "".
+func cgoOriginal(src []byte) string {
+	if !bytes.HasPrefix(src, []byte("// Code generated by cmd/cgo; DO NOT EDIT.")) {
+		return ""
+	}
+	i := bytes.Index(src, []byte("\n//line "))
+	if i < 0 {
+		return ""
+	}
+	line := src[i+len("\n//line "):]
+	if j := bytes.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	// "/dir/x.go:1:1"
+	s := string(line)
+	for range 2 {
+		if k := strings.LastIndexByte(s, ':'); k >= 0 {
+			s = s[:k]
+		}
+	}
+	return s
+}

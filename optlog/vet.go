@@ -1,0 +1,258 @@
+package optlog
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// vetConfig is the part of the go vet configuration file (the JSON file
+// that go vet passes to a -vettool) that compiling the unit needs.
+type vetConfigFile struct {
+	ID          string
+	Dir         string
+	ImportPath  string
+	GoVersion   string
+	GoFiles     []string
+	NonGoFiles  []string
+	ImportMap   map[string]string
+	PackageFile map[string]string
+	Standard    map[string]bool
+	VetxOnly    bool
+}
+
+// vetConfig is set by UseVetConfig.
+var (
+	vetConfig     *vetConfigFile
+	vetConfigPath string
+)
+
+// UseVetConfig tells the Analyzer that it runs under go vet -vettool with
+// the configuration file cfgPath (the file go vet passes as the tool's
+// argument). The Analyzer then obtains the compiler's decisions for the
+// unit by compiling exactly its files with the export data that go vet
+// provides. Call it before handing over to unitchecker.
+func UseVetConfig(cfgPath string) error {
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		return fmt.Errorf("reading vet config: %w", err)
+	}
+	cfg := new(vetConfigFile)
+	if err := json.Unmarshal(data, cfg); err != nil {
+		return fmt.Errorf("%s: malformed vet config: %v", cfgPath, err)
+	}
+	if cfg.ImportPath == "" || len(cfg.GoFiles) == 0 {
+		return fmt.Errorf("%s: vet config names no package or no Go files", cfgPath)
+	}
+	vetConfig, vetConfigPath = cfg, cfgPath
+	return nil
+}
+
+// vetResult compiles the vet unit, or returns nil if the pass is not it.
+func vetResult(pass *analysis.Pass) *PackageResult {
+	cfg := vetConfig
+	if cfg.ImportPath != pass.Pkg.Path() {
+		return nil
+	}
+	res := &PackageResult{ImportPath: cfg.ImportPath, Files: nonTestFiles(cfg.GoFiles)}
+	if cfg.VetxOnly {
+		res.Err = "go vet asked for facts only; the compiler is not run for dependencies"
+		return res
+	}
+	recs, cached, err := compileUnit(context.Background(), cfg)
+	if err != nil {
+		res.Err = err.Error()
+	} else {
+		res.Records, res.Cached = recs, cached
+	}
+	store([]*PackageResult{res})
+	return res
+}
+
+// nonTestFiles returns the files of files that are not _test.go files.
+func nonTestFiles(files []string) []string {
+	var out []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// vetKey hashes what determines the compile of a vet unit: its files, the
+// export data of its dependencies (whose build-cache file names are content
+// hashes, so they also change with the toolchain), and the target.
+func vetKey(cfg *vetConfigFile) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "goadvise-escape-vet-v1\n%s\n%s\n", cfg.ImportPath, cfg.GoVersion)
+	for _, v := range []string{"GOOS", "GOARCH", "GOAMD64", "GOARM64", "GOARM", "GOEXPERIMENT", "GOFLAGS"} {
+		fmt.Fprintf(h, "%s=%s\n", v, os.Getenv(v))
+	}
+	fmt.Fprintf(h, "%s/%s\n", runtime.GOOS, runtime.GOARCH)
+	for _, f := range nonTestFiles(cfg.GoFiles) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(h, "file %s %x\n", f, sha256.Sum256(data))
+	}
+	var deps []string
+	for p, f := range cfg.PackageFile {
+		deps = append(deps, p+"="+f)
+	}
+	for a, b := range cfg.ImportMap {
+		deps = append(deps, "map "+a+"="+b)
+	}
+	sort.Strings(deps)
+	io.WriteString(h, strings.Join(deps, "\n"))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// compileUnit runs go tool compile on the unit's non-test files with the
+// optimization log enabled and parses the log. The test variant of a
+// package is compiled without its _test.go files (no analyzer reports on
+// them, and they do not change the decisions in the other files), and an
+// external test package is not compiled.
+func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error) {
+	files := nonTestFiles(cfg.GoFiles)
+	if len(files) == 0 {
+		return nil, false, nil
+	}
+	for _, f := range cfg.NonGoFiles {
+		switch filepath.Ext(f) {
+		case ".c", ".cc", ".cpp", ".cxx", ".m", ".h", ".hh", ".hpp", ".f", ".F", ".f90", ".swig", ".swigcxx", ".syso":
+			return nil, false, fmt.Errorf("skipped: cgo/SWIG packages cannot be compiled from a vet config (%s)", filepath.Base(f))
+		}
+	}
+	key := vetKey(cfg)
+	if recs, ok := cacheGet(key); ok {
+		return recs, true, nil
+	}
+	dir, err := os.MkdirTemp("", "goadvise-vet-")
+	if err != nil {
+		return nil, false, fmt.Errorf("creating compiler log directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	recs, err := compileVetFiles(ctx, cfg, files, dir)
+	if err != nil {
+		return nil, false, err
+	}
+	cachePut(key, recs)
+	return recs, false, nil
+}
+
+// compileVetFiles compiles files as the vet unit cfg, with the
+// optimization log written under dir, and parses the log.
+func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir string) ([]Record, error) {
+	var icfg bytes.Buffer
+	var paths []string
+	for a, b := range cfg.ImportMap {
+		if a != b {
+			paths = append(paths, "importmap "+a+"="+b)
+		}
+	}
+	for p, f := range cfg.PackageFile {
+		if f != "" { // unsafe has no export data
+			paths = append(paths, "packagefile "+p+"="+f)
+		}
+	}
+	sort.Strings(paths)
+	for _, l := range paths {
+		icfg.WriteString(l + "\n")
+	}
+	importcfg := filepath.Join(dir, "importcfg")
+	if err := os.WriteFile(importcfg, icfg.Bytes(), 0o666); err != nil {
+		return nil, err
+	}
+	logDir := filepath.Join(dir, "log")
+	args := []string{"tool", "compile", "-o", filepath.Join(dir, "out.a"), "-p", cfg.ImportPath,
+		"-importcfg", importcfg, "-json=0," + logDir, "-pack", "-nolocalimports",
+		"-dwarf=false"} // nothing links the result: see compileFlags
+	if lang := langVersion(cfg.GoVersion); lang != "" {
+		args = append(args, "-lang="+lang)
+	}
+	if cfg.Standard[cfg.ImportPath] {
+		args = append(args, "-std")
+	}
+	asm := false
+	for _, f := range cfg.NonGoFiles {
+		if strings.HasSuffix(f, ".s") {
+			asm = true
+		}
+	}
+	if !asm {
+		args = append(args, "-complete")
+	}
+	// The compiler names each log file after a source file's base name,
+	// and a file of another package compiled here (a generic function's)
+	// can replace the log of the package's file of the same name (see
+	// pkgLog.headers). Named apart by -trimpath, which rewrites the file
+	// names the compiler records, the package's files cannot collide;
+	// their records get their names back as the log is read.
+	orig := make(map[string]string, len(files))
+	rewrites := make([]string, len(files))
+	for i, f := range files {
+		renamed := filepath.Join(filepath.Dir(f), fmt.Sprintf("goadvise%d~%s", i, filepath.Base(f)))
+		orig[renamed] = f
+		rewrites[i] = f + "=>" + renamed
+	}
+	args = append(args, "-trimpath="+strings.Join(rewrites, ";"), "--")
+	args = append(args, files...)
+	// go vet tells its tools where the toolchain's tools are; running the
+	// compiler directly saves starting the go command for each unit.
+	name := "go"
+	if dir := os.Getenv("GOTOOLDIR"); dir != "" {
+		if c := filepath.Join(dir, "compile"); fileExists(c) {
+			name, args = c, args[2:]
+		}
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = cfg.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		for renamed, f := range orig {
+			msg = strings.ReplaceAll(msg, renamed, f)
+		}
+		if len(msg) > 2000 {
+			msg = msg[:2000]
+		}
+		return nil, fmt.Errorf("does not compile: %s", strings.ReplaceAll(msg, "\n", "; "))
+	}
+	l, err := readLog([]string{logDir}, cfg.ImportPath, func(p *Position) {
+		if f, ok := orig[p.File]; ok {
+			p.File = f
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l.records, nil
+}
+
+func fileExists(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && !fi.IsDir()
+}
+
+// langVersion converts "go1.21.0" to "go1.21".
+func langVersion(v string) string {
+	if !strings.HasPrefix(v, "go1.") {
+		return ""
+	}
+	parts := strings.SplitN(v, ".", 3)
+	return parts[0] + "." + parts[1]
+}

@@ -1,0 +1,124 @@
+package optlog
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goadvise/goadvise/internal/gittest"
+)
+
+// TestVetConfig writes a vet configuration for the fixture package the way
+// go vet does (export data of the dependencies from the build cache) and
+// checks that compiling the unit from it gives the same heap decisions as
+// the check-mode build.
+func TestVetConfig(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewTree(t, fixture)
+	useVetUnit(t, dir, "fix/a")
+
+	start := time.Now()
+	recs, cached, err := compileUnit(context.Background(), vetConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compileTime := time.Since(start)
+	vet := exec.Command("go", "vet", "./a")
+	vet.Dir = dir
+	start = time.Now()
+	vet.Run()
+	t.Logf("vet unit compile: %v; plain go vet ./a (warm): %v", compileTime, time.Since(start))
+	if cached {
+		t.Errorf("first compile of the unit served from cache")
+	}
+	want := heapSet(collectOne(t, dir, "fix/a").Records)
+	diffSets(t, "vet unit fix/a", want, heapSet(recs))
+
+	// The second compile of the unchanged unit is served from the cache.
+	recs2, cached, err := compileUnit(context.Background(), vetConfig)
+	if err != nil || !cached || len(recs2) != len(recs) {
+		t.Errorf("second compile: cached=%v err=%v records %d, want cached, %d records", cached, err, len(recs2), len(recs))
+	}
+
+	// A malformed configuration is a clear error naming the file.
+	bad := filepath.Join(t.TempDir(), "bad.cfg")
+	os.WriteFile(bad, []byte("{"), 0o666)
+	if err := UseVetConfig(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("malformed vet config: got %v, want an error naming %s", err, bad)
+	}
+}
+
+// useVetUnit writes a vet configuration for the package importPath of the
+// module in dir the way go vet does (export data of the dependencies from
+// the build cache) and makes it the one the Analyzer uses.
+func useVetUnit(t *testing.T, dir, importPath string) {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Export,Dir,GoFiles,Imports,Standard", importPath)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -export: %v%s", err, stderrOf(err))
+	}
+	cfg := vetConfigFile{
+		ID:          importPath,
+		ImportPath:  importPath,
+		GoVersion:   "go1.26",
+		ImportMap:   map[string]string{},
+		PackageFile: map[string]string{},
+		Standard:    map[string]bool{},
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p struct {
+			ImportPath, Export, Dir string
+			GoFiles, Imports        []string
+			Standard                bool
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		if p.ImportPath == importPath {
+			cfg.Dir = p.Dir
+			for _, f := range p.GoFiles {
+				cfg.GoFiles = append(cfg.GoFiles, filepath.Join(p.Dir, f))
+			}
+			for _, imp := range p.Imports {
+				cfg.ImportMap[imp] = imp
+			}
+			continue
+		}
+		cfg.PackageFile[p.ImportPath] = p.Export
+		cfg.Standard[p.ImportPath] = p.Standard
+	}
+	data, _ := json.Marshal(cfg)
+	cfgPath := filepath.Join(t.TempDir(), "vet.cfg")
+	if err := os.WriteFile(cfgPath, data, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := UseVetConfig(cfgPath); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { vetConfig = nil })
+}
+
+// TestVetLogNames compiles, as go vet's units, a main package and a
+// package whose store.go has the base name of a file of another package
+// compiled into it (see logFixture), and checks each against go build
+// -gcflags=-m.
+func TestVetLogNames(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewTree(t, logFixture)
+	for _, pkg := range []string{"lf/cmd/b", "lf/app"} {
+		useVetUnit(t, dir, pkg)
+		recs, _, err := compileUnit(context.Background(), vetConfig)
+		if err != nil {
+			t.Fatalf("%s: %v", pkg, err)
+		}
+		diffSets(t, "vet unit "+pkg, compilerHeap(t, dir, pkg), heapSet(recs))
+	}
+}

@@ -1,0 +1,241 @@
+package wholeprog_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/wholeprog"
+)
+
+// TestMain gives the tests one escape cache of their own, shared by the
+// tests so that the fixture is compiled once.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "goadvise-program-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("GOADVISE_CACHE", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// analyze loads the module in dir and runs the passes on it. The
+// compiler's decisions come from really building it.
+func analyze(t *testing.T, dir string, passes []string) []report.Finding {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedModule, Dir: dir}
+	roots, err := packages.Load(cfg, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stats wholeprog.Stats
+	fs, err := wholeprog.Analyze(context.Background(), roots, wholeprog.Options{Dir: dir, Passes: passes, Stats: &stats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("stats: %+v", stats)
+	for _, f := range fs {
+		t.Logf("%s %s:%d:%d %s %s: %s", f.Analyzer, filepath.Base(f.File), f.Line, f.Column, f.Function, f.Tier, f.Message)
+	}
+	return fs
+}
+
+func fixtureDir(t *testing.T) string {
+	dir, err := filepath.Abs(filepath.Join("testdata", "svc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// want checks that exactly one finding of the pass is at file:line and
+// that its message contains each fragment.
+func want(t *testing.T, fs []report.Finding, pass, file string, line int, fragments ...string) {
+	t.Helper()
+	var found []report.Finding
+	for _, f := range fs {
+		if f.Analyzer == pass && filepath.Base(f.File) == file && f.Line == line {
+			found = append(found, f)
+		}
+	}
+	if len(found) != 1 {
+		t.Errorf("%s at %s:%d: got %d findings, want 1", pass, file, line, len(found))
+		return
+	}
+	for _, frag := range fragments {
+		if !strings.Contains(found[0].Message, frag) {
+			t.Errorf("%s at %s:%d: message %q does not contain %q", pass, file, line, found[0].Message, frag)
+		}
+	}
+}
+
+// TestFixture runs both passes on a service with several packages. Of the
+// four interface calls in the hot loop only Decoder.Decode has a single
+// implementation: Hasher has two, Sink's second is built by reflection,
+// and Codec's second is registered at init through a registry. The
+// allocation of grow is attributed to the loop of Pump; the ones of
+// readHeader (returned to the loop), of note (on a branch of note), of
+// small (inlinable) and of grow in Drain (called on some iterations only)
+// are not. Generic functions and
+// method values are part of the program.
+func TestFixture(t *testing.T) {
+	fs := analyze(t, fixtureDir(t), nil)
+	want(t, fs, "devirt", "server.go", 40,
+		"codec.Decoder.Decode is an interface call whose receiver is always *bin.Decoder in the whole program",
+		"call it on a *bin.Decoder",
+		"the call can be inlined (the method costs ",
+		"what escapes only because the callee is unknown can stay on the stack (make([]byte, 16) escapes: passed to s.dec.Decode)",
+		"[hot-loop: inside a loop]")
+	want(t, fs, "loopalloc", "server.go", 135,
+		"new([131072]byte) in grow (server.go:118) allocates on every call, once per iteration of the loop in Pump via grow (new([131072]byte) escapes",
+		"[hot-loop: inside a loop]")
+	if len(fs) != 2 {
+		t.Errorf("got %d findings, want 2", len(fs))
+	}
+	if f := fs[0]; f.Function != "example.com/svc/server.(*Server).Serve" || f.Package != "example.com/svc/server" || f.Tier != "hot-loop" || f.Fixes == nil {
+		t.Errorf("finding has wrong fields: %+v", f)
+	}
+}
+
+// TestLibrary checks that without a main package among the roots the
+// program is open (importers may pass any implementation), so devirt
+// reports nothing, though it still counts the candidate. It also checks
+// that Options.Passes selects the passes: loopalloc, which would report
+// grow, does not run.
+func TestLibrary(t *testing.T) {
+	dir := fixtureDir(t)
+	roots, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedModule, Dir: dir}, "./server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stats wholeprog.Stats
+	fs, err := wholeprog.Analyze(context.Background(), roots, wholeprog.Options{Dir: dir, Passes: []string{wholeprog.Devirt}, Stats: &stats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 0 || stats.Candidates != 1 {
+		t.Errorf("got %d findings and %d candidates, want 0 and 1", len(fs), stats.Candidates)
+	}
+}
+
+// TestNegativesAreReal removes the reflection-built Sink and the
+// registered second Codec from a copy of the fixture: the call on Sink
+// becomes single-implementation and is reported, which shows that the
+// fixture's negative is due to the second implementation. The call on
+// Codec is still not reported: the codec comes from a registry that
+// codec.Register, exported, fills, so other programs can register other
+// codecs.
+func TestNegativesAreReal(t *testing.T) {
+	dir := t.TempDir()
+	src := fixtureDir(t)
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		text := string(data)
+		switch filepath.ToSlash(rel) {
+		case "server/server.go":
+			text = strings.Replace(text, "s.out = memsink.Make()", "s.out = &sink.File{}", 1)
+			text = strings.Replace(text, "\t\"example.com/svc/memsink\"\n", "\t// memsink removed\n", 1)
+		case "memsink/memsink.go":
+			return nil // the package is gone from the program
+		case "bin/bin.go":
+			text = strings.Replace(text, `func init() { codec.Register("raw", Raw{}) }`, `var _ = codec.Lookup`, 1)
+		}
+		out := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o777); err != nil {
+			return err
+		}
+		return os.WriteFile(out, []byte(text), 0o666)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := analyze(t, dir, []string{wholeprog.Devirt})
+	want(t, fs, "devirt", "server.go", 46, "codec.Sink.Put is an interface call whose receiver is always *sink.File")
+	want(t, fs, "devirt", "server.go", 40, "always *bin.Decoder")
+	if len(fs) != 2 {
+		t.Errorf("got %d findings, want 2", len(fs))
+	}
+}
+
+// TestOpenWorld checks that devirt reports a receiver only where no
+// program but this one can supply it. In the module's library package,
+// the Store set through an exported option (lib.go:38) can be any
+// importer's, though the module's command passes one type; a package no
+// main imports (orphan.go:19) is not reported at all, nor is the Codec
+// that the internal Pipe's Feed receives (engine.go:29), since lib hands
+// the Pipe to importers as an interface. The internal package's Codec in
+// Run (engine.go:17), whose only caller is the command, and the unexported
+// function count (lib.go:72), whose only caller always passes a Bytes,
+// are reported.
+func TestOpenWorld(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "open"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := analyze(t, dir, []string{wholeprog.Devirt})
+	want(t, fs, "devirt", "engine.go", 17, "Codec.Enc is an interface call whose receiver is always Fast")
+	want(t, fs, "devirt", "lib.go", 72, "counter.Count is an interface call whose receiver is always Bytes")
+	if len(fs) != 2 {
+		t.Errorf("got %d findings, want 2", len(fs))
+	}
+}
+
+// TestLoopAllocHoistable checks that loopalloc reports only allocations a
+// developer can hoist: the large scratch buffer of constant size that
+// scratch zeroes on every call (work.go:63) and the header buffer of frame
+// (work.go:85), which only an io.Reader and a function that does not keep
+// it see; not the formatting of the iteration's number (label), the join
+// of its values (key), nor the buffer keep stores, each of which must be
+// made anew per iteration.
+func TestLoopAllocHoistable(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "loop"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := analyze(t, dir, []string{wholeprog.LoopAlloc})
+	want(t, fs, "loopalloc", "work.go", 63,
+		"make([]byte, 131072) in scratch (work.go:54) allocates on every call, once per iteration of the loop in Scan via scratch (make([]byte, 131072) escapes: too large for stack)",
+		"its size is constant and it does not outlive the call")
+	want(t, fs, "loopalloc", "work.go", 85, "make([]byte, 5) in frame (work.go:74) allocates on every call")
+	if len(fs) != 2 {
+		t.Errorf("got %d findings, want 2", len(fs))
+	}
+}
+
+// TestLoadError checks that a package that does not compile is an error
+// naming it, not a panic.
+func TestLoadError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module bad\n\ngo 1.26\n"), 0o666)
+	os.WriteFile(filepath.Join(dir, "bad.go"), []byte("package bad\n\nfunc F() int { return \"x\" }\n"), 0o666)
+	roots, err := packages.Load(&packages.Config{Mode: packages.NeedName, Dir: dir}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = wholeprog.Analyze(context.Background(), roots, wholeprog.Options{Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "bad") {
+		t.Errorf("got error %v, want one naming package bad", err)
+	}
+}
+
+func TestPassesDocs(t *testing.T) {
+	for _, p := range wholeprog.Passes() {
+		if p.Name == "" || !strings.HasPrefix(p.Doc, p.Name+": ") || p.URL == "" {
+			t.Errorf("pass %+v: want a name, a doc starting with the name, a URL", p)
+		}
+	}
+}
