@@ -15,12 +15,13 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
-	"github.com/goadvise/goadvise/escape"
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/optlog"
 )
 
 //go:embed doc.go
@@ -39,7 +40,7 @@ var Analyzer = &analysis.Analyzer{
 // checker holds the state of one pass.
 type checker struct {
 	pass      *analysis.Pass
-	esc       *escape.Result
+	esc       *optlog.Result
 	hot       *hotpath.Result
 	root      inspector.Cursor
 	uses      map[types.Object][]*ast.Ident // uses of the package's objects
@@ -50,7 +51,7 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	esc := pass.ResultOf[escape.Analyzer].(*escape.Result)
+	esc := pass.ResultOf[escape.Analyzer].(*optlog.Result)
 	if !esc.Available() {
 		// Without the compiler's decisions there is no escape to remove
 		// that the analyzer could name.
@@ -133,7 +134,7 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 		return
 	}
 	// The compiler's escape: the first return whose struct is on the heap.
-	var rec *escape.Record
+	var rec *optlog.Record
 	var at ast.Node
 	for _, r := range rets {
 		var n ast.Node = r.amp
@@ -236,7 +237,7 @@ func (c *checker) declIdent(fd *ast.FuncDecl, v *types.Var) ast.Node {
 // inlinable reports whether the compiler can inline fd.
 func (c *checker) inlinable(fd *ast.FuncDecl) bool {
 	for _, r := range c.esc.Records() {
-		if r.Kind == escape.CanInline && r.TokPos >= fd.Pos() && r.TokPos < fd.Body.Lbrace {
+		if r.Kind == optlog.CanInline && r.TokPos >= fd.Pos() && r.TokPos < fd.Body.Lbrace {
 			return true
 		}
 	}
@@ -248,7 +249,7 @@ func (c *checker) inlinable(fd *ast.FuncDecl) bool {
 // function that is inlined (its callers are all in the package) only the
 // inlined copies count: its own body's record describes calls that do not
 // happen.
-func (c *checker) heap(pos token.Pos, inlined bool) *escape.Record {
+func (c *checker) heap(pos token.Pos, inlined bool) *optlog.Record {
 	if rec := c.esc.Heap(pos); rec != nil && !inlined {
 		return rec
 	}
