@@ -99,30 +99,9 @@ func TestCheckInterruptCompiling(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a tree of many packages")
 	}
-	dir := gittest.NewTree(t, manyPackages("example.com/sigc", 30))
-	tmp := t.TempDir()
-	cmd := exec.Command(bin, "check", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOADVISE_CACHE="+t.TempDir(), "TMPDIR="+tmp)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait for the go command's work directory, then interrupt.
-	compiling := false
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if m, _ := filepath.Glob(filepath.Join(tmp, "go-build*")); len(m) > 0 {
-			compiling = true
-			break
-		}
-	}
+	cmd, tmp, stderr := startCompiling(t, "example.com/sigc")
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
 	cmd.Wait()
-	if !compiling {
-		t.Fatalf("the go command never made its work directory in TMPDIR; the test proves nothing\n%s", stderr.String())
-	}
 	if strings.Contains(stderr.String(), "panic") {
 		t.Fatalf("panic:\n%s", stderr.String())
 	}
@@ -143,30 +122,10 @@ func TestCheckSignalAlone(t *testing.T) {
 		t.Skip("compiles a tree of many packages")
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
-		dir := gittest.NewTree(t, manyPackages("example.com/sigp", 30))
-		tmp := t.TempDir()
-		cmd := exec.Command(bin, "check", "./...")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOADVISE_CACHE="+t.TempDir(), "TMPDIR="+tmp)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		compiling := false
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			if m, _ := filepath.Glob(filepath.Join(tmp, "go-build*")); len(m) > 0 {
-				compiling = true
-				break
-			}
-		}
+		cmd, tmp, stderr := startCompiling(t, "example.com/sigp")
 		pgid := cmd.Process.Pid
 		cmd.Process.Signal(sig)
 		cmd.Wait()
-		if !compiling {
-			t.Fatalf("%v: the go command never made its work directory in TMPDIR; the test proves nothing\n%s", sig, stderr.String())
-		}
 		if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(stderr.String(), "goadvise: interrupted") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 1 and goadvise: interrupted", sig, code, stderr.String())
 		}
@@ -182,4 +141,32 @@ func TestCheckSignalAlone(t *testing.T) {
 			}
 		}
 	}
+}
+
+// startCompiling starts goadvise check on a new module of many packages
+// (module path mod) with a TMPDIR of its own, in a process group of its
+// own, and returns once the go command compiles (its work directory is in
+// TMPDIR), or fails the test if it never does.
+func startCompiling(t *testing.T, mod string) (cmd *exec.Cmd, tmp string, stderr *bytes.Buffer) {
+	t.Helper()
+	dir := gittest.NewTree(t, manyPackages(mod, 30))
+	tmp = t.TempDir()
+	cmd = exec.Command(bin, "check", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOADVISE_CACHE="+t.TempDir(), "TMPDIR="+tmp)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr = new(bytes.Buffer)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if m, _ := filepath.Glob(filepath.Join(tmp, "go-build*")); len(m) > 0 {
+			return cmd, tmp, stderr
+		}
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	t.Fatalf("the go command never made its work directory in TMPDIR; the test proves nothing\n%s", stderr)
+	return nil, "", nil
 }
