@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -24,11 +25,30 @@ var doc string
 
 // Analyzer reports reflect.DeepEqual calls that have a cheaper equivalent.
 var Analyzer = &analysis.Analyzer{
-	Name:     "deepequal",
-	Doc:      docs.Section(doc, "deepequal"),
-	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/deepequal",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer},
-	Run:      run,
+	Name:       "deepequal",
+	Doc:        docs.Section(doc, "deepequal"),
+	URL:        "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/deepequal",
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+}
+
+// Result lists the reflect.DeepEqual calls the analyzer reports, so that
+// heapescape leaves the boxing of their arguments to this finding: one
+// problem, one finding.
+type Result struct {
+	Calls []*ast.CallExpr
+}
+
+// Reported reports whether pos lies in a DeepEqual call the analyzer
+// reported.
+func (r *Result) Reported(pos token.Pos) bool {
+	for _, c := range r.Calls {
+		if c.Pos() <= pos && pos < c.End() {
+			return true
+		}
+	}
+	return false
 }
 
 // A suggestion is the replacement chosen for one call.
@@ -40,6 +60,7 @@ type suggestion struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	res := new(Result)
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	hot := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result)
 
@@ -80,8 +101,9 @@ func run(pass *analysis.Pass) (any, error) {
 			return
 		}
 		report(pass, hot, file, call, ta, s)
+		res.Calls = append(res.Calls, call)
 	})
-	return nil, nil
+	return res, nil
 }
 
 // argType returns the static type of an argument of DeepEqual, or nil if it

@@ -197,7 +197,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	}
 	if fd.deepEqualCall() {
 		return "because it is converted to an interface to be passed to reflect.DeepEqual",
-			fd.avoid("compare with a type-specific function or == instead (goes away with the deepequal fix)")
+			fd.avoid("compare with a function written for the type instead, which boxes nothing (no direct comparison means the same as DeepEqual here, so the deepequal analyzer proposes none)")
 	}
 	if rec.Name == "func literal" && rec.Cause == optlog.CauseReturnedOrStored {
 		return "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call",

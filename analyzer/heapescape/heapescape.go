@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/goadvise/goadvise/analyzer/deepequal"
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
@@ -28,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "heapescape"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/heapescape",
 	Run:      run,
-	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer},
+	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer, deepequal.Analyzer},
 }
 
 var cold, all bool
@@ -41,6 +42,7 @@ func init() {
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[escape.Analyzer].(*optlog.Result)
 	hot := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result)
+	deq := pass.ResultOf[deepequal.Analyzer].(*deepequal.Result)
 	if !res.Available() {
 		// The compiler's decisions are unknown (for example the package
 		// does not compile, or -escape.off): report nothing rather than
@@ -85,6 +87,11 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if passedToPanic(&rec) {
 			fd.tier, fd.reason = hotpath.Cold, errorPath
+		}
+		if deq.Reported(rec.TokPos) && fd.deepEqualCall() {
+			// The boxing of a DeepEqual call's arguments is part of
+			// the deepequal finding, and goes away with its fix.
+			continue
 		}
 		msg, ok := fd.message()
 		if !ok || (!cold && fd.tier == hotpath.Cold) || (!all && fd.fix == "") {
