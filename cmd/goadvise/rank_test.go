@@ -45,15 +45,8 @@ func TestCheckProfileRanking(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a benchmark with -cpuprofile")
 	}
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/rank")); err != nil {
-		t.Fatal(err)
-	}
+	dir := profiledFixture(t, "rank", "3000x", "-cpuprofile", "cpu.pprof")
 	prof := filepath.Join(dir, "cpu.pprof")
-	if out, stderr, code := runCmd(t, dir, "go", "test", "-run", "^$", "-bench", ".", "-benchtime", "3000x", "-cpuprofile", prof, "-o", filepath.Join(dir, "rank.test"), "."); code != 0 {
-		t.Fatalf("benchmark failed:\n%s%s", out, stderr)
-	}
-	os.Remove(filepath.Join(dir, "rank.test"))
 
 	checkJSON := func(args ...string) report.Report {
 		t.Helper()
@@ -174,4 +167,22 @@ func TestCheckProfileRanking(t *testing.T) {
 	if !strings.Contains(stdout, "the profile is stale") || !strings.Contains(stdout, "example.com/rank.Hot") {
 		t.Errorf("no staleness warning after renaming Hot:\n%s", stdout)
 	}
+}
+
+// profiledFixture copies the module testdata/name to a new directory and
+// runs its benchmarks there, with the profiling flags given (file names
+// are relative to the module), for a fixed number of iterations: not a
+// duration, so that the profiles do not depend on the machine's load. It
+// returns the directory.
+func profiledFixture(t *testing.T, name, iterations string, flags ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchtime", iterations, "-o", filepath.Join(t.TempDir(), name+".test")}, flags...)
+	if out, stderr, code := runCmd(t, dir, "go", append(args, ".")...); code != 0 {
+		t.Fatalf("benchmark failed:\n%s%s", out, stderr)
+	}
+	return dir
 }
