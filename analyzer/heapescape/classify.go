@@ -85,7 +85,13 @@ func (fd *finding) message() (string, bool) {
 		advice = fd.keep("it is allocated lazily, only when needed")
 	} else if ctor == nil && fd.tier == hotpath.Loop && !other && optlog.IsAllocName(rec.Name) &&
 		rec.Cause != optlog.CauseReturnedOrStored && fd.iterationLocal(fd.allocExpr()) {
-		advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration")
+		if fd.sizedAtRunTime() {
+			// make([]T, n) with n set per iteration: one buffer
+			// reused, grown when an iteration needs more.
+			advice = fd.avoid("declare one buffer before the loop and reuse it, growing it when an iteration needs more (buf = slices.Grow(buf[:0], n)[:n]), since it does not outlive an iteration, which saves the allocation of most iterations")
+		} else {
+			advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration")
+		}
 	}
 	if other {
 		// Only the call can change: the callee's own allocation is
@@ -447,6 +453,17 @@ func (fd *finding) pointerReceiver() (recv, typ string) {
 		return "", ""
 	}
 	return name.Name, n.Obj().Name()
+}
+
+// sizedAtRunTime reports whether the allocation is a make whose size
+// changes from one iteration of its loop to the next.
+func (fd *finding) sizedAtRunTime() bool {
+	call, ok := fd.allocExpr().(*ast.CallExpr)
+	loop := fd.enclosingLoop()
+	if !ok || loop == nil || !isBuiltin(fd.pass.TypesInfo, call.Fun, "make") {
+		return false
+	}
+	return !fd.loopInvariant(call, loop)
 }
 
 // fmtAdvice returns the fix for a value boxed to be passed to fmt.Sprintf

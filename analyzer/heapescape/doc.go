@@ -51,7 +51,9 @@
 //   - an allocation in a loop that provably stays in the iteration
 //     (passed to calls that do not keep it, or bound to a variable of the
 //     loop body that is not stored, appended, returned, sent, captured or
-//     passed to go or defer): hoist it out of the loop;
+//     passed to go or defer): hoist it out of the loop, or, for a make
+//     whose size changes per iteration, declare one buffer before the loop
+//     and grow it when an iteration needs more;
 //   - another package's inlined call in a loop whose result stays in the
 //     iteration: call Reset on one value (bytes.NewReader) or hoist the
 //     call when its arguments do not change in the loop;
