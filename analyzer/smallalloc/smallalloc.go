@@ -9,13 +9,13 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -28,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "smallalloc"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/smallalloc",
 	Run:      run,
-	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer, buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer, ssaform.Analyzer},
 }
 
 // threshold is the value of the -threshold flag.

@@ -5,8 +5,9 @@ import (
 	"go/token"
 	"go/types"
 
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
 )
 
 // reassigned reports whether v is assigned again after its declaration
@@ -34,17 +35,11 @@ func reassigned(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
 // and where it may flow (phis included). ok is false if the value cannot
 // be found in the SSA form.
 func (c *checker) valueFlow(fd *ast.FuncDecl, cand *candidate, self *types.Var) (fl flow, ok bool) {
-	res, _ := c.pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-	if res == nil {
+	form, _ := c.pass.ResultOf[ssaform.Analyzer].(*ssaform.Package)
+	if form == nil {
 		return flow{}, false
 	}
-	var fn *ssa.Function
-	for _, f := range res.SrcFuncs {
-		if f.Syntax() == fd {
-			fn = f
-			break
-		}
-	}
+	fn := form.Func(fd)
 	if fn == nil {
 		return flow{}, false
 	}

@@ -57,3 +57,28 @@ func TestSelect(t *testing.T) {
 		t.Error("disabling everything accepted")
 	}
 }
+
+// TestNoFacts checks that no analyzer of the suite has facts, even
+// through the analyzers it requires: one that had would make go vet run
+// goadvise on every dependency and make check type-check every
+// dependency from source (buildssa's ctrlflow once made check 5x slower).
+func TestNoFacts(t *testing.T) {
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func(a *analysis.Analyzer, path string)
+	visit = func(a *analysis.Analyzer, path string) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		path += " -> " + a.Name
+		if len(a.FactTypes) > 0 {
+			t.Errorf("%s: %s has facts", strings.TrimPrefix(path, " -> "), a.Name)
+		}
+		for _, r := range a.Requires {
+			visit(r, path)
+		}
+	}
+	for _, a := range append(Analyzers(), Helpers()...) {
+		visit(a, "")
+	}
+}
