@@ -59,7 +59,9 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 	defer mem.restore()
 	res := &analysisResult{dirs: make(map[string]string)}
 	progress := cfg.progress
-	progress("listing packages")
+	if cfg.listing == nil {
+		progress("listing packages")
+	}
 	run, listing, err := listForMemo(ctx, cfg)
 	if err != nil {
 		// go list -e fails only when the go command cannot work here at
@@ -554,9 +556,13 @@ func listForMemo(ctx context.Context, cfg *Config) (*memo.Run, *load.Listing, er
 			fmt.Fprintf(h, "profile %x\n", fh.Sum(nil))
 		}
 	}
-	listing, err := load.Packages(ctx, load.ListOptions{Dir: cfg.Dir, Deps: true, Tests: cfg.Tests}, cfg.Patterns...)
-	if err != nil {
-		return nil, nil, err
+	listing := cfg.listing
+	if listing == nil {
+		var err error
+		listing, err = load.Packages(ctx, load.ListOptions{Dir: cfg.Dir, Deps: true, Tests: cfg.Tests}, cfg.Patterns...)
+		if err != nil {
+			return nil, nil, err
+		}
 	}
 	run, err := memo.List(ctx, memo.Options{Dir: cfg.Dir, Patterns: cfg.Patterns, Tests: cfg.Tests, Salt: hex.EncodeToString(h.Sum(nil)), Listing: listing})
 	if err != nil {

@@ -30,6 +30,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/wholeprog"
@@ -62,6 +63,7 @@ type Config struct {
 	Warn func(msg string)
 
 	progress func(string)
+	listing  *load.Listing // the packages listed with their dependencies, once listed
 }
 
 func (c *Config) warn(msg string) {
@@ -105,7 +107,8 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 			return nil, errors.New("-heap needs -profile (a CPU profile) to rank by")
 		}
 		var err error
-		hot, err = loadProfiles(&cfg)
+		progress("reading profiles")
+		hot, err = loadProfiles(ctx, &cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +277,7 @@ func onChangedLines(dir, rev string, findings []report.Finding) ([]report.Findin
 // the wrong kind or without samples, and a CPU profile none of whose
 // weight falls in the packages matched by the patterns (a profile of
 // another program would hide every finding); it warns when little does.
-func loadProfiles(cfg *Config) (*pgo.Hotness, error) {
+func loadProfiles(ctx context.Context, cfg *Config) (*pgo.Hotness, error) {
 	hot, err := pgo.Load(context.Background(), cfg.Profiles, cfg.Heap, pgo.LoadOptions{})
 	if ke := (*pgo.KindError)(nil); errors.As(err, &ke) && ke.Got == pgo.Heap {
 		err = fmt.Errorf("%v (give heap profiles with -heap)", err)
@@ -284,10 +287,16 @@ func loadProfiles(cfg *Config) (*pgo.Hotness, error) {
 	if err != nil {
 		return nil, err
 	}
-	loaded, err := pgo.Packages(context.Background(), cfg.Dir, cfg.Patterns)
+	// The names the profile may give the packages' functions, from the
+	// run's one listing: listing them again with their test variants
+	// took a second go list on every run.
+	cfg.progress("listing packages")
+	listing, err := load.Packages(ctx, load.ListOptions{Dir: cfg.Dir, Deps: true, Tests: cfg.Tests}, cfg.Patterns...)
 	if err != nil {
 		return hot, nil // the analysis reports why the packages do not load
 	}
+	cfg.listing = listing
+	loaded := profileNames(listing)
 	for _, c := range hot.Coverage(func(pkg string) bool { return loaded[pkg] }) {
 		switch {
 		case c.Percent == 0:
@@ -333,4 +342,28 @@ func staleness(ps *report.ProfileStats, dir string, patterns []string) {
 	for _, f := range rep.Stale {
 		ps.Stale = append(ps.Stale, f.Name)
 	}
+}
+
+// profileNames returns the names under which a profile names the
+// functions of the packages a listing matched: their import paths, those
+// of their external test packages and test binaries, and "main" if one is
+// a main package.
+func profileNames(l *load.Listing) map[string]bool {
+	names := make(map[string]bool)
+	for _, p := range l.Packages {
+		if p.DepOnly || p.ForTest != "" {
+			continue
+		}
+		names[p.ImportPath] = true
+		if p.Name == "main" {
+			names["main"] = true
+		}
+		if len(p.TestGoFiles) > 0 || len(p.XTestGoFiles) > 0 {
+			names[p.ImportPath+".test"] = true
+		}
+		if len(p.XTestGoFiles) > 0 {
+			names[p.ImportPath+"_test"] = true
+		}
+	}
+	return names
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/pprof/profile"
+
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/gittest"
 	"github.com/goadvise/goadvise/report"
@@ -110,5 +112,65 @@ func TestRunListsOnce(t *testing.T) {
 	}
 	if len(listings) != 1 {
 		t.Errorf("a cold run listed the packages %d times, want once:\n%s", len(listings), strings.Join(listings, "\n"))
+	}
+
+	// With a profile, the run lists once too: the profile's coverage of
+	// the packages comes from the same listing (it used to take a second
+	// go list, of the test variants, on every run).
+	prof := filepath.Join(t.TempDir(), "cpu.pprof")
+	writeCPUProfile(t, prof, "example.com/once/p00.Same", "example.com/once/p01.Same")
+	for _, run := range []string{"cold", "warm"} {
+		if err := os.Remove(log); err != nil {
+			t.Fatal(err)
+		}
+		res, err = Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true, Profiles: []string{prof}, All: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(res.Report.Findings); got != 3 {
+			t.Errorf("%s run with a profile: %d findings, want 3", run, got)
+		}
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lists []string
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "list ") && !strings.Contains(line, "-export") {
+				lists = append(lists, line)
+			}
+		}
+		if len(lists) != 1 {
+			t.Errorf("a %s run with a profile ran go list %d times, want once:\n%s", run, len(lists), strings.Join(lists, "\n"))
+		}
+	}
+}
+
+// writeCPUProfile writes a CPU profile to name with 10 samples in each of
+// the functions fns.
+func writeCPUProfile(t *testing.T, name string, fns ...string) {
+	t.Helper()
+	p := &profile.Profile{
+		SampleType:    []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		Period:        10000000,
+		DurationNanos: 1e9,
+	}
+	for i, fn := range fns {
+		f := &profile.Function{ID: uint64(i + 1), Name: fn, SystemName: fn, Filename: "p.go"}
+		loc := &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f, Line: 6}}}
+		p.Function = append(p.Function, f)
+		p.Location = append(p.Location, loc)
+		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{10, 10 * 10000000}})
+	}
+	out, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -330,19 +330,6 @@ func packageNames(pkgs []*packages.Package) (loaded, mainPaths map[string]bool) 
 	return loaded, mainPaths
 }
 
-// Packages returns the packages matched by patterns, in dir, under the
-// names profiles give their functions (see [Hotness.Coverage]). Their test
-// variants are included: profiles of benchmarks name test functions.
-func Packages(ctx context.Context, dir string, patterns []string) (map[string]bool, error) {
-	cfg := &packages.Config{Context: ctx, Dir: dir, Tests: true, Mode: packages.NeedName}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, fmt.Errorf("loading packages: %v", oneLine(err))
-	}
-	loaded, _ := packageNames(pkgs)
-	return loaded, nil
-}
-
 // preprofile runs go tool preprofile on the profile at source (a file; a
 // URL is fetched again) and returns "ok" or its error output on one line.
 func preprofile(ctx context.Context, source string) string {
