@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/types"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,12 +21,30 @@ import (
 // returns the compiler's records for the package, with the original file
 // names. The source tree is never written, and nothing is cached.
 //
+// If keep is not nil, only the compiler's decisions about the functions of
+// keep are wanted: the package's other functions that they do not reach
+// are compiled with empty bodies, which on a large package makes the
+// compile a fraction of its cost (see stubbed). The records of the other
+// functions are then meaningless.
+//
 // Under go vet -vettool (see [UseVetConfig]) the unit is compiled directly
 // with the export data go vet provides; otherwise the package is compiled
 // by go list -export with an -overlay, in the directory of its files.
-func CompileEdited(ctx context.Context, pass *analysis.Pass, replace map[string][]byte) ([]Record, error) {
+func CompileEdited(ctx context.Context, pass *analysis.Pass, replace map[string][]byte, keep []*types.Func) ([]Record, error) {
 	if len(pass.Files) == 0 {
 		return nil, fmt.Errorf("%s: no files to compile", pass.Pkg.Path())
+	}
+	if keep != nil {
+		if stubs := stubbed(pass, keep, replace); stubs != nil {
+			all := make(map[string][]byte, len(replace)+len(stubs))
+			for name, src := range replace {
+				all[name] = src
+			}
+			for name, src := range stubs {
+				all[name] = src
+			}
+			replace = all
+		}
 	}
 	dir, err := os.MkdirTemp("", "goadvise-edit-")
 	if err != nil {

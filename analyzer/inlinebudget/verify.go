@@ -122,7 +122,13 @@ func compileEdited(pass *analysis.Pass, g []*proposal) ([]optlog.Record, error) 
 		}
 		replace[file] = applyEdits(ps[0].src, edits, decls)
 	}
-	return optlog.CompileEdited(context.Background(), pass, replace)
+	// Only the proposals' functions are measured: the functions they do
+	// not reach need not be compiled as they are.
+	keep := make([]*types.Func, 0, len(g))
+	for _, p := range g {
+		keep = append(keep, p.obj)
+	}
+	return optlog.CompileEdited(context.Background(), pass, replace, keep)
 }
 
 // applyEdits applies the edits, which must not overlap, to src and

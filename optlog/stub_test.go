@@ -1,0 +1,80 @@
+package optlog
+
+import (
+	"context"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+)
+
+// TestCompileEditedStubs checks that compiling for some functions only
+// gives them the decisions of the full compile (F's inlining cost counts
+// the cost of G, in another file, which it inlines) while a function
+// they do not reach is compiled empty (H's fmt.Sprint argument no longer
+// escapes), and that an import only H used does not break the compile.
+func TestCompileEditedStubs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a fixture package")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/stub\n\ngo 1.26\n",
+		"a.go":   "package stub\n\nfunc F(x []int) int { return G(x) + G(x[1:]) + 1 }\n",
+		"b.go":   "package stub\n\nimport \"strings\"\n\nfunc G(x []int) int {\n\ts := 0\n\tfor _, v := range x {\n\t\ts += v * len(strings.Repeat(\"a\", v))\n\t}\n\treturn s\n}\n",
+		"c.go":   "package stub\n\nimport (\n\t\"fmt\"\n\tstr \"strconv\"\n)\n\nfunc H(n int) string { return fmt.Sprint(n) + str.Itoa(n) }\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := &packages.Config{Dir: dir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("loading the fixture: %v %v", err, pkgs)
+	}
+	p := pkgs[0]
+	pass := &analysis.Pass{Fset: p.Fset, Files: p.Syntax, Pkg: p.Types, TypesInfo: p.TypesInfo, TypesSizes: p.TypesSizes}
+	f, _ := p.Types.Scope().Lookup("F").(*types.Func)
+
+	summary := func(recs []Record) (fCost int, hEscapes bool) {
+		for _, r := range recs {
+			if (r.Kind == CanInline || r.Kind == CannotInline) && strings.HasSuffix(r.Pos.File, "a.go") {
+				fCost = r.Cost
+			}
+			if r.Kind.IsHeap() && strings.HasSuffix(r.Pos.File, "c.go") {
+				hEscapes = true
+			}
+		}
+		return fCost, hEscapes
+	}
+	full, err := CompileEdited(context.Background(), pass, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fullCost, fullEsc := summary(full)
+	if fullCost == 0 || !fullEsc {
+		t.Fatalf("full compile: F cost %d, H escapes %v; want a cost and an escape", fullCost, fullEsc)
+	}
+	part, err := CompileEdited(context.Background(), pass, nil, []*types.Func{f})
+	if err != nil {
+		t.Fatalf("compiling for F only: %v", err)
+	}
+	partCost, partEsc := summary(part)
+	if partCost != fullCost {
+		t.Errorf("F's inlining cost is %d compiled for F only, %d in the full compile", partCost, fullCost)
+	}
+	if partEsc {
+		t.Errorf("H, which F does not reach, was compiled with its body")
+	}
+	for name, src := range files {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != src {
+			t.Errorf("%s was modified", name)
+		}
+	}
+}
