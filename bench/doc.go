@@ -37,5 +37,7 @@
 //
 // CompareFiles does the same for two files of benchmark output, so that it can
 // replace a benchstat step in CI, and Verify applies source edits to a copy of
-// a module and measures their effect.
+// a module and measures their effect. BenchmarkCoverage finds, by coverage,
+// which benchmarks of a package execute a given line, so that an edit can be
+// measured with those benchmarks alone.
 package bench
