@@ -23,17 +23,21 @@
 // recommends.
 //
 // A row is a regression when the difference is significant, in the worse
-// direction for the unit, and larger than the threshold percentage. B/op and
-// allocs/op are treated as exact: Go's allocation counts are deterministic,
-// so any increase of the median is a regression, regardless of threshold,
-// if the samples differ significantly or every head sample is above every
-// base sample (which also catches an increase measured with too few samples
-// for the U test). The direction of a custom unit comes from its
+// direction for the unit, and larger than the threshold percentage. For
+// B/op the threshold is at most BytesThreshold (1%): the bytes allocated
+// per operation vary slightly from run to run, so a significant +0.2% is
+// noise, not a regression. allocs/op is treated as exact: Go's allocation
+// counts are deterministic, so any increase of the median is a regression,
+// regardless of threshold, if the samples differ significantly or every
+// head sample is above every base sample (which also catches an increase
+// measured with too few samples for the U test). The direction of a custom unit comes from its
 // "better=higher|lower" metadata, or from its name: sec/... units are better
 // lower and .../s units better higher; units of unknown direction are
 // reported as "changed" and never count as regressions.
 //
 // CompareFiles does the same for two files of benchmark output, so that it can
 // replace a benchstat step in CI, and Verify applies source edits to a copy of
-// a module and measures their effect.
+// a module and measures their effect. BenchmarkCoverage finds, by coverage,
+// which benchmarks of a package execute a given line, so that an edit can be
+// measured with those benchmarks alone.
 package bench

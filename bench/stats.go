@@ -12,6 +12,10 @@ import (
 // DefaultAlpha is the significance level used when none is given.
 const DefaultAlpha = 0.05
 
+// BytesThreshold is the regression threshold of B/op in percent, used
+// when the regression threshold is larger: see the package documentation.
+const BytesThreshold = 1.0
+
 // A Verdict is the outcome of comparing one benchmark in one unit.
 type Verdict string
 
@@ -281,7 +285,7 @@ func judge(row *Row, assume benchmath.Assumption, bs, hs *benchmath.Sample, bett
 	if better == 0 {
 		better = guessBetter(row.Unit)
 	}
-	exactUnit := row.Unit == "B/op" || row.Unit == "allocs/op"
+	exactUnit := row.Unit == "allocs/op"
 	if assume == benchmath.AssumeExact {
 		row.MinP = 0
 	} else {
@@ -319,6 +323,12 @@ func judge(row *Row, assume benchmath.Assumption, bs, hs *benchmath.Sample, bett
 		row.Regression = true
 		row.Verdict = Worse
 		return
+	}
+	if row.Unit == "B/op" {
+		// Bytes vary a little from run to run (amortized growth,
+		// runtime buffers): a significant change counts from
+		// BytesThreshold on, or from the threshold if smaller.
+		threshold = min(threshold, BytesThreshold)
 	}
 	if dir < 0 {
 		row.Regression = math.IsNaN(row.DeltaPct) || math.Abs(row.DeltaPct) > threshold

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -228,4 +229,63 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// benchLines returns go test -bench output of one benchmark, one line per
+// sample, with the given B/op and allocs/op.
+func benchLines(bytesPerOp []float64, allocs float64) string {
+	var b strings.Builder
+	b.WriteString("pkg: example.com/p\n")
+	for i, v := range bytesPerOp {
+		fmt.Fprintf(&b, "BenchmarkRun-8\t1000\t%d ns/op\t%g B/op\t%g allocs/op\n", 100+i%3, v, allocs)
+	}
+	return b.String()
+}
+
+// TestBytesNoise checks that B/op is judged like sec/op, with a 1%
+// threshold: a tiny but significant growth, which B/op shows from run to
+// run, is no regression, a larger one is; allocs/op stays exact.
+func TestBytesNoise(t *testing.T) {
+	base := []float64{10240, 10242, 10239, 10241, 10240, 10243}
+	for _, tc := range []struct {
+		name       string
+		head       []float64
+		baseAllocs float64
+		headAllocs float64
+		threshold  float64
+		regressed  bool
+	}{
+		// +0.19%: significant (every head sample is above every base
+		// sample) but noise.
+		{"noise", []float64{10259, 10261, 10258, 10260, 10262, 10259}, 3, 3, 5, false},
+		// +2%: above the 1% threshold, though below -threshold 5.
+		{"growth", []float64{10445, 10447, 10444, 10446, 10445, 10448}, 3, 3, 5, true},
+		// +0.19%, with a -threshold below 1%: the smaller one holds.
+		{"strict", []float64{10259, 10261, 10258, 10260, 10262, 10259}, 3, 3, 0.1, true},
+		// One more allocation, whatever the threshold: allocs/op is exact.
+		{"allocs", base, 3, 4, 1000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := compareText(t, benchLines(base, tc.baseAllocs), benchLines(tc.head, tc.headAllocs), tc.threshold)
+			row := c.Find("Run", "B/op")
+			if row == nil {
+				t.Fatal("no B/op row")
+			}
+			if tc.name != "allocs" && (!row.Significant || row.Verdict != Worse) {
+				t.Errorf("B/op row = %+v, want a significant growth", row)
+			}
+			res := &VerifyResult{TestsPassed: true, Comparison: c}
+			if got := res.Regressed(); got != tc.regressed {
+				t.Errorf("Regressed() = %v, want %v; regressions %+v", got, tc.regressed, c.Regressions())
+			}
+			if tc.name == "allocs" {
+				if r := c.Find("Run", "allocs/op"); r == nil || !r.Regression {
+					t.Errorf("allocs/op row = %+v, want a regression", r)
+				}
+				if row.Regression {
+					t.Errorf("B/op row = %+v, unchanged, want no regression", row)
+				}
+			}
+		})
+	}
 }

@@ -68,13 +68,18 @@
 // buffer is an io.ReadFull whose error is checked or a
 // binary.ByteOrder.PutUintN that covers the whole buffer. A fix is
 // withheld (the message stays) when it would need clear in a file older
-// than Go 1.21, would change what a name refers to, would change a line
+// than Go 1.21, would change what a name refers to (the size or element
+// type is declared in the loop, or the name is taken), would change a line
 // whose trailing comment gofmt aligns with its neighbours', or would add a
-// field to a struct that the package builds with an unkeyed literal.
-// Nothing is reported for a method that can call itself through the
-// package (a nested call would overwrite the field in use) or whose struct
-// is declared in a generated file. new(T), &T{...}
+// field to a struct that the package builds with an unkeyed literal, that
+// is declared on one line, or whose file may not import the package that
+// the element type names. Nothing is reported for a method that can call
+// itself through the package (a nested call would overwrite the field in
+// use) or whose struct is declared in a generated file. new(T), &T{...}
 // and slice literals get the same analysis but a message-only suggestion.
+// A finding without a fix says why at the end of its message, before the
+// tier: "...; no automatic fix: the package builds Pair with an unkeyed
+// literal, which a new field would break [per-item: ...]".
 //
 // A []byte(s) conversion passed to the Write method of a value whose type
 // also has WriteString(string) (int, error), such as *bufio.Writer, is

@@ -20,9 +20,9 @@ import (
 )
 
 // reportHoist reports an allocation made directly in a loop body, with a
-// fix that declares it once before the loop.
+// fix that declares it once before the loop, or with the reason no fix is
+// offered.
 func (c *checker) reportHoist(par parents, cand *candidate, v *types.Var, stmt, loop ast.Stmt, because string, hot hotpath.Info) {
-	suffix := tierSuffix(hot)
 	var outer ast.Stmt = loop
 	if lab, ok := par[loop].(*ast.LabeledStmt); ok {
 		outer = lab
@@ -30,40 +30,66 @@ func (c *checker) reportHoist(par parents, cand *candidate, v *types.Var, stmt, 
 	diag := analysis.Diagnostic{Pos: cand.expr.Pos(), End: cand.expr.End(), Category: hot.Tier.String()}
 	name := v.Name()
 	if cand.kind != kindMake {
-		diag.Message = fmt.Sprintf("%s escapes to the heap %s in every iteration; allocate %s once before the loop and reset it in each iteration, which saves 1 allocation per iteration (all but the first)%s",
-			cand.desc, because, name, suffix)
-		c.pass.Report(diag)
+		diag.Message = fmt.Sprintf("%s escapes to the heap %s in every iteration; allocate %s once before the loop and reset it in each iteration, which saves 1 allocation per iteration (all but the first)",
+			cand.desc, because, name)
+		c.report(diag, noFixNotMake, hot)
 		return
 	}
 
 	reset, how := c.resetStmts(v, stmt, cand, name)
-	diag.Message = fmt.Sprintf("%s escapes to the heap %s in every iteration; declare %s once before the loop and %s, which saves 1 allocation per iteration (all but the first)%s",
-		cand.desc, because, name, how, suffix)
-	if c.canHoist(par, cand, v, outer) && !c.inCommentBlock(stmt.Pos()) && (!slices.ContainsFunc(reset, isClear) || c.hasClear(stmt.Pos())) {
+	diag.Message = fmt.Sprintf("%s escapes to the heap %s in every iteration; declare %s once before the loop and %s, which saves 1 allocation per iteration (all but the first)",
+		cand.desc, because, name, how)
+	why := c.hoistBlocked(par, cand, v, outer)
+	switch {
+	case why != "":
+	case c.inCommentBlock(stmt.Pos()):
+		why = noFixComments
+	case slices.ContainsFunc(reset, isClear) && !c.hasClear(stmt.Pos()):
+		why = noFixClear
+	default:
 		indent, ok1 := c.indent(outer.Pos())
 		_, ok2 := c.indent(stmt.Pos())
-		if ok1 && ok2 {
-			edits := []analysis.TextEdit{{
-				Pos:     outer.Pos(),
-				End:     outer.Pos(),
-				NewText: []byte(c.source(stmt) + "\n" + indent),
-			}}
-			if len(reset) == 0 {
-				edits = append(edits, c.deleteLine(stmt))
-			} else {
-				stmtIndent, _ := c.indent(stmt.Pos())
-				edits = append(edits, analysis.TextEdit{
-					Pos:     stmt.Pos(),
-					End:     stmt.End(),
-					NewText: []byte(strings.Join(reset, "\n"+stmtIndent)),
-				})
-			}
-			diag.SuggestedFixes = []analysis.SuggestedFix{{
-				Message:   fmt.Sprintf("Declare %s before the loop", name),
-				TextEdits: edits,
-			}}
+		if !ok1 || !ok2 {
+			why = "the loop or the statement shares its line with other code"
+			break
 		}
+		edits := []analysis.TextEdit{{
+			Pos:     outer.Pos(),
+			End:     outer.Pos(),
+			NewText: []byte(c.source(stmt) + "\n" + indent),
+		}}
+		if len(reset) == 0 {
+			edits = append(edits, c.deleteLine(stmt))
+		} else {
+			stmtIndent, _ := c.indent(stmt.Pos())
+			edits = append(edits, analysis.TextEdit{
+				Pos:     stmt.Pos(),
+				End:     stmt.End(),
+				NewText: []byte(strings.Join(reset, "\n"+stmtIndent)),
+			})
+		}
+		diag.SuggestedFixes = []analysis.SuggestedFix{{
+			Message:   fmt.Sprintf("Declare %s before the loop", name),
+			TextEdits: edits,
+		}}
 	}
+	c.report(diag, why, hot)
+}
+
+// Reasons shared by several kinds of finding for offering no fix.
+const (
+	noFixNotMake  = "fixes are offered for make([]T, n) buffers only"
+	noFixComments = "gofmt would have to realign the trailing comments of the lines around it"
+	noFixClear    = "keeping make's zeroing needs clear, which the file's Go version (before 1.21) lacks"
+)
+
+// report reports diag, its message ended by why no fix is offered (when
+// why is not empty) and by the hot-path tier, in one sentence.
+func (c *checker) report(diag analysis.Diagnostic, why string, hot hotpath.Info) {
+	if why != "" {
+		diag.Message += "; no automatic fix: " + why
+	}
+	diag.Message += tierSuffix(hot)
 	c.pass.Report(diag)
 }
 
@@ -87,9 +113,9 @@ func (c *checker) resetStmts(v *types.Var, stmt ast.Stmt, cand *candidate, name 
 	return reset, strings.Join(how, " and ")
 }
 
-// canHoist reports whether the declaration of v can move before outer
-// without changing what any name refers to.
-func (c *checker) canHoist(par parents, cand *candidate, v *types.Var, outer ast.Stmt) bool {
+// hoistBlocked returns why the declaration of v cannot move before
+// outer without changing what a name refers to, or "" if it can.
+func (c *checker) hoistBlocked(par parents, cand *candidate, v *types.Var, outer ast.Stmt) string {
 	info := c.pass.TypesInfo
 	// The size and element type must not use names declared in the loop.
 	inLoop := false
@@ -102,7 +128,7 @@ func (c *checker) canHoist(par parents, cand *candidate, v *types.Var, outer ast
 		return true
 	})
 	if inLoop {
-		return false
+		return "its size or element type is declared inside the loop"
 	}
 	// The loop must sit in a statement list, whose scope must not declare
 	// the name already, and no use of an outer variable of that name may
@@ -111,33 +137,37 @@ func (c *checker) canHoist(par parents, cand *candidate, v *types.Var, outer ast
 	switch list.(type) {
 	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 	default:
-		return false
+		return "the loop is not a statement of a block"
 	}
+	clash := fmt.Sprintf("declaring %s before the loop would clash with another declaration of %s", v.Name(), v.Name())
 	scope := info.Scopes[list]
 	if fd, ok := par[list].(*ast.FuncDecl); ok {
 		scope = info.Scopes[fd.Type] // a function body shares the function's scope
 	}
 	if scope == nil || scope.Lookup(v.Name()) != nil {
-		return false
+		return clash
 	}
-	clash := false
+	clashes := false
 	ast.Inspect(list, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok || id.Name != v.Name() || id.Pos() < outer.Pos() {
 			return true
 		}
 		if obj := info.Uses[id]; obj != nil && obj != types.Object(v) && obj.Pos() < outer.Pos() {
-			clash = true
+			clashes = true
 		}
 		return true
 	})
-	return !clash
+	if clashes {
+		return clash
+	}
+	return ""
 }
 
 // reportField reports an allocation in a method with a pointer receiver,
-// with a fix that adds a fixed-size array field to the receiver's struct.
+// with a fix that adds a fixed-size array field to the receiver's struct,
+// or with the reason no fix is offered.
 func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, stmt ast.Stmt, because, saves string, hot hotpath.Info) {
-	suffix := tierSuffix(hot)
 	info := c.pass.TypesInfo
 	fn, _ := info.Defs[fd.Name].(*types.Func)
 	if fn == nil || fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
@@ -178,9 +208,9 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 		if cand.kind == kindSliceLit {
 			what = fmt.Sprintf("[%d]%s array", len(cand.expr.(*ast.CompositeLit).Elts), typeString(c.pass.Pkg, cand.typ.Underlying().(*types.Slice).Elem()))
 		}
-		diag.Message = fmt.Sprintf("%s escapes to the heap %s on every call; keep a reusable %s in a field %s of %s and reset it at the start of each call, which %s but makes %s unsafe for concurrent calls on the same receiver%s",
-			cand.desc, because, what, fname, recvType, saves, fnName, suffix)
-		c.pass.Report(diag)
+		diag.Message = fmt.Sprintf("%s escapes to the heap %s on every call; keep a reusable %s in a field %s of %s and reset it at the start of each call, which %s but makes %s unsafe for concurrent calls on the same receiver",
+			cand.desc, because, what, fname, recvType, saves, fnName)
+		c.report(diag, noFixNotMake, hot)
 		return
 	}
 
@@ -201,25 +231,29 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 			zero = ", then clear(" + v.Name() + ") to keep make's zeroing"
 		}
 	}
-	diag.Message = fmt.Sprintf("%s escapes to the heap %s on every call; add a field %s [%s]%s to %s and use %s%s, which %s but makes %s unsafe for concurrent calls on the same receiver%s",
-		cand.desc, because, fname, lenText, elemText, recvType, use, zero, saves, fnName, suffix)
+	diag.Message = fmt.Sprintf("%s escapes to the heap %s on every call; add a field %s [%s]%s to %s and use %s%s, which %s but makes %s unsafe for concurrent calls on the same receiver",
+		cand.desc, because, fname, lenText, elemText, recvType, use, zero, saves, fnName)
 
-	if (clear && !c.hasClear(stmt.Pos())) || c.inCommentBlock(stmt.Pos()) {
-		// No clear builtin before Go 1.21, or a fix that gofmt would
-		// realign: message only.
-		c.pass.Report(diag)
-		return
+	var why string
+	switch {
+	case clear && !c.hasClear(stmt.Pos()):
+		why = noFixClear
+	case c.inCommentBlock(stmt.Pos()):
+		why = noFixComments
+	default:
+		var fix analysis.SuggestedFix
+		if fix, why = c.fieldFix(td, cand, stmt, fname, lenText, elemText, use, fnName, clear, v.Name()); why == "" {
+			diag.SuggestedFixes = []analysis.SuggestedFix{fix}
+			c.added[named.Obj()] = append(c.added[named.Obj()], fname)
+		}
 	}
-	if fix, ok := c.fieldFix(td, cand, stmt, fname, lenText, elemText, use, fnName, clear, v.Name()); ok {
-		diag.SuggestedFixes = []analysis.SuggestedFix{fix}
-		c.added[named.Obj()] = append(c.added[named.Obj()], fname)
-	}
-	c.pass.Report(diag)
+	c.report(diag, why, hot)
 }
 
-// fieldFix builds the edits that add the field and use it.
-func (c *checker) fieldFix(td typeDecl, cand *candidate, stmt ast.Stmt, fname, lenText, elemText, use, fnName string, clear bool, name string) (analysis.SuggestedFix, bool) {
-	var fix analysis.SuggestedFix
+// fieldFix builds the edits that add the field and use it, or returns why
+// it cannot.
+func (c *checker) fieldFix(td typeDecl, cand *candidate, stmt ast.Stmt, fname, lenText, elemText, use, fnName string, clear bool, name string) (fix analysis.SuggestedFix, why string) {
+	tname := td.spec.Name.Name
 	// The element type must be spelled the same in the struct's file.
 	qualified := false
 	ast.Inspect(cand.elemType, func(n ast.Node) bool {
@@ -229,25 +263,25 @@ func (c *checker) fieldFix(td typeDecl, cand *candidate, stmt ast.Stmt, fname, l
 		return true
 	})
 	if qualified {
-		return fix, false
+		return fix, "its element type names another package, which the file of " + tname + " may not import"
 	}
 	// Never break an unkeyed literal of the struct.
 	if c.unkeyedLiteral(td) {
-		return fix, false
+		return fix, "the package builds " + tname + " with an unkeyed literal, which a new field would break"
 	}
 	fields := td.st.Fields
 	tf := c.pass.Fset.File(fields.Closing)
 	if tf.Line(fields.Opening) == tf.Line(fields.Closing) {
-		return fix, false
+		return fix, "the fields of " + tname + " are declared on one line"
 	}
 	indent, ok := c.indent(fields.Closing)
 	if !ok {
-		return fix, false
+		return fix, "the closing brace of " + tname + " shares its line with other code"
 	}
 	lineStart := tf.LineStart(tf.Line(fields.Closing))
 	stmtIndent, ok := c.indent(stmt.Pos())
 	if !ok {
-		return fix, false
+		return fix, "the statement shares its line with other code"
 	}
 	edits := []analysis.TextEdit{
 		{
@@ -263,7 +297,7 @@ func (c *checker) fieldFix(td typeDecl, cand *candidate, stmt ast.Stmt, fname, l
 	}
 	fix.Message = fmt.Sprintf("Add field %s to reuse the buffer", fname)
 	fix.TextEdits = edits
-	return fix, true
+	return fix, ""
 }
 
 // unkeyedLiteral reports whether the package has a composite literal of

@@ -412,11 +412,11 @@ func (c *checker) reportWrite(cand *candidate, hot hotpath.Info) {
 		Pos:      conv.Pos(),
 		End:      conv.End(),
 		Category: hot.Tier.String(),
-		Message: fmt.Sprintf("%s escapes to the heap %s; call %s.WriteString(%s) instead, which writes the string without copying it and %s%s",
-			cand.desc, because, x, arg, saves, tierSuffix(hot)),
+		Message: fmt.Sprintf("%s escapes to the heap %s; call %s.WriteString(%s) instead, which writes the string without copying it and %s",
+			cand.desc, because, x, arg, saves),
 	}
 	if c.inCommentBlock(conv.Pos()) {
-		c.pass.Report(diag)
+		c.report(diag, noFixComments, hot)
 		return
 	}
 	diag.SuggestedFixes = []analysis.SuggestedFix{{
@@ -426,7 +426,7 @@ func (c *checker) reportWrite(cand *candidate, hot hotpath.Info) {
 			{Pos: conv.Pos(), End: conv.End(), NewText: []byte(arg)},
 		},
 	}}
-	c.pass.Report(diag)
+	c.report(diag, "", hot)
 }
 
 // hasTypeParam reports whether t mentions a type parameter, whose size

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -54,6 +55,35 @@ func TestAnalyzer(t *testing.T) {
 		updateGolden(t, "a", "b", "c", "reuse")
 	}
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c", "reuse")
+}
+
+// TestNoFixSaysWhy checks that every finding without a fix says why in
+// its message, which stays one sentence ending in the tier, and that no
+// finding with a fix says it has none.
+func TestNoFixSaysWhy(t *testing.T) {
+	const why = "; no automatic fix: "
+	without := 0
+	for _, r := range analysistest.Run(ignoreWants{}, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c", "reuse") {
+		for _, d := range r.Diagnostics {
+			pos := r.Pass.Fset.Position(d.Pos)
+			has := strings.Contains(d.Message, why)
+			switch {
+			case len(d.SuggestedFixes) == 0 && !has:
+				t.Errorf("%s: no fix, and the message does not say why: %s", pos, d.Message)
+			case len(d.SuggestedFixes) > 0 && has:
+				t.Errorf("%s: a fix, but the message says there is none: %s", pos, d.Message)
+			}
+			if len(d.SuggestedFixes) == 0 {
+				without++
+			}
+			if strings.Count(d.Message, why) > 1 || strings.Contains(d.Message, ". ") || !strings.HasSuffix(d.Message, "]") {
+				t.Errorf("%s: not one sentence ending in the tier: %s", pos, d.Message)
+			}
+		}
+	}
+	if without == 0 {
+		t.Error("no finding without a fix in the test data")
+	}
 }
 
 // TestHeuristic checks the fallback used when the compiler's decisions

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -90,6 +91,7 @@ func runCheck(args []string) int {
 	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
 	fs.IntVar(&cf.verify.count, "verify-count", 6, "with -verify, benchmark rounds per version")
 	fs.StringVar(&cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks (default the go test default)")
+	fs.StringVar(&cf.verify.bench, "verify-bench", "", "with -verify, the benchmarks to run for every fix, a `regexp` as for go test -bench (default: for each fix, the package's benchmarks that execute the finding's line, found by running each once with coverage; a fix none executes is not measured)")
 	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): loads every dependency from source and builds SSA and a call graph")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
@@ -131,6 +133,12 @@ func runCheck(args []string) int {
 	if cf.fix && cf.diff {
 		fmt.Fprintln(os.Stderr, "goadvise: -fix and -diff cannot be used together")
 		return exitError
+	}
+	if cf.verify.bench != "" {
+		if _, err := regexp.Compile(cf.verify.bench); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: -verify-bench: %v\n", err)
+			return exitError
+		}
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"."}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -23,6 +24,9 @@ type verifyFlags struct {
 	top       int
 	count     int
 	benchtime string
+	// bench is -verify-bench: the benchmarks of every fix; empty to
+	// choose, for each fix, those that execute the finding's line.
+	bench string
 	// dir is where fixes.patch and summary.md are written (check's -o
 	// with -verify); empty for none.
 	dir string
@@ -42,6 +46,11 @@ type verifiedFix struct {
 	res    *bench.VerifyResult
 	err    error
 	kept   bool
+	// benchmarks are the benchmarks chosen to measure the fix (nil with
+	// -verify-bench); unmeasured says why none was, and then the fix
+	// was not tried.
+	benchmarks []string
+	unmeasured string
 }
 
 // A verifyRun is the outcome of check -verify.
@@ -52,11 +61,69 @@ type verifyRun struct {
 	dirs     []string       // the package directory of each combined run
 }
 
+// A benchChooser chooses the benchmarks that measure a fix: those given
+// by -verify-bench, or else the benchmarks of the fix's package that
+// execute the finding's line, by their coverage, computed once per
+// package.
+type benchChooser struct {
+	pattern   string // -verify-bench
+	moduleDir string
+	cover     map[string]*bench.Coverage // by package directory
+	coverErr  map[string]error
+}
+
+// choose returns the -bench pattern that measures the fix of f, whose
+// package is in dir, and the benchmarks it names (nil with
+// -verify-bench). When no benchmark executes the finding's line it
+// returns an empty pattern and says so in unmeasured.
+func (bc *benchChooser) choose(ctx context.Context, f *report.Finding, dir string) (pattern string, names []string, unmeasured string, err error) {
+	if bc.pattern != "" {
+		return bc.pattern, nil, "", nil
+	}
+	c, err := bc.coverage(ctx, dir, f.Package)
+	if err != nil {
+		return "", nil, "", err
+	}
+	names = c.Covering(f.File, f.Line)
+	if len(names) == 0 {
+		return "", nil, fmt.Sprintf("no benchmark runs %s:%d; not measured", relTo(bc.moduleDir, f.File), f.Line), nil
+	}
+	return benchPattern(names), names, "", nil
+}
+
+// coverage returns the benchmark coverage of the package pkg in dir,
+// computing it on first use.
+func (bc *benchChooser) coverage(ctx context.Context, dir, pkg string) (*bench.Coverage, error) {
+	if c, ok := bc.cover[dir]; ok {
+		return c, bc.coverErr[dir]
+	}
+	fmt.Fprintf(os.Stderr, "goadvise: finding the benchmarks of %s that run the fixes' lines (each once with coverage, -benchtime=%s) ...\n", pkg, bench.CoverBenchtime)
+	c, err := bench.BenchmarkCoverage(ctx, dir)
+	if err != nil {
+		err = fmt.Errorf("choosing the benchmarks (choose them with -verify-bench): %w", err)
+	}
+	bc.cover[dir], bc.coverErr[dir] = c, err
+	return c, err
+}
+
+// benchPattern returns the go test -bench pattern that runs exactly the
+// top-level benchmarks names, with their sub-benchmarks.
+func benchPattern(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = regexp.QuoteMeta(n)
+	}
+	return "^(" + strings.Join(q, "|") + ")$"
+}
+
 // verifyFindings checks the fixes of the first vf.top findings of ranked
 // that have one: each is applied alone in a copy of the module, the
 // package's tests run, and its benchmarks are compared before and after
 // (see bench.Verify); then all kept fixes are measured together, and the
-// combined run must hold too. It records the outcome in each finding,
+// combined run must hold too. The benchmarks of a fix are those matching
+// vf.bench or, without it, those of its package that execute the
+// finding's line; a fix that none executes is not tried, not kept, and
+// does not change the exit status. It records the outcome in each finding,
 // writes fixes.patch and summary.md to vf.dir if set, and returns the
 // findings whose fix was kept and the exit status. The user's tree is not
 // touched.
@@ -65,11 +132,30 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 	defer stop()
 	run := pickFixes(ranked, vf.top, dirOf)
 	fmt.Fprintf(os.Stderr, "goadvise: -verify: trying the fixes of the top %d findings that have one%s\n", len(run.fixes), skippedNote(run.skipped))
+	chooser := &benchChooser{pattern: vf.bench, moduleDir: moduleDir, cover: map[string]*bench.Coverage{}, coverErr: map[string]error{}}
 	status := verifyKept
 	for _, v := range run.fixes {
 		f := v.f
-		fmt.Fprintf(os.Stderr, "goadvise: verifying #%d %s at %s:%d ...\n", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line)
-		v.change, v.res, v.err = measure(ctx, []report.Finding{*f}, dirOf[f.Package], vf)
+		var pattern string
+		pattern, v.benchmarks, v.unmeasured, v.err = chooser.choose(ctx, f, dirOf[f.Package])
+		if ctx.Err() != nil {
+			return nil, verifyError, fmt.Errorf("verify interrupted")
+		}
+		switch {
+		case v.err != nil:
+			// Reported below.
+		case v.unmeasured != "":
+			fmt.Fprintf(os.Stderr, "goadvise: #%d %s at %s:%d: %s\n", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line, v.unmeasured)
+			f.Verify = &report.Verification{Summary: v.unmeasured}
+			continue
+		default:
+			with := ""
+			if v.benchmarks != nil {
+				with = " with " + strings.Join(v.benchmarks, ", ")
+			}
+			fmt.Fprintf(os.Stderr, "goadvise: verifying #%d %s at %s:%d%s ...\n", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line, with)
+			v.change, v.res, v.err = measure(ctx, []report.Finding{*f}, dirOf[f.Package], vf, pattern)
+		}
 		if ctx.Err() != nil {
 			return nil, verifyError, fmt.Errorf("verify interrupted")
 		}
@@ -86,17 +172,32 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 	}
 	kept := keptFindings(run.fixes)
 	if len(kept) > 1 {
-		// All kept fixes together, measured in each package they touch.
+		// All kept fixes together, measured in each package they touch
+		// by the benchmarks chosen for the fixes of that package.
 		var dirs []string
-		for _, f := range kept {
-			if d := dirOf[f.Package]; !slices.Contains(dirs, d) {
+		names := make(map[string][]string)
+		for _, v := range run.fixes {
+			if !v.kept {
+				continue
+			}
+			d := dirOf[v.f.Package]
+			if !slices.Contains(dirs, d) {
 				dirs = append(dirs, d)
+			}
+			for _, n := range v.benchmarks {
+				if !slices.Contains(names[d], n) {
+					names[d] = append(names[d], n)
+				}
 			}
 		}
 		for _, d := range dirs {
-			fmt.Fprintf(os.Stderr, "goadvise: verifying the %d kept fixes together in %s ...\n", len(kept), filepath.Base(d))
-			c := &verifiedFix{}
-			c.change, c.res, c.err = measure(ctx, kept, d, vf)
+			c := &verifiedFix{benchmarks: names[d]}
+			pattern, with := vf.bench, ""
+			if vf.bench == "" {
+				pattern, with = benchPattern(c.benchmarks), " with "+strings.Join(c.benchmarks, ", ")
+			}
+			fmt.Fprintf(os.Stderr, "goadvise: verifying the %d kept fixes together in %s%s ...\n", len(kept), filepath.Base(d), with)
+			c.change, c.res, c.err = measure(ctx, kept, d, vf, pattern)
 			if ctx.Err() != nil {
 				return nil, verifyError, fmt.Errorf("verify interrupted")
 			}
@@ -119,7 +220,7 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 		}
 	}
 	if vf.dir != "" {
-		if err := run.write(vf.dir, moduleDir, kept); err != nil {
+		if err := run.write(vf.dir, moduleDir, vf.bench, kept); err != nil {
 			return nil, verifyError, err
 		}
 	}
@@ -167,9 +268,9 @@ func keptFindings(fixes []*verifiedFix) []report.Finding {
 }
 
 // measure applies the fixes of findings (as check -fix would: formatted,
-// imports tidied) in a copy of the module and compares the tests and
-// benchmarks of the package in dir before and after.
-func measure(ctx context.Context, findings []report.Finding, dir string, vf verifyFlags) (*report.FixResult, *bench.VerifyResult, error) {
+// imports tidied) in a copy of the module and compares the tests and the
+// benchmarks matching pattern of the package in dir before and after.
+func measure(ctx context.Context, findings []report.Finding, dir string, vf verifyFlags, pattern string) (*report.FixResult, *bench.VerifyResult, error) {
 	change, err := report.ApplyFixes(findings, os.ReadFile)
 	if err != nil {
 		return nil, nil, err
@@ -185,6 +286,7 @@ func measure(ctx context.Context, findings []report.Finding, dir string, vf veri
 		Dir:       dir,
 		Package:   ".",
 		Edits:     edits,
+		Bench:     pattern,
 		Count:     vf.count,
 		Benchtime: vf.benchtime,
 		Threshold: 5,
@@ -231,9 +333,10 @@ func allocsDelta(res *bench.VerifyResult) (float64, bool) {
 
 // write writes fixes.patch (the fixes of kept, git apply-able from the
 // module root: what -fix would apply, so nothing when the kept fixes do not
-// hold together) and summary.md (each fix with its diff and benchstat
-// table, then the combined table) to dir.
-func (run *verifyRun) write(dir, moduleDir string, kept []report.Finding) error {
+// hold together) and summary.md (each fix with its diff, the benchmarks
+// that measured it and its benchstat table, then the combined table) to
+// dir. benchFlag is -verify-bench.
+func (run *verifyRun) write(dir, moduleDir, benchFlag string, kept []report.Finding) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
@@ -249,7 +352,17 @@ func (run *verifyRun) write(dir, moduleDir string, kept []report.Finding) error 
 	}
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# goadvise: verified fixes\n\n")
-	fmt.Fprintf(&md, "%d of %d fixes kept%s.\n", len(keptFindings(run.fixes)), len(run.fixes), skippedNote(run.skipped))
+	unmeasured := 0
+	for _, v := range run.fixes {
+		if v.unmeasured != "" {
+			unmeasured++
+		}
+	}
+	notMeasured := ""
+	if unmeasured > 0 {
+		notMeasured = fmt.Sprintf(", %d not measured (no benchmark runs the finding's line)", unmeasured)
+	}
+	fmt.Fprintf(&md, "%d of %d fixes kept%s%s.\n", len(keptFindings(run.fixes)), len(run.fixes), notMeasured, skippedNote(run.skipped))
 	if len(kept) == 0 && len(keptFindings(run.fixes)) > 0 {
 		fmt.Fprintf(&md, "\nThe kept fixes do not hold together: fixes.patch is empty, as -fix would apply none of them.\n")
 	}
@@ -259,10 +372,15 @@ func (run *verifyRun) write(dir, moduleDir string, kept []report.Finding) error 
 		switch {
 		case v.err != nil:
 			verdict = "not verified: " + v.err.Error()
+		case v.unmeasured != "":
+			verdict = v.unmeasured
 		case !v.kept:
 			verdict = "dropped: " + v.res.Summary()
 		}
 		fmt.Fprintf(&md, "\n## %d. %s at %s:%d (%s)\n\n%s\n\n", i+1, f.Analyzer, relTo(moduleDir, f.File), f.Line, verdict, f.Message)
+		if v.err == nil && v.unmeasured == "" {
+			fmt.Fprintf(&md, "%s\n\n", benchmarksUsed(v.benchmarks, benchFlag, fmt.Sprintf("%s:%d", relTo(moduleDir, f.File), f.Line)))
+		}
 		if v.change != nil {
 			fmt.Fprintf(&md, "```diff\n")
 			if err := report.WriteDiff(&md, v.change, moduleDir); err != nil {
@@ -283,6 +401,7 @@ func (run *verifyRun) write(dir, moduleDir string, kept []report.Finding) error 
 			verdict = "does not hold: " + c.res.Summary()
 		}
 		fmt.Fprintf(&md, "\n## All %d kept fixes together, measured in %s (%s)\n\n", len(keptFindings(run.fixes)), relTo(moduleDir, run.dirs[i]), verdict)
+		fmt.Fprintf(&md, "%s\n\n", benchmarksUsed(c.benchmarks, benchFlag, "the kept fixes' lines"))
 		if err := writeTable(&md, c.res); err != nil {
 			return err
 		}
@@ -294,6 +413,22 @@ func (run *verifyRun) write(dir, moduleDir string, kept []report.Finding) error 
 		return fmt.Errorf("-o: %w", err)
 	}
 	return nil
+}
+
+// benchmarksUsed says in summary.md which benchmarks measured a fix: the
+// benchmarks names, which execute what, or those that -verify-bench
+// (pattern) matches.
+func benchmarksUsed(names []string, pattern, what string) string {
+	if pattern != "" {
+		return fmt.Sprintf("Measured with the benchmarks matching -verify-bench `%s`.", pattern)
+	}
+	switch len(names) {
+	case 0:
+		return "Measured with no benchmark."
+	case 1:
+		return fmt.Sprintf("Measured with %s, which runs %s.", names[0], what)
+	}
+	return fmt.Sprintf("Measured with %s and %s, which run %s.", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], what)
 }
 
 // writeTable writes the benchstat table of res and its allocs/op change in

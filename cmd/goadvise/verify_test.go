@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,5 +171,118 @@ func TestPickFixes(t *testing.T) {
 	run = pickFixes(ranked[:1], 10, dirs)
 	if got, want := skippedNote(run.skipped), "; passed over 1 finding ranked among them that have no fix (heapescape 1)"; len(run.fixes) != 0 || got != want {
 		t.Errorf("without fixes: %d picked, skippedNote = %q, want %q", len(run.fixes), got, want)
+	}
+}
+
+// lineOf returns the line of file on which substr first occurs.
+func lineOf(t *testing.T, file, substr string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, []byte(substr))
+	if i < 0 {
+		t.Fatalf("%q not in %s", substr, file)
+	}
+	return bytes.Count(data[:i], []byte("\n")) + 1
+}
+
+// TestVerifyBenchChoice runs check -verify on the cover fixture, whose
+// BenchmarkPut runs the smallalloc finding's line, BenchmarkSum does not,
+// and no benchmark runs the deepequal finding's line: the smallalloc fix
+// is measured with BenchmarkPut alone, the deepequal fix is not measured
+// (and not applied by -fix), and -verify-bench chooses the benchmarks of
+// every fix instead.
+func TestVerifyBenchChoice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks the fixture")
+	}
+	dir, out := t.TempDir(), t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/cover")); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "cover.go")
+	putLine := lineOf(t, src, "make([]byte, 8)")
+	indexLine := lineOf(t, src, "reflect.DeepEqual(key, k)")
+	verify := []string{"check", "-enable", "smallalloc,deepequal", "-verify", "-verify-count", "3", "-verify-benchtime", "100x"}
+
+	stdout, stderr, code := runCmd(t, dir, bin, append(verify, "-format", "json", "-o", out, "./...")...)
+	if code != verifyKept {
+		t.Fatalf("check -verify: exit %d, want %d (a fix not measured changes nothing)\n%s", code, verifyKept, stderr)
+	}
+	var r report.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	notMeasured := fmt.Sprintf("no benchmark runs cover.go:%d; not measured", indexLine)
+	for _, f := range r.Findings {
+		switch {
+		case f.Verify == nil:
+			t.Errorf("%s at line %d: not verified", f.Analyzer, f.Line)
+		case f.Analyzer == "deepequal" && (f.Verify.Summary != notMeasured || f.Verify.TestsPassed):
+			t.Errorf("deepequal: verification %+v, want %q", f.Verify, notMeasured)
+		case f.Analyzer == "smallalloc" && (!f.Verify.TestsPassed || f.Verify.Regressed):
+			t.Errorf("smallalloc: verification %+v, want kept", f.Verify)
+		}
+	}
+	if want := fmt.Sprintf("verifying #2 smallalloc at cover.go:%d with BenchmarkPut ...", putLine); !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"1 of 2 fixes kept, 1 not measured",
+		fmt.Sprintf("## 1. deepequal at cover.go:%d (%s)", indexLine, notMeasured),
+		fmt.Sprintf("## 2. smallalloc at cover.go:%d (kept)", putLine),
+		fmt.Sprintf("Measured with BenchmarkPut, which runs cover.go:%d.", putLine),
+		"Put-",
+	} {
+		if !bytes.Contains(summary, []byte(want)) {
+			t.Errorf("summary.md lacks %q\n%s", want, summary)
+		}
+	}
+	if bytes.Contains(summary, []byte("Sum-")) {
+		t.Errorf("summary.md: BenchmarkSum, which runs neither line, measured a fix\n%s", summary)
+	}
+
+	// -fix applies the measured fix only.
+	_, stderr, code = runCmd(t, dir, bin, append(verify, "-fix", "./...")...)
+	if code != exitOK {
+		t.Fatalf("check -verify -fix: exit %d\n%s", code, stderr)
+	}
+	if now, _ := os.ReadFile(src); !bytes.Contains(now, []byte("b := e.putB[:]")) || !bytes.Contains(now, []byte("reflect.DeepEqual(key, k)")) {
+		t.Errorf("check -verify -fix: want the smallalloc fix applied and the deepequal one not:\n%s", now)
+	}
+}
+
+// TestVerifyBenchFlag checks that -verify-bench measures every fix with
+// the benchmarks it matches, even one that does not run the fix's line.
+func TestVerifyBenchFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks the fixture")
+	}
+	dir, out := t.TempDir(), t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/cover")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runCmd(t, dir, bin, "check", "-enable", "smallalloc,deepequal", "-verify", "-verify-bench", "Sum$", "-verify-count", "3", "-verify-benchtime", "100x", "-o", out, "./...")
+	if code != verifyKept {
+		t.Fatalf("check -verify -verify-bench: exit %d\n%s", code, stderr)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(summary, []byte("Measured with the benchmarks matching -verify-bench `Sum$`.")); n != 3 {
+		t.Errorf("summary.md names -verify-bench %d times, want 3 (2 fixes, combined)\n%s", n, summary)
+	}
+	if !bytes.Contains(summary, []byte("2 of 2 fixes kept.")) || !bytes.Contains(summary, []byte("Sum-")) || bytes.Contains(summary, []byte("Put-")) {
+		t.Errorf("summary.md: want both fixes kept, measured with BenchmarkSum alone\n%s", summary)
+	}
+	if _, stderr, code := runCmd(t, dir, bin, "check", "-verify", "-verify-bench", "(", "./..."); code != exitError || !strings.Contains(stderr, "-verify-bench") {
+		t.Errorf("-verify-bench '(': exit %d, want %d and an error naming the flag\n%s", code, exitError, stderr)
 	}
 }

@@ -1,0 +1,153 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goadvise/goadvise/internal/gittest"
+)
+
+// coverSource is a package whose functions are run by different
+// benchmarks of coverTest; each line named in TestBenchmarkCoverage ends
+// in a comment that names it.
+const coverSource = `package fx
+
+var sink []byte
+
+var table = initTable() // init
+
+func initTable() []byte {
+	return make([]byte, 4) // initTable
+}
+
+// Encode is run by BenchmarkEncode only.
+func Encode(n int) {
+	sink = make([]byte, n) // encode
+	if n > 1000 {
+		sink = nil // never
+	}
+}
+
+// Decode is run by BenchmarkDecode and by BenchmarkBoth's sub-benchmark.
+func Decode(
+	n int, // signature
+) int {
+	return n + len(table) // decode
+}
+
+// Warm does its work from the second call on.
+var calls int
+
+func Warm() {
+	calls++
+	if calls > 1 {
+		sink = nil // warm
+	}
+}
+`
+
+const coverTest = `package fx
+
+import "testing"
+
+func TestDecode(t *testing.T) {
+	if Decode(1) != 5 {
+		t.Fatal("Decode(1) != 5")
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	for b.Loop() {
+		Encode(8)
+	}
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for b.Loop() {
+		Decode(8)
+	}
+}
+
+func BenchmarkBoth(b *testing.B) {
+	b.Run("decode", func(b *testing.B) {
+		for b.Loop() {
+			Decode(8)
+		}
+	})
+}
+
+func BenchmarkWarm(b *testing.B) {
+	for b.Loop() {
+		Warm()
+	}
+}
+`
+
+// TestBenchmarkCoverage checks which benchmarks BenchmarkCoverage finds
+// running each line: the line's block, sub-benchmarks counted for their
+// parent, a signature line by its function, none for code the package's
+// initialization runs or no benchmark reaches, and code reached after the
+// first iteration.
+func TestBenchmarkCoverage(t *testing.T) {
+	tmp := isolateTemp(t)
+	dir := gittest.NewRepo(t, map[string]string{"go.mod": fixtureMod, "fx.go": coverSource, "fx_test.go": coverTest})
+	before := gittest.Snapshot(t, dir)
+	c, err := BenchmarkCoverage(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"BenchmarkEncode", "BenchmarkDecode", "BenchmarkBoth", "BenchmarkWarm"}; !slices.Equal(c.Benchmarks, want) {
+		t.Errorf("Benchmarks = %v, want %v", c.Benchmarks, want)
+	}
+	file := filepath.Join(dir, "fx.go")
+	lineOf := func(mark string) int {
+		for i, l := range strings.Split(coverSource, "\n") {
+			if strings.HasSuffix(l, "// "+mark) {
+				return i + 1
+			}
+		}
+		t.Fatalf("no line marked %q", mark)
+		return 0
+	}
+	for _, tc := range []struct {
+		mark string
+		want []string
+	}{
+		{"encode", []string{"BenchmarkEncode"}},
+		{"never", nil},
+		{"decode", []string{"BenchmarkDecode", "BenchmarkBoth"}},
+		{"signature", []string{"BenchmarkDecode", "BenchmarkBoth"}},
+		{"initTable", nil},
+		{"init", nil},
+		{"warm", []string{"BenchmarkWarm"}},
+	} {
+		if got := c.Covering(file, lineOf(tc.mark)); !slices.Equal(got, tc.want) {
+			t.Errorf("line %q: covered by %v, want %v", tc.mark, got, tc.want)
+		}
+	}
+	// A file of another directory is not the package's.
+	other := filepath.Join(t.TempDir(), "fx.go")
+	os.WriteFile(other, []byte(coverSource), 0o666)
+	if got := c.Covering(other, lineOf("encode")); got != nil {
+		t.Errorf("a file outside the package: covered by %v, want none", got)
+	}
+	gittest.CheckSnapshot(t, dir, before)
+	checkTempClean(t, tmp)
+}
+
+// TestBenchmarkCoverageNoTests checks that a package without test files
+// has no benchmarks and no error.
+func TestBenchmarkCoverageNoTests(t *testing.T) {
+	dir := gittest.NewRepo(t, map[string]string{"go.mod": fixtureMod, "fx.go": coverSource})
+	c, err := BenchmarkCoverage(context.Background(), dir)
+	if err != nil || len(c.Benchmarks) != 0 {
+		t.Fatalf("BenchmarkCoverage = %+v, %v; want no benchmarks", c, err)
+	}
+	if got := c.Covering(filepath.Join(dir, "fx.go"), 13); got != nil {
+		t.Errorf("covered by %v, want none", got)
+	}
+}

@@ -1,0 +1,3 @@
+module cover
+
+go 1.26
