@@ -60,6 +60,32 @@ func UseVetConfig(cfgPath string) error {
 	return nil
 }
 
+// early is the compile that StartVetCompile started, if any.
+var early struct {
+	done chan struct{}
+	recs []Record
+	hit  bool
+	err  error
+}
+
+// StartVetCompile starts compiling the unit of the vet configuration (see
+// [UseVetConfig]) in the background, so that the compiler runs while the
+// unit is type-checked and analysed instead of after: go vet runs a
+// unit's analysis while the go command waits for dependencies, and the
+// compile fills the cores it leaves idle. Call it only when the escape
+// Analyzer will run.
+func StartVetCompile() {
+	cfg := vetConfig
+	if cfg == nil || cfg.VetxOnly || early.done != nil {
+		return
+	}
+	early.done = make(chan struct{})
+	go func() {
+		defer close(early.done)
+		early.recs, early.hit, early.err = compileUnit(context.Background(), cfg)
+	}()
+}
+
 // vetResult compiles the vet unit, or returns nil if the pass is not it.
 func vetResult(pass *analysis.Pass) *PackageResult {
 	cfg := vetConfig
@@ -71,7 +97,15 @@ func vetResult(pass *analysis.Pass) *PackageResult {
 		res.Err = "go vet asked for facts only; the compiler is not run for dependencies"
 		return res
 	}
-	recs, cached, err := compileUnit(context.Background(), cfg)
+	var recs []Record
+	var cached bool
+	var err error
+	if early.done != nil {
+		<-early.done
+		recs, cached, err = early.recs, early.hit, early.err
+	} else {
+		recs, cached, err = compileUnit(context.Background(), cfg)
+	}
 	if err != nil {
 		res.Err = err.Error()
 	} else {

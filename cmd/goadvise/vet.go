@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 
+	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/optlog"
 )
@@ -47,7 +48,39 @@ func vetMain(args []string) {
 		// analyzer falls back to building the package itself.
 		if err := optlog.UseVetConfig(cfg); err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		} else if escapeRuns(args[:len(args)-1]) {
+			optlog.StartVetCompile()
 		}
 	}
 	unitchecker.Main(vetAnalyzers()...)
+}
+
+// escapeRuns reports whether, given go vet's flags for the tool, an
+// analyzer that needs the compiler's decisions will run: the escape
+// analyzer is not turned off, and either no analyzer is selected by name
+// (all run) or one that needs them is.
+func escapeRuns(flags []string) bool {
+	needs := make(map[string]bool)
+	for _, a := range vetAnalyzers() {
+		needs[a.Name] = suite.Requires([]*analysis.Analyzer{a}, escape.Analyzer)
+	}
+	selected, any := false, false
+	for _, f := range flags {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		on := !hasVal || val == "true" || val == "1"
+		switch {
+		case name == "escape.off":
+			if on {
+				return false
+			}
+		case strings.Contains(name, "."):
+			// An analyzer's own flag.
+		default:
+			if _, ok := needs[name]; ok && on {
+				selected = true
+				any = any || needs[name]
+			}
+		}
+	}
+	return !selected || any
 }
