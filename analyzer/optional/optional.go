@@ -177,10 +177,12 @@ func (c *checker) field(s *types.Named, fv *types.Var) {
 		c.pass.Report(diag)
 		return
 	}
-	if c.flags[s] == nil {
-		c.flags[s] = make(map[string]bool)
+	if flag != "" {
+		if c.flags[s] == nil {
+			c.flags[s] = make(map[string]bool)
+		}
+		c.flags[s][flag] = true
 	}
-	c.flags[s][flag] = true
 	advice := fmt.Sprintf("store the %s itself with a bool %s that says it is set", tname, flag)
 	if flag == "" {
 		advice = fmt.Sprintf("nothing compares it with nil: store the %s itself", tname)

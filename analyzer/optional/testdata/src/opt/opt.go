@@ -123,3 +123,28 @@ func observe(g *gauge, vs []float64) float64 {
 	}
 	return t
 }
+
+// An endpoint's flag cannot be hasPort, a name the package uses.
+type endpoint struct {
+	port *int
+	name string
+}
+
+func hasPort(e *endpoint) bool { return e.name != "" }
+
+//go:noinline
+func (e *endpoint) setPort(p int) { // want `field endpoint.port holds .* store the int itself with a bool hasPort2 that says it is set`
+	e.port = &p
+}
+
+func Dial(ps []int) int {
+	t := 0
+	for _, p := range ps {
+		e := &endpoint{name: "e"}
+		e.setPort(p)
+		if e.port != nil && hasPort(e) {
+			t += *e.port
+		}
+	}
+	return t
+}
