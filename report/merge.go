@@ -20,16 +20,19 @@ type Related struct {
 // owners are the analyzers whose findings name an allocation or a call
 // whose heap escapes are part of what the finding is about: the boxing of
 // reflect.DeepEqual's arguments, the make a smallalloc, percall or
-// loopalloc fix removes, the struct a byvalue fix returns by value.
-var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": true, "loopalloc": true, "byvalue": true}
+// loopalloc fix removes, the struct a byvalue fix returns by value, the
+// local whose address an optional fix no longer stores.
+var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": true, "loopalloc": true, "byvalue": true, "optional": true}
 
 // Merge makes one finding of the findings that describe one cost, so that
 // one problem is reported once:
 //
 //   - a heapescape finding inside the source range of a deepequal,
-//     smallalloc, percall or loopalloc finding belongs to it (the escapes of
-//     DeepEqual's arguments go away with the deepequal fix; smallalloc
-//     names the same make as the compiler's escape);
+//     smallalloc, percall, loopalloc, byvalue or optional finding belongs
+//     to it (the escapes of DeepEqual's arguments go away with the
+//     deepequal fix; smallalloc names the same make as the compiler's
+//     escape; byvalue and optional name the variable the compiler moves
+//     to the heap);
 //   - heapescape findings on one line of one function with the same cause
 //     (the text after "because") are one finding, at the first of them.
 //

@@ -28,6 +28,9 @@ func TestMerge(t *testing.T) {
 		// byvalue's &T{...} and the compiler's escape of it, at one position.
 		{Analyzer: "byvalue", File: file, Line: 50, Column: 9, EndLine: 50, EndColumn: 25, Function: "p.newPoint", Message: "newPoint returns a 16-byte point by pointer"},
 		{Analyzer: "heapescape", File: file, Line: 50, Column: 9, Function: "p.newPoint", Message: "&point{...} escapes to heap because it is returned"},
+		// optional's local and the compiler's escape of it, at one position.
+		{Analyzer: "optional", File: file, Line: 60, Column: 27, EndLine: 60, EndColumn: 29, Function: "p.(*conn).setTimeout", Message: "field conn.timeout holds an optional int by pointer"},
+		{Analyzer: "heapescape", File: file, Line: 60, Column: 27, Function: "p.(*conn).setTimeout", Message: "moved to heap: ms because its address is stored in c.timeout"},
 		// Three arguments of one fmt.Sprintf: one cause.
 		esc(30, 60, "len(v) escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
 		esc(30, 41, "key escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
@@ -55,8 +58,9 @@ func TestMerge(t *testing.T) {
 		"heapescape 30:41": {"30:47", "30:60"},
 		"heapescape 40:30": {"40:30"},
 		"byvalue 50:9":     {"50:9"},
+		"optional 60:27":   {"60:27"},
 	}
-	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "heapescape 30:41", "heapescape 40:30", "heapescape 31:41", "heapescape 30:70"}
+	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "optional 60:27", "heapescape 30:41", "heapescape 40:30", "heapescape 31:41", "heapescape 30:70"}
 	if strings.Join(order, ", ") != strings.Join(wantOrder, ", ") {
 		t.Errorf("findings after Merge:\n got %v\nwant %v", order, wantOrder)
 	}

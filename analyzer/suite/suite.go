@@ -19,6 +19,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/inlinebudget"
+	"github.com/goadvise/goadvise/analyzer/optional"
 	"github.com/goadvise/goadvise/analyzer/percall"
 	"github.com/goadvise/goadvise/analyzer/redundantbranch"
 	"github.com/goadvise/goadvise/analyzer/smallalloc"
@@ -30,6 +31,7 @@ var reporting = []*analysis.Analyzer{
 	heapescape.Analyzer,
 	smallalloc.Analyzer,
 	byvalue.Analyzer,
+	optional.Analyzer,
 	redundantbranch.Analyzer,
 	inlinebudget.Analyzer,
 	percall.Analyzer,

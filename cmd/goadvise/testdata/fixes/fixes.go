@@ -58,6 +58,7 @@ func Run(e *Encoder, keys [][]byte, k []byte) int {
 		if reflect.DeepEqual(key, k) { // deepequal
 			t++
 		}
+		t += clamped(len(key)+i, 3)
 	}
 	return t
 }

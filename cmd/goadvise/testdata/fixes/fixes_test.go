@@ -16,8 +16,8 @@ func keys() [][]byte {
 
 func TestRun(t *testing.T) {
 	e := &Encoder{w: io.Discard}
-	if got := Run(e, keys(), []byte("k2")); got != 15 {
-		t.Errorf("Run = %d, want 15", got)
+	if got := Run(e, keys(), []byte("k2")); got != 26 {
+		t.Errorf("Run = %d, want 26", got)
 	}
 	if e.n != 32 {
 		t.Errorf("wrote %d bytes, want 32", e.n)

@@ -1,0 +1,104 @@
+package optional_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/goadvise/goadvise/analyzer/optional"
+)
+
+const connSrc = `package p
+
+type conn struct {
+	timeout *int
+	buf     []byte
+}
+
+//go:noinline
+func (c *conn) setTimeout(ms int) {
+	c.timeout = &ms
+}
+
+func Serve(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		c := &conn{}
+		c.setTimeout(x)
+		if c.timeout != nil {
+			t += *c.timeout
+		}
+	}
+	return t
+}
+`
+
+const connTest = `package p
+
+import "testing"
+
+func TestConn(t *testing.T) {
+	c := &conn{}
+	c.setTimeout(3)
+	if *c.timeout != 3 {
+		t.Fatal("timeout")
+	}
+}
+`
+
+// TestTestFiles checks that an in-package test that uses the field counts:
+// without the tests type-checked nothing is reported, since the test
+// cannot be judged; with them the field is reported once, and the fix
+// rewrites the test's use too.
+func TestTestFiles(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := t.TempDir()
+	for name, src := range map[string]string{"go.mod": "module p\n\ngo 1.26\n", "p.go": connSrc, "p_test.go": connTest} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tests := range []bool{false, true} {
+		pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Tests: tests}, ".")
+		if err != nil || packages.PrintErrors(pkgs) > 0 {
+			t.Fatalf("loading the fixture: %v", err)
+		}
+		graph, err := checker.Analyze([]*analysis.Analyzer{optional.Analyzer}, pkgs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var diags []analysis.Diagnostic
+		var fset = pkgs[0].Fset
+		for act := range graph.All() {
+			if act.IsRoot && act.Analyzer == optional.Analyzer {
+				diags = append(diags, act.Diagnostics...)
+				fset = act.Package.Fset
+			}
+		}
+		switch {
+		case !tests && len(diags) != 0:
+			t.Errorf("without the tests: %v, want nothing", diags)
+		case tests && len(diags) != 1:
+			t.Errorf("with the tests: %d diagnostics %v, want one", len(diags), diags)
+		case tests:
+			d := diags[0]
+			if !strings.Contains(d.Message, "field conn.timeout holds an optional int by pointer") || len(d.SuggestedFixes) != 1 {
+				t.Fatalf("with the tests: %s (%d fixes), want a fix of conn.timeout", d.Message, len(d.SuggestedFixes))
+			}
+			inTest := false
+			for _, e := range d.SuggestedFixes[0].TextEdits {
+				if strings.HasSuffix(fset.File(e.Pos).Name(), "p_test.go") {
+					inTest = true
+				}
+			}
+			if !inTest {
+				t.Errorf("with the tests: the fix does not rewrite the test's *c.timeout")
+			}
+		}
+	}
+}
