@@ -40,6 +40,8 @@ var scoring = map[string]string{
 	"heapescape":   scoreAlloc,
 	"smallalloc":   scoreAlloc,
 	"loopalloc":    scoreAlloc,
+	"byvalue":      scoreAlloc,
+	"optional":     scoreAlloc,
 	"deepequal":    scoreUnder,
 	"percall":      scoreCum,
 	"devirt":       scoreCum,

@@ -320,6 +320,8 @@ var ruleNames = map[string]string{
 	"percall":         "RebuiltPerCall",
 	"devirt":          "SingleImplementationCall",
 	"loopalloc":       "AllocationPerLoopIteration",
+	"byvalue":         "ReturnSmallStructByValue",
+	"optional":        "OptionalValueByPointer",
 }
 
 // sarifVersion returns the tool version for SARIF, which wants it to
@@ -440,3 +442,7 @@ func fileURI(path string) string {
 	}
 	return "file://" + p
 }
+
+// RuleName returns the SARIF rule name of an analyzer or pass, or "" if
+// it has none.
+func RuleName(analyzer string) string { return ruleNames[analyzer] }
