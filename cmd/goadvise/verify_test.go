@@ -58,10 +58,10 @@ func TestCheckVerify(t *testing.T) {
 
 // TestVerifyPatch runs check -verify -o on the fixes fixture, which has
 // an allocation of each fixed kind on the path of its benchmark (byvalue,
-// smallalloc by variable and by value, deepequal): every fix is kept, the allocs/op saved by all
-// of them together is exactly the sum of their single savings, and
-// fixes.patch applies to a fresh git checkout, which then builds and
-// passes its tests.
+// smallalloc by variable and by value, deepequal, heapescape's hoist out
+// of a loop): every fix is kept, the allocs/op saved by all of them
+// together is exactly the sum of their single savings, and fixes.patch
+// applies to a fresh git checkout, which then builds and passes its tests.
 func TestVerifyPatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and benchmarks the fixture five times")
@@ -78,12 +78,12 @@ func TestVerifyPatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range []string{"byvalue", "smallalloc", "deepequal"} {
-		if !regexp.MustCompile(`## \d\. ` + a + ` at fixes.go:\d+ \(kept\)`).Match(summary) {
+	for a, file := range map[string]string{"byvalue": "fixes.go", "smallalloc": "fixes.go", "deepequal": "fixes.go", "heapescape": "hoist.go"} {
+		if !regexp.MustCompile(`## \d\. ` + a + ` at ` + regexp.QuoteMeta(file) + `:\d+ \(kept\)`).Match(summary) {
 			t.Errorf("summary.md: no kept %s fix\n%s", a, summary)
 		}
 	}
-	if !bytes.Contains(summary, []byte("4 of 4 fixes kept")) || !bytes.Contains(summary, []byte("All 4 kept fixes together, measured in . (holds)")) ||
+	if !bytes.Contains(summary, []byte("5 of 5 fixes kept")) || !bytes.Contains(summary, []byte("All 5 kept fixes together, measured in . (holds)")) ||
 		!bytes.Contains(summary, []byte("allocs/op")) || !bytes.Contains(summary, []byte("p=")) {
 		t.Errorf("summary.md lacks the verdicts or the tables:\n%s", summary)
 	}
@@ -96,18 +96,18 @@ func TestVerifyPatch(t *testing.T) {
 		}
 		deltas = append(deltas, d)
 	}
-	if len(deltas) != 5 {
-		t.Fatalf("summary.md has %d allocs/op changes, want 5 (4 fixes, combined)\n%s", len(deltas), summary)
+	if len(deltas) != 6 {
+		t.Fatalf("summary.md has %d allocs/op changes, want 6 (5 fixes, combined)\n%s", len(deltas), summary)
 	}
 	sum := 0.0
-	for _, d := range deltas[:4] {
+	for _, d := range deltas[:5] {
 		if d >= 0 {
 			t.Errorf("allocs/op: a single fix changes it by %v, want a drop", d)
 		}
 		sum += d
 	}
-	if sum != deltas[4] {
-		t.Errorf("allocs/op: single changes %v sum to %v, combined %v; want equal", deltas[:4], sum, deltas[4])
+	if sum != deltas[5] {
+		t.Errorf("allocs/op: single changes %v sum to %v, combined %v; want equal", deltas[:5], sum, deltas[5])
 	}
 
 	// The patch applies to a fresh copy, which builds and passes its tests.
@@ -132,6 +132,9 @@ func TestVerifyPatch(t *testing.T) {
 		t.Errorf("the patch did not return point by value:\n%s", b)
 	} else if !bytes.Contains(b, []byte("b := e.putHeaderB[:]")) {
 		t.Errorf("the patch did not reuse PutHeader's first buffer:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(fresh, "hoist.go")); !regexp.MustCompile(`frame := make\(\[\]byte, 128\)\n\tfor _, k := range keys \{\n\t\tclear\(frame\)\n`).Match(b) {
+		t.Errorf("the patch did not hoist Frames' buffer out of its loop:\n%s", b)
 	}
 }
 
