@@ -338,3 +338,29 @@ func Seq(r io.Reader, seq func(func(int) bool)) int {
 	}
 	return t
 }
+
+// Copy has two buffers in one loop: both are hoisted.
+func Copy(r io.Reader, w io.Writer, n int) int {
+	t := 0
+	for i := 0; i < n; i++ {
+		in := make([]byte, 100) // want `^make\(\[\]byte, 100\) escapes to heap because .*; hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration \[hot-loop: inside a loop\]$`
+		m, _ := r.Read(in)
+		out := make([]byte, 200) // want `^make\(\[\]byte, 200\) escapes to heap because .*; hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration \[hot-loop: inside a loop\]$`
+		copy(out, in[:m])
+		w.Write(out)
+		t += m
+	}
+	return t
+}
+
+// MovedShadow's array has the name of a parameter used after the loop:
+// the hoisted variable gets another name.
+func MovedShadow(r io.Reader, hdr string, n int) (string, int) {
+	t := 0
+	for i := 0; i < n; i++ {
+		var hdr [16]byte // want `^variable hdr is moved to heap because .*; hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration \[hot-loop: inside a loop\]$`
+		r.Read(hdr[:])
+		t += int(hdr[0])
+	}
+	return hdr, t
+}
