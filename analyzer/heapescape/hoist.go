@@ -31,6 +31,10 @@ import (
 // the same before the loop; and the hoisted variable's name captures no
 // other use of that name (it is renamed otherwise).
 
+// nameMark stands for the hoisted variable's name in the text of a hoist fix
+// until the name is chosen: a NUL, which Go source cannot contain.
+const nameMark = "\x00"
+
 // hoistFix returns the fix that hoists the finding's allocation out of its
 // loop, or why none is offered.
 func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
@@ -104,7 +108,7 @@ func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
 	}
 
 	// The declaration before the loop and the reset in the loop, with
-	// NAME for the variable's name.
+	// nameMark for the variable's name.
 	var decl, reset string
 	moved := []ast.Expr{} // the expressions that move before the loop
 	usesClear := false
@@ -120,12 +124,12 @@ func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
 		if !fd.spelledType(declType, v.Type()) {
 			return nil, "its declared type is not one it can be reset to"
 		}
-		decl = "var NAME " + fd.text(declType)
+		decl = "var " + nameMark + " " + fd.text(declType)
 		moved = append(moved, declType)
 		if init != nil {
-			reset = "NAME = " + fd.text(init)
+			reset = nameMark + " = " + fd.text(init)
 		} else if z := zeroText(v.Type(), fd.text(declType)); z != "" {
-			reset = "NAME = " + z
+			reset = nameMark + " = " + z
 		} else {
 			return nil, "its type has no zero value literal"
 		}
@@ -136,23 +140,23 @@ func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
 		default:
 			return nil, "it is not a slice or a map"
 		}
-		clearArg := "NAME"
+		clearArg := nameMark
 		if len(call.Args) == 3 {
 			// make([]T, n, m) zeroes the capacity too, which a reslice
 			// in the loop can reach.
-			clearArg = "NAME[:cap(NAME)]"
+			clearArg = nameMark + "[:cap(" + nameMark + ")]"
 		}
 		usesClear = true
 		switch {
 		case fd.constArgs(call.Args[1:]):
-			decl = "NAME := " + fd.text(call)
+			decl = nameMark + " := " + fd.text(call)
 			moved = append(moved, call)
 			reset = "clear(" + clearArg + ")"
 		case fd.sameEachIteration(call.Args[1:], loop, fnBody):
 			// Made in the first iteration, where it was.
-			decl = "var NAME " + fd.text(call.Args[0])
+			decl = "var " + nameMark + " " + fd.text(call.Args[0])
 			moved = append(moved, call.Args[0])
-			reset = "if NAME == nil {\n\tNAME = " + fd.text(call) + "\n} else {\n\tclear(" + clearArg + ")\n}"
+			reset = "if " + nameMark + " == nil {\n\t" + nameMark + " = " + fd.text(call) + "\n} else {\n\tclear(" + clearArg + ")\n}"
 		default:
 			return nil, "its size may change from one iteration to the next"
 		}
@@ -163,9 +167,9 @@ func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
 		if z == "" {
 			return nil, "its type has no zero value literal"
 		}
-		decl = "NAME := " + fd.text(call)
+		decl = nameMark + " := " + fd.text(call)
 		moved = append(moved, call)
-		reset = "*NAME = " + z
+		reset = "*" + nameMark + " = " + z
 	default:
 		u, ok := e.(*ast.UnaryExpr)
 		if !ok || u.Op != token.AND {
@@ -178,9 +182,9 @@ func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
 		if !fd.spelledType(lit.Type, info.TypeOf(lit)) {
 			return nil, "its type cannot be spelled in new(T)"
 		}
-		decl = "NAME := new(" + fd.text(lit.Type) + ")"
+		decl = nameMark + " := new(" + fd.text(lit.Type) + ")"
 		moved = append(moved, lit.Type)
-		reset = "*NAME = " + fd.text(lit)
+		reset = "*" + nameMark + " = " + fd.text(lit)
 	}
 	if usesClear && !fd.hasClear(stmt.Pos()) {
 		return nil, "the clear builtin needs Go 1.21"
@@ -213,7 +217,7 @@ func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
 		return nil, "its statement shares a line with other code"
 	}
 	subst := func(s, indent string) string {
-		s = strings.ReplaceAll(s, "NAME", name)
+		s = strings.ReplaceAll(s, nameMark, name)
 		return strings.ReplaceAll(s, "\n", "\n"+indent)
 	}
 	edits := []analysis.TextEdit{
@@ -518,8 +522,8 @@ func (fd *finding) sameEachIteration(args []ast.Expr, loop ast.Stmt, fnBody *ast
 }
 
 // spelledType reports whether typ, the source of type t, can be written
-// in new(typ) and typ{} before the loop: a struct or an array type (not
-// [...]T) or a basic type, not a type parameter.
+// in new(typ) and var v typ: not an array type of inferred length
+// ([...]T), not a type parameter (whose zero value has no literal).
 func (fd *finding) spelledType(typ ast.Expr, t types.Type) bool {
 	if at, ok := typ.(*ast.ArrayType); ok {
 		if _, ok := at.Len.(*ast.Ellipsis); ok {
