@@ -83,14 +83,16 @@ func (fd *finding) message() (string, bool) {
 		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
 		// the code already allocates only when needed.
 		advice = fd.keep("it is allocated lazily, only when needed")
-	} else if ctor == nil && fd.tier == hotpath.Loop && !other && optlog.IsAllocName(rec.Name) &&
-		rec.Cause != optlog.CauseReturnedOrStored && fd.iterationLocal(fd.allocExpr()) {
+	} else if ctor == nil && fd.tier == hotpath.Loop && !other && (optlog.IsAllocName(rec.Name) || fd.movedVar() != nil) &&
+		rec.Cause != optlog.CauseReturnedOrStored && fd.staysInIteration() {
 		if fd.sizedAtRunTime() {
 			// make([]T, n) with n set per iteration: one buffer
 			// reused, grown when an iteration needs more.
-			advice = fd.avoid("declare one buffer before the loop and reuse it, growing it when an iteration needs more (buf = slices.Grow(buf[:0], n)[:n]), since it does not outlive an iteration, which saves the allocation of most iterations")
+			advice = fd.avoid("declare one buffer before the loop and reuse it, growing it when an iteration needs more (buf = slices.Grow(buf[:0], n)[:n]), since it does not outlive an iteration, which saves the allocation of most iterations",
+				"the size changes per iteration")
 		} else {
-			advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration")
+			advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration", "")
+			fd.suggested, fd.noFix = fd.hoistFix()
 		}
 	}
 	if other {
@@ -101,8 +103,8 @@ func (fd *finding) message() (string, bool) {
 			// The callee grows a slice it keeps (a buffer's own
 			// storage): that is what it is for.
 			advice = fd.keep("the called function grows a slice it keeps")
-		} else if a := fd.inlinedAdvice(fn); a != "" {
-			advice = fd.avoid(a)
+		} else if a, noFix := fd.inlinedAdvice(fn); a != "" {
+			advice = fd.avoid(a, noFix)
 		} else {
 			advice = fd.keep(fd.funcKind(fn))
 		}
@@ -119,6 +121,11 @@ func (fd *finding) message() (string, bool) {
 	}
 	if fd.fix != "" && fd.reason == errorPath {
 		advice = "this runs only on an error path (returning an error, panicking, exiting or failing a test), which is rarely worth optimizing"
+		fd.suggested = nil
+	} else if fd.fix != "" && fd.suggested == nil {
+		// Say why the change is left to the user, so that a finding
+		// without a fix is known to have been considered for one.
+		advice += "; no automatic fix: " + orDefault(fd.noFix, "none is implemented for this change")
 	}
 	if why == "" {
 		why = "because " + orDefault(explanationDetail(rec), "the compiler's escape analysis could not keep it on the stack")
@@ -139,16 +146,17 @@ func (fd *finding) message() (string, bool) {
 }
 
 // avoid records that the allocation is avoidable by the change that
-// advice describes, and returns advice.
-func (fd *finding) avoid(advice string) string {
-	fd.fix, fd.inherent = advice, ""
+// advice describes, and why no fix makes that change (noFix, "" when a
+// fix may), and returns advice.
+func (fd *finding) avoid(advice, noFix string) string {
+	fd.fix, fd.inherent, fd.noFix, fd.suggested = advice, "", noFix, nil
 	return advice
 }
 
 // keep records that the allocation is inherent for the reason given, and
 // returns the advice that says so.
 func (fd *finding) keep(reason string) string {
-	fd.fix, fd.inherent = "", reason
+	fd.fix, fd.inherent, fd.noFix, fd.suggested = "", reason, "", nil
 	return "inherent: " + reason
 }
 
@@ -163,12 +171,13 @@ func (fd *finding) funcKind(fn *types.Func) string {
 
 // inlinedAdvice returns the change that avoids an allocation inlined from
 // another package (fn, nil if unknown), whose code the user cannot change,
-// or "" if none is identified: only a call in a loop is changed, by
-// resetting one value (a result type with a Reset method, such as
-// bytes.Reader) or hoisting a call whose arguments do not change.
-func (fd *finding) inlinedAdvice(fn *types.Func) string {
+// and why no fix makes it, or "" if none is identified: only a call in a
+// loop is changed, by resetting one value (a result type with a Reset
+// method, such as bytes.Reader) or hoisting a call whose arguments do not
+// change.
+func (fd *finding) inlinedAdvice(fn *types.Func) (advice, noFix string) {
 	if fd.tier != hotpath.Loop {
-		return ""
+		return "", ""
 	}
 	hasResult := fn == nil || fn.Type().(*types.Signature).Results().Len() > 0
 	// A call without a result (h.Add) runs for its effect, and must run
@@ -176,17 +185,19 @@ func (fd *finding) inlinedAdvice(fn *types.Func) string {
 	call := callAt(fd.path, fd.rec.TokPos)
 	loop := fd.enclosingLoop()
 	if call == nil || loop == nil || !hasResult || !fd.iterationLocal(call) {
-		return ""
+		return "", ""
 	}
 	if t := fd.pass.TypesInfo.TypeOf(call); hasReset(t) {
 		name := strings.TrimPrefix(types.TypeString(t, (*types.Package).Name), "*")
 		return "the allocation is inside the called function: create one " + name +
-			" before the loop and call its Reset method in each iteration instead, which saves one allocation per iteration"
+				" before the loop and call its Reset method in each iteration instead, which saves one allocation per iteration",
+			"what Reset takes need not be what the constructor takes"
 	}
 	if fd.loopInvariant(call, loop) {
-		return "the allocation is inside the called function, whose arguments do not change in the loop: hoist the call out of the loop and reuse its result, which saves one allocation per iteration"
+		return "the allocation is inside the called function, whose arguments do not change in the loop: hoist the call out of the loop and reuse its result, which saves one allocation per iteration",
+			"whether one result can serve every iteration depends on what the called function does"
 	}
-	return ""
+	return "", ""
 }
 
 // explain returns why the value escapes ("because ...") and the advice,
@@ -203,7 +214,8 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	}
 	if fd.deepEqualCall() {
 		return "because it is converted to an interface to be passed to reflect.DeepEqual",
-			fd.avoid("compare with a function written for the type instead, which boxes nothing (no direct comparison means the same as DeepEqual here, so the deepequal analyzer proposes none)")
+			fd.avoid("compare with a function written for the type instead, which boxes nothing (no direct comparison means the same as DeepEqual here, so the deepequal analyzer proposes none)",
+				"what equality means for the type is for its author to decide")
 	}
 	if rec.Name == "func literal" && rec.Cause == optlog.CauseReturnedOrStored {
 		return "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call",
@@ -220,7 +232,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			}
 		}
 		if a, k := fd.fmtAdvice(); a != "" {
-			return why, fd.avoid(a)
+			return why, fd.avoid(a, fmtNoFix)
 		} else if k != "" {
 			return why, fd.keep(k)
 		}
@@ -231,7 +243,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return why, fd.keep("the variadic arguments of a dynamic call are allocated for each call")
 		}
 		if a := fd.bufferAdvice(); a != "" {
-			return why, fd.avoid(a)
+			return why, fd.avoid(a, bufferNoFix)
 		}
 		return why, fd.keep("the dynamic call may keep it")
 	case optlog.CauseReturnedOrStored:
@@ -259,7 +271,8 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	case optlog.CauseTooLarge:
 		why = "because it is too large for the stack"
 		if fd.callLocal(fd.allocExpr()) {
-			return why, fd.avoid("it does not outlive the call: reuse one buffer across calls (a field of the receiver or a sync.Pool), which saves allocating and zeroing it per call")
+			return why, fd.avoid("it does not outlive the call: reuse one buffer across calls (a field of the receiver or a sync.Pool), which saves allocating and zeroing it per call",
+				"where to keep the buffer, and how concurrent calls share it, is a design choice")
 		}
 		return why, fd.keep("it outlives the call")
 	case optlog.CauseNonConstantMake:
@@ -281,8 +294,8 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		if detail != "" {
 			why += " and " + itIs(detail)
 		}
-		if a := fd.preallocAdvice(); a != "" {
-			return why, fd.avoid(a)
+		if a, noFix := fd.preallocAdvice(); a != "" {
+			return why, fd.avoid(a, noFix)
 		}
 		return why, fd.keep("its final size is not known before the appends")
 	case optlog.CauseAddressStored:
@@ -321,7 +334,7 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 		}
 		why = "because " + name + " passes " + what + " to " + kind + " (" + l.via + ") the compiler cannot see through"
 		if a := fd.bufferAdvice(); a != "" {
-			return why, fd.avoid(a)
+			return why, fd.avoid(a, bufferNoFix)
 		}
 		return why, fd.keep("the dynamic call may keep it")
 	case leakIfaceRecv:
@@ -338,12 +351,18 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 		return why, fd.keep(name + " keeps its variadic arguments")
 	}
 	if a, k := fd.fmtAdvice(); a != "" {
-		return why, fd.avoid(a)
+		return why, fd.avoid(a, fmtNoFix)
 	} else if k != "" {
 		return why, fd.keep(k)
 	}
 	return why, fd.keep(name + " keeps it")
 }
+
+// Why the changes that no fix of heapescape makes are left to the user.
+const (
+	fmtNoFix    = "the rewrite replaces the whole call and may need a strconv import, which heapescape does not add"
+	bufferNoFix = "a field shared by calls would make the method unsafe for concurrent calls on one receiver"
+)
 
 // smallBuffer is the largest size in bytes of a buffer that heapescape
 // advises to keep in the receiver.
@@ -626,31 +645,31 @@ func fmtReplacement(info *types.Info, name string, call *ast.CallExpr) (string, 
 // trip count is known at its start (a range over a slice, array, map,
 // string or integer, or "for i := 0; i < n; i++" with n not changed in
 // the loop) and that has no break, continue, return or goto.
-func (fd *finding) preallocAdvice() string {
+func (fd *finding) preallocAdvice() (advice, noFix string) {
 	info := fd.pass.TypesInfo
 	call, ok := fd.exprAt().(*ast.CallExpr)
 	if !ok || !isBuiltin(info, call.Fun, "append") || len(call.Args) != 2 || call.Ellipsis.IsValid() {
-		return ""
+		return "", ""
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
 	if !ok {
-		return ""
+		return "", ""
 	}
 	v, ok := info.Uses[id].(*types.Var)
 	if !ok {
-		return ""
+		return "", ""
 	}
 	as, ok := fd.parentOf(call).(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-		return ""
+		return "", ""
 	}
 	if lid, ok := as.Lhs[0].(*ast.Ident); !ok || info.ObjectOf(lid) != v {
-		return ""
+		return "", ""
 	}
 	loop := fd.enclosingLoop()
 	body := fd.funcBody()
 	if loop == nil || body == nil || v.Pos() < body.Pos() || v.Pos() >= loop.Pos() {
-		return ""
+		return "", ""
 	}
 	// The assignment is a statement of the loop's body itself.
 	lb := loopBody(loop)
@@ -661,7 +680,7 @@ func (fd *finding) preallocAdvice() string {
 		}
 	}
 	if !direct {
-		return ""
+		return "", ""
 	}
 	// No other loop between the declaration and this one.
 	for _, n := range fd.path {
@@ -671,7 +690,7 @@ func (fd *finding) preallocAdvice() string {
 		switch n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			if n.Pos() > v.Pos() {
-				return ""
+				return "", ""
 			}
 		case *ast.FuncDecl, *ast.FuncLit:
 		}
@@ -691,25 +710,32 @@ func (fd *finding) preallocAdvice() string {
 		}
 		return !exits
 	})
-	if exits || !fd.onlyEmptyThenAppend(v, as, body) {
-		return ""
+	empty, isNil := fd.onlyEmptyThenAppend(v, as, body)
+	if exits || !empty {
+		return "", ""
 	}
 	size := tripCount(info, loop)
 	if size == "" {
-		return ""
+		return "", ""
 	}
 	t := types.TypeString(v.Type(), types.RelativeTo(fd.pass.Pkg))
-	return fmt.Sprintf("the loop appends exactly %s elements: make %s with make(%s, 0, %s) before the loop, which saves the reallocations as it grows", size, v.Name(), t, size)
+	noFix = "the count is known where the loop starts, which need not be where the slice is declared"
+	if isNil {
+		noFix = "make gives a non-nil slice where the code has nil when the loop does not run"
+	}
+	return fmt.Sprintf("the loop appends exactly %s elements: make %s with make(%s, 0, %s) before the loop, which saves the reallocations as it grows", size, v.Name(), t, size), noFix
 }
 
 // onlyEmptyThenAppend reports whether, in body, v is declared without a
 // value or with an empty one (nil, []T{}, make(T, 0)) and assigned only by
-// the statement as (and its declaration), and v's address is not taken.
-func (fd *finding) onlyEmptyThenAppend(v *types.Var, as *ast.AssignStmt, body *ast.BlockStmt) bool {
+// the statement as (and its declaration), and v's address is not taken;
+// and whether the declaration makes v nil.
+func (fd *finding) onlyEmptyThenAppend(v *types.Var, as *ast.AssignStmt, body *ast.BlockStmt) (empty, isNil bool) {
 	info := fd.pass.TypesInfo
-	empty := func(e ast.Expr) bool {
+	isEmpty := func(e ast.Expr) bool {
 		e = ast.Unparen(e)
 		if tv, ok := info.Types[e]; ok && tv.IsNil() {
+			isNil = true
 			return true
 		}
 		if lit, ok := e.(*ast.CompositeLit); ok {
@@ -727,7 +753,8 @@ func (fd *finding) onlyEmptyThenAppend(v *types.Var, as *ast.AssignStmt, body *a
 		case *ast.ValueSpec:
 			for i, name := range n.Names {
 				if info.Defs[name] == v {
-					declared = len(n.Values) == 0 || i < len(n.Values) && empty(n.Values[i])
+					isNil = len(n.Values) == 0
+					declared = isNil || i < len(n.Values) && isEmpty(n.Values[i])
 				}
 			}
 		case *ast.AssignStmt:
@@ -737,7 +764,7 @@ func (fd *finding) onlyEmptyThenAppend(v *types.Var, as *ast.AssignStmt, body *a
 					continue
 				}
 				if info.Defs[id] == v && n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
-					declared = empty(n.Rhs[i])
+					declared = isEmpty(n.Rhs[i])
 				} else if n != as {
 					ok = false
 				}
@@ -749,7 +776,7 @@ func (fd *finding) onlyEmptyThenAppend(v *types.Var, as *ast.AssignStmt, body *a
 		}
 		return ok
 	})
-	return ok && declared
+	return ok && declared, isNil
 }
 
 // tripCount returns the number of iterations of loop as an expression

@@ -51,9 +51,13 @@
 //   - an allocation in a loop that provably stays in the iteration
 //     (passed to calls that do not keep it, or bound to a variable of the
 //     loop body that is not stored, appended, returned, sent, captured or
-//     passed to go or defer): hoist it out of the loop, or, for a make
-//     whose size changes per iteration, declare one buffer before the loop
-//     and grow it when an iteration needs more;
+//     passed to go or defer, whose address, or that of a part of it, is
+//     not taken, and whose methods that get a reference to it are this
+//     package's and do not keep their receiver, as the compiler says), or
+//     a variable of the loop body moved to heap under the same
+//     conditions: hoist it out of the loop (with a fix, below), or, for a
+//     make whose size changes per iteration, declare one buffer before
+//     the loop and grow it when an iteration needs more;
 //   - another package's inlined call in a loop whose result stays in the
 //     iteration: call Reset on one value (bytes.NewReader) or hoist the
 //     call when its arguments do not change in the loop;
@@ -63,6 +67,37 @@
 //     analyzer has no replacement for: compare with a function written for
 //     the type. The boxing of a call deepequal reports is part of that
 //     finding (it goes away with its fix) and is not reported again.
+//
+// The hoist fix moves the allocation before the loop and resets the value
+// where it was allocated, so that each iteration sees what a fresh
+// allocation gave it:
+//
+//	buf := make([]T, 64)        buf := make([]T, 64) before the loop, clear(buf) in it
+//	buf := make([]T, n, m)      clear(buf[:cap(buf)]): make zeroes the capacity too
+//	buf := make([]T, size)      var buf []T before the loop; in it, if buf == nil { buf = make([]T, size) } else { clear(buf) }
+//	p := &T{...}, p := new(T)   p := new(T) before the loop, *p = T{...} (or T{}) in it
+//	var x T (moved to heap)     var x T before the loop, x = T{} (or its value) in it
+//
+// A make whose size is not a constant is made by the first iteration that
+// reaches it, so that a negative size panics where it did and a loop that
+// does not run allocates nothing; its size must be provably the same in
+// every iteration: constants and local variables that nothing assigns
+// while the loop runs (not in the loop, not in a function literal, their
+// address not taken), combined by arithmetic, conversions, len and cap.
+// The fix is offered only when the variable is declared alone by a
+// statement of the loop body (v := ..., var v = ..., var v T) and not
+// assigned or appended to after it, the names the moved code uses mean the
+// same before the loop, and the function has no goto. The hoisted
+// variable keeps its name when the name refers to nothing else from the
+// loop on and no other hoist fix of the function declares it; otherwise
+// it gets a fresh name (buf2) and every use is renamed. A loop in a
+// function literal gets the declaration in that literal, one per call.
+//
+// Each avoidable finding without a fix ends its advice with "; no
+// automatic fix: " and the reason, for example "the size changes per
+// iteration", "it is assigned again in the loop", "a field shared by
+// calls would make the method unsafe for concurrent calls on one
+// receiver", so that every finding says whether a fix was considered.
 //
 // Every other escape is inherent: the value a constructor returns (a
 // function whose result type is *T returning the allocated T) or a

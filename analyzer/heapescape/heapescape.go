@@ -62,6 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r := &resolver{fset: pass.Fset, imports: allImports(pass.Pkg)}
 	root := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
+	hoisted := make(map[*ast.BlockStmt]map[string]bool)
 	for _, rec := range res.Records() {
 		if !rec.Kind.IsHeap() || !rec.TokPos.IsValid() {
 			continue
@@ -74,16 +75,17 @@ func run(pass *analysis.Pass) (any, error) {
 		path := enclosing(root, f, rec.TokPos)
 		info := hot.At(rec.TokPos)
 		fd := &finding{
-			pass:   pass,
-			rec:    &rec,
-			files:  byName,
-			root:   root,
-			file:   f,
-			path:   path,
-			res:    r,
-			esc:    res,
-			tier:   info.Tier,
-			reason: info.Reason,
+			pass:    pass,
+			rec:     &rec,
+			files:   byName,
+			root:    root,
+			file:    f,
+			path:    path,
+			res:     r,
+			esc:     res,
+			tier:    info.Tier,
+			reason:  info.Reason,
+			hoisted: hoisted,
 		}
 		if passedToPanic(&rec) {
 			fd.tier, fd.reason = hotpath.Cold, errorPath
@@ -101,11 +103,15 @@ func run(pass *analysis.Pass) (any, error) {
 		if fd.fix == "" {
 			category += ",inherent"
 		}
-		pass.Report(analysis.Diagnostic{
+		d := analysis.Diagnostic{
 			Pos:      rec.TokPos,
 			Category: category,
 			Message:  msg,
-		})
+		}
+		if fd.suggested != nil {
+			d.SuggestedFixes = []analysis.SuggestedFix{*fd.suggested}
+		}
+		pass.Report(d)
 	}
 	return nil, nil
 }
@@ -178,6 +184,13 @@ type finding struct {
 	fix string
 	// inherent says why no change is advised, once known.
 	inherent string
+	// suggested is the fix that makes the change fix describes, if one
+	// is safe; noFix says why there is none.
+	suggested *analysis.SuggestedFix
+	noFix     string
+	// hoisted holds, by function body, the names that the hoist fixes of
+	// the pass declare in it, so that no two fixes declare one name.
+	hoisted map[*ast.BlockStmt]map[string]bool
 }
 
 // explanationDetail returns package optlog's explanation without the

@@ -58,6 +58,18 @@ func TestShapes(t *testing.T) {
 	run(t, "shapes", "cold", "true")
 }
 
+// TestHoistFix checks the fix that hoists an allocation that does not
+// outlive a loop iteration (hoist.go.golden is the fixed source): made
+// before the loop, reset where it was made, renamed where its name would
+// change what another name refers to; and, where no fix is safe (the
+// value is assigned, appended, sized per iteration, or kept through an
+// element's address, an array field's slice or a method), no fix, and the
+// message says why.
+func TestHoistFix(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "hoist"), heapescape.Analyzer, "./...")
+}
+
 // TestInherent checks that with -all the allocations for which no change
 // is identified are reported, saying why they are inherent, also on error
 // paths.

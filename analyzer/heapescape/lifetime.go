@@ -229,6 +229,18 @@ func (fd *finding) iterationLocal(e ast.Expr) bool {
 	return fd.staysIn(e, loopBody(loop))
 }
 
+// staysInIteration reports whether the record's value provably does not
+// outlive the iteration of its loop: the allocation's value (see
+// iterationLocal), or a variable moved to heap that is declared in the
+// loop body and whose every use keeps it in the iteration.
+func (fd *finding) staysInIteration() bool {
+	if v := fd.movedVar(); v != nil {
+		loop := fd.enclosingLoop()
+		return loop != nil && fd.usesStayLocal(v, loopBody(loop))
+	}
+	return fd.iterationLocal(fd.allocExpr())
+}
+
 // callLocal reports whether the value of e, an expression on the record's
 // path, provably does not outlive the call of the enclosing function, by
 // the rules of iterationLocal applied to the function's body.
@@ -319,64 +331,163 @@ func (fd *finding) usesStayLocal(v types.Object, body *ast.BlockStmt) bool {
 // useStaysLocal reports whether the use of v at the top of stack (its
 // enclosing nodes, outermost first) keeps v's value in the iteration.
 func useStaysLocal(fd *finding, v types.Object, stack []ast.Node) bool {
-	info := fd.pass.TypesInfo
 	for _, n := range stack {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false // captured by a closure
 		}
 	}
-	// Climb through expressions that still denote v's memory.
-	cur := stack[len(stack)-1].(ast.Expr)
-	i := len(stack) - 2
+	// The value of a variable bound to an allocation refers to it; a
+	// variable moved to heap is itself the allocation.
+	ref := fd.rec.Kind != optlog.MovedToHeap || fd.movedVar() != v
+	return fd.memUse(v, stack, len(stack)-2, stack[len(stack)-1].(ast.Expr), ref)
+}
+
+// memUse reports whether the use of cur, an expression at stack[i+1] that
+// either refers to v's memory (ref: v bound to an allocation, a slice of
+// it, an address in it) or is a location in v's memory (v moved to heap,
+// a field, an element, a pointee), keeps what it denotes in the
+// iteration. Reading or writing a location copies a value, which shares
+// nothing with v's memory (the values stored in it were checked at their
+// own uses); a reference is kept unless it goes to a call that does not
+// keep it, or to v itself. Taking the address of a location, slicing an
+// array in it, and calling its methods with a pointer receiver make
+// references.
+func (fd *finding) memUse(v types.Object, stack []ast.Node, i int, cur ast.Expr, ref bool) bool {
+	info := fd.pass.TypesInfo
 	for ; i >= 0; i-- {
 		switch p := stack[i].(type) {
 		case *ast.ParenExpr:
 			cur = p
 			continue
 		case *ast.SliceExpr:
-			if p.X == cur {
-				cur = p
-				continue
+			if p.X != cur {
+				return true // an index: a value
 			}
+			if _, isArray := info.TypeOf(cur).Underlying().(*types.Array); !ref && !isArray {
+				return true // a slice or string stored in v points elsewhere
+			}
+			cur, ref = p, true
+			continue
+		case *ast.IndexExpr:
+			if p.X != cur {
+				// A map key is kept; a value read from v is an index.
+				return !ref
+			}
+			if _, isArray := info.TypeOf(cur).Underlying().(*types.Array); !ref && !isArray {
+				return true // an element of a slice stored in v: elsewhere
+			}
+			cur, ref = p, false
+			continue
+		case *ast.StarExpr:
+			if !ref {
+				return true // a pointer stored in v points elsewhere
+			}
+			cur, ref = p, false
+			continue
+		case *ast.SelectorExpr:
+			sel := info.Selections[p]
+			if sel == nil {
+				return false
+			}
+			if sel.Kind() != types.FieldVal {
+				return fd.receiverStaysLocal(stack, i, sel, cur, ref)
+			}
+			if _, isPtr := info.TypeOf(cur).Underlying().(*types.Pointer); !ref && isPtr {
+				return true // through a pointer stored in v: elsewhere
+			}
+			cur, ref = p, false
+			continue
 		case *ast.UnaryExpr:
-			if p.Op == token.AND {
-				return false // its address is taken
-			}
-		}
-		break
-	}
-	if i < 0 {
-		return false
-	}
-	switch p := stack[i].(type) {
-	case *ast.IndexExpr:
-		// An element of v, not v; but v as a map key is kept.
-		return p.X == cur
-	case *ast.StarExpr, *ast.BinaryExpr, *ast.SelectorExpr, *ast.RangeStmt, *ast.SwitchStmt, *ast.IncDecStmt:
-		// An element, a field, a method, a comparison: not v itself.
-		return true
-	case *ast.CallExpr:
-		var parent ast.Node
-		if i > 0 {
-			parent = stack[i-1]
-		}
-		return fd.callKeepsNot(p, cur, parent) || isAppendTo(info, p, cur, parent, v)
-	case *ast.AssignStmt:
-		// v on the left is overwritten, not kept; on the right it is
-		// kept unless assigned to itself (v = v[:0]).
-		for _, l := range p.Lhs {
-			if l == cur {
+			if p.Op != token.AND {
 				return true
 			}
-		}
-		for j, r := range p.Rhs {
-			if r == cur && j < len(p.Lhs) {
-				if id, ok := p.Lhs[j].(*ast.Ident); ok && info.ObjectOf(id) == v {
+			if ref {
+				return false // the address of a variable that refers to v
+			}
+			cur, ref = p, true
+			continue
+		case *ast.CallExpr:
+			if !ref || ast.Unparen(p.Fun) == cur {
+				return true // a copy passed on, or a function value called
+			}
+			var parent ast.Node
+			if i > 0 {
+				parent = stack[i-1]
+			}
+			return fd.callKeepsNot(p, cur, parent) || isAppendTo(info, p, cur, parent, v)
+		case *ast.AssignStmt:
+			if !ref {
+				return true // a location written, or its value copied
+			}
+			// v on the left is overwritten, not kept; on the right it is
+			// kept unless assigned to itself (v = v[:0]).
+			for _, l := range p.Lhs {
+				if l == cur {
 					return true
 				}
 			}
+			for j, r := range p.Rhs {
+				if r == cur && j < len(p.Lhs) {
+					if id, ok := p.Lhs[j].(*ast.Ident); ok && info.ObjectOf(id) == v {
+						return true
+					}
+				}
+			}
+			return false
+		case *ast.BinaryExpr, *ast.RangeStmt, *ast.SwitchStmt, *ast.IncDecStmt:
+			// A comparison, the elements ranged over: not v itself.
+			return true
 		}
+		// Any other use of a location copies its value; a reference may
+		// be kept (returned, sent, stored in a composite literal).
+		return !ref
+	}
+	return false
+}
+
+// receiverStaysLocal reports whether the method selected at stack[i],
+// whose receiver expression is cur (a reference to v's memory or a
+// location in it, as in memUse), keeps the receiver within the call: a
+// method called with a copy that shares nothing with v's memory, or a
+// method of the package whose receiver the compiler says does not leak. A
+// method value, a promoted method, or another package's method that gets
+// v's memory's address or a reference to it may keep it.
+func (fd *finding) receiverStaysLocal(stack []ast.Node, i int, sel *types.Selection, cur ast.Expr, ref bool) bool {
+	m, ok := sel.Obj().(*types.Func)
+	if !ok || sel.Kind() != types.MethodVal || len(sel.Index()) != 1 || i == 0 {
 		return false
+	}
+	if call, ok := stack[i-1].(*ast.CallExpr); !ok || ast.Unparen(call.Fun) != stack[i] {
+		return false // a method value binds its receiver
+	}
+	recv := m.Type().(*types.Signature).Recv()
+	if recv == nil || types.IsInterface(recv.Type()) {
+		return false
+	}
+	// A pointer receiver gets the address of cur's memory, or cur; a
+	// value receiver gets a copy, which shares v's memory if cur is a
+	// reference other than a pointer (a slice's backing array).
+	_, ptrRecv := recv.Type().(*types.Pointer)
+	_, curPtr := fd.pass.TypesInfo.TypeOf(cur).Underlying().(*types.Pointer)
+	if !ptrRecv && !(ref && !curPtr) {
+		return true
+	}
+	return m.Pkg() == fd.pass.Pkg && !fd.leaksRecv(m)
+}
+
+// leaksRecv reports whether the compiler says that fn, a method of the
+// package, lets its receiver (or what it points to) escape, or has no
+// name for it.
+func (fd *finding) leaksRecv(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil || recv.Name() == "" || recv.Name() == "_" {
+		return true
+	}
+	for _, r := range fd.esc.At(recv.Pos()) {
+		switch r.Kind {
+		case optlog.LeakParam, optlog.LeakParamContent, optlog.LeakToResult:
+			return true
+		}
 	}
 	return false
 }

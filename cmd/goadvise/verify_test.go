@@ -59,10 +59,11 @@ func TestCheckVerify(t *testing.T) {
 
 // TestVerifyPatch runs check -verify -o on the fixes fixture, which has
 // an allocation of each fixed kind on the path of its benchmark (byvalue,
-// smallalloc by variable and by value, deepequal, optional): every fix is
-// kept, the allocs/op saved by all of them together is exactly the sum of
-// their single savings, and fixes.patch applies to a fresh git checkout,
-// which then builds and passes its tests.
+// smallalloc by variable and by value, deepequal, optional, heapescape's
+// hoist out of a loop): every fix is kept, the allocs/op saved by all of
+// them together is exactly the sum of their single savings, and
+// fixes.patch applies to a fresh git checkout, which then builds and
+// passes its tests.
 func TestVerifyPatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and benchmarks the fixture five times")
@@ -71,7 +72,7 @@ func TestVerifyPatch(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS("testdata/fixes")); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code := runCmd(t, dir, bin, "check", "-format", "json", "-verify", "-verify-count", "3", "-verify-benchtime", "100x", "-o", out, "./...")
+	_, stderr, code := runCmd(t, dir, bin, "check", "-format", "json", "-verify", "-verify-top", "6", "-verify-count", "3", "-verify-benchtime", "100x", "-o", out, "./...")
 	if code != verifyKept {
 		t.Fatalf("check -verify -o: exit %d, want %d\n%s", code, verifyKept, stderr)
 	}
@@ -79,12 +80,12 @@ func TestVerifyPatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for a, file := range map[string]string{"byvalue": "fixes.go", "smallalloc": "fixes.go", "deepequal": "fixes.go", "optional": "optional.go"} {
-		if !regexp.MustCompile(`## \d\. ` + a + ` at ` + file + `:\d+ \(kept\)`).Match(summary) {
+	for a, file := range map[string]string{"byvalue": "fixes.go", "smallalloc": "fixes.go", "deepequal": "fixes.go", "optional": "optional.go", "heapescape": "hoist.go"} {
+		if !regexp.MustCompile(`## \d\. ` + a + ` at ` + regexp.QuoteMeta(file) + `:\d+ \(kept\)`).Match(summary) {
 			t.Errorf("summary.md: no kept %s fix\n%s", a, summary)
 		}
 	}
-	if !bytes.Contains(summary, []byte("5 of 5 fixes kept")) || !bytes.Contains(summary, []byte("All 5 kept fixes together, measured in . (holds)")) ||
+	if !bytes.Contains(summary, []byte("6 of 6 fixes kept")) || !bytes.Contains(summary, []byte("All 6 kept fixes together, measured in . (holds)")) ||
 		!bytes.Contains(summary, []byte("allocs/op")) || !bytes.Contains(summary, []byte("p=")) {
 		t.Errorf("summary.md lacks the verdicts or the tables:\n%s", summary)
 	}
@@ -97,18 +98,18 @@ func TestVerifyPatch(t *testing.T) {
 		}
 		deltas = append(deltas, d)
 	}
-	if len(deltas) != 6 {
-		t.Fatalf("summary.md has %d allocs/op changes, want 6 (5 fixes, combined)\n%s", len(deltas), summary)
+	if len(deltas) != 7 {
+		t.Fatalf("summary.md has %d allocs/op changes, want 7 (6 fixes, combined)\n%s", len(deltas), summary)
 	}
 	sum := 0.0
-	for _, d := range deltas[:5] {
+	for _, d := range deltas[:6] {
 		if d >= 0 {
 			t.Errorf("allocs/op: a single fix changes it by %v, want a drop", d)
 		}
 		sum += d
 	}
-	if sum != deltas[5] {
-		t.Errorf("allocs/op: single changes %v sum to %v, combined %v; want equal", deltas[:5], sum, deltas[5])
+	if sum != deltas[6] {
+		t.Errorf("allocs/op: single changes %v sum to %v, combined %v; want equal", deltas[:6], sum, deltas[6])
 	}
 
 	// The patch applies to a fresh copy, which builds and passes its tests.
@@ -136,6 +137,9 @@ func TestVerifyPatch(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(fresh, "optional.go")); !bytes.Contains(b, []byte("l.max, l.hasMax = n, true")) {
 		t.Errorf("the patch did not store limit.max by value:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(fresh, "hoist.go")); !regexp.MustCompile(`frame := make\(\[\]byte, 128\)\n\tfor _, k := range keys \{\n\t\tclear\(frame\)\n`).Match(b) {
+		t.Errorf("the patch did not hoist Frames' buffer out of its loop:\n%s", b)
 	}
 }
 

@@ -50,6 +50,7 @@ func (e *Encoder) PutHeader(v uint32, body []byte) {
 // Run is the hot path.
 func Run(e *Encoder, keys [][]byte, k []byte) int {
 	t := 0
+	e.Frames(keys)
 	for i, key := range keys {
 		p := newPoint(i, len(key))
 		t += p.x + p.y

@@ -47,7 +47,7 @@ func Addr() *int {
 
 // Big allocates more than the stack allows.
 func Big() int {
-	b := make([]byte, 1<<20) // want `make\(\[\]byte, 1048576\) escapes to heap because it is too large for the stack; it does not outlive the call: reuse one buffer across calls \(a field of the receiver or a sync.Pool\), which saves allocating and zeroing it per call \[cold\]`
+	b := make([]byte, 1<<20) // want `make\(\[\]byte, 1048576\) escapes to heap because it is too large for the stack; it does not outlive the call: reuse one buffer across calls \(a field of the receiver or a sync.Pool\), which saves allocating and zeroing it per call; no automatic fix: where to keep the buffer, and how concurrent calls share it, is a design choice \[cold\]`
 	return len(b)
 }
 
@@ -55,7 +55,7 @@ func Big() int {
 func Grow(n int) []int {
 	var out []int
 	for i := 0; i < n; i++ {
-		out = append(out, i) // want `append\(out, i\) escapes to heap because append grows it and it is returned; the loop appends exactly n elements: make out with make\(\[\]int, 0, n\) before the loop, which saves the reallocations as it grows \[hot-loop: inside a loop\]`
+		out = append(out, i) // want `append\(out, i\) escapes to heap because append grows it and it is returned; the loop appends exactly n elements: make out with make\(\[\]int, 0, n\) before the loop, which saves the reallocations as it grows; no automatic fix: make gives a non-nil slice where the code has nil when the loop does not run \[hot-loop: inside a loop\]`
 	}
 	return out
 }
@@ -79,7 +79,7 @@ func Local() int {
 // out at once.
 func Format(w io.Writer, xs []int) (labels []string) {
 	for i, x := range xs {
-		labels = append(labels, fmt.Sprintf("%d: %d", i+1, x)) // want `i \+ 1 escapes to heap because .*; write strconv.Itoa\(i \+ 1\) \+ ": " \+ strconv.Itoa\(x\) instead of fmt.Sprintf: it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument \[hot-loop: inside a loop\]` `x escapes to heap because .*; write strconv.Itoa`
+		labels = append(labels, fmt.Sprintf("%d: %d", i+1, x)) // want `i \+ 1 escapes to heap because .*; write strconv.Itoa\(i \+ 1\) \+ ": " \+ strconv.Itoa\(x\) instead of fmt.Sprintf: it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument; no automatic fix: the rewrite replaces the whole call and may need a strconv import, which heapescape does not add \[hot-loop: inside a loop\]` `x escapes to heap because .*; write strconv.Itoa`
 		io.WriteString(w, fmt.Sprintf("%d\n", x))              // inherent: written out at once
 		fmt.Fprintf(w, "%5d\n", x)                             // inherent: not reported by default
 	}
@@ -95,7 +95,7 @@ type Conn struct {
 // Next reads a frame's header into a fresh buffer per call: an array
 // field of Conn would do.
 func (c *Conn) Next() int {
-	hdr := make([]byte, 5) // want `make\(\[\]byte, 5\) escapes to heap because io.ReadFull passes it to an interface method \(io.Reader.Read\) the compiler cannot see through; keep a \[5\]byte array field in Conn and pass c.buf\[:\] \(a name of your choice\), which saves one allocation per call \[per-item: method Next runs per item\]`
+	hdr := make([]byte, 5) // want `make\(\[\]byte, 5\) escapes to heap because io.ReadFull passes it to an interface method \(io.Reader.Read\) the compiler cannot see through; keep a \[5\]byte array field in Conn and pass c.buf\[:\] \(a name of your choice\), which saves one allocation per call; no automatic fix: a field shared by calls would make the method unsafe for concurrent calls on one receiver \[per-item: method Next runs per item\]`
 	if _, err := io.ReadFull(c.r, hdr); err != nil {
 		return 0
 	}

@@ -85,7 +85,7 @@ func NewDecoder(r io.Reader) *Decoder {
 // Next reads one message: its buffer escapes through io.ReadFull, which
 // passes it to the io.Reader's Read method.
 func (d *Decoder) Next() (*Message, error) {
-	hdr := make([]byte, 4) // want `make\(\[\]byte, 4\) escapes to heap because io.ReadFull passes it to an interface method \(io.Reader.Read\) the compiler cannot see through; keep a \[4\]byte array field in Decoder and pass d.buf\[:\] \(a name of your choice\), which saves one allocation per call \[per-item: method Next runs per item\]`
+	hdr := make([]byte, 4) // want `make\(\[\]byte, 4\) escapes to heap because io.ReadFull passes it to an interface method \(io.Reader.Read\) the compiler cannot see through; keep a \[4\]byte array field in Decoder and pass d.buf\[:\] \(a name of your choice\), which saves one allocation per call; no automatic fix: a field shared by calls would make the method unsafe for concurrent calls on one receiver \[per-item: method Next runs per item\]`
 	if _, err := io.ReadFull(d.r, hdr); err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ type node struct {
 // SameNode compares nodes deeply: deepequal has no replacement, and the
 // boxing is heapescape's to report.
 func SameNode(a, b node) bool {
-	return reflect.DeepEqual(a, b) // want `a escapes to heap because it is converted to an interface to be passed to reflect.DeepEqual; compare with a function written for the type instead, which boxes nothing .* \[cold\]` `b escapes to heap because .*compare with a function written for the type`
+	return reflect.DeepEqual(a, b) // want `a escapes to heap because it is converted to an interface to be passed to reflect.DeepEqual; compare with a function written for the type instead, which boxes nothing .*; no automatic fix: what equality means for the type is for its author to decide \[cold\]` `b escapes to heap because .*compare with a function written for the type`
 }
 
 // Checked returns a non-nil error only in the if block; the allocation

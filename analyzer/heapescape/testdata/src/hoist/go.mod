@@ -1,0 +1,3 @@
+module hoist
+
+go 1.26
