@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
-# Scale targets of goadvise (README "Performance"): one run measures, on the
-# same machine and with the same warm build cache,
-#   - goadvise check (all analyzers, escape data on) with a cold goadvise cache,
+# Scale targets of goadvise (docs/performance.md): one run measures, on the
+# same machine and with the same warm build cache, for each workload:
 #   - the floor: go build -gcflags=-m compiling the same packages,
+#   - goadvise check (all analyzers, escape data on) with a cold goadvise
+#     cache, its warm re-run, and a re-run after editing one file,
 #   - staticcheck (installed by this script) with a cold cache of its own,
-#   - a warm re-run of goadvise check, and a re-run after editing one file,
 #   - go vet -vettool=goadvise against plain go vet,
-# and prints wall time and peak RSS with the ratios the targets are about.
+#   - goadvise check -whole with a cold cache, against check's memory,
+#   - goadvise check -profile, cold then warm (module workloads: the profile
+#     is goadvise's own CPU profile of its cold check, which runs the
+#     workload's code when the workload is golang.org/x/tools),
+# and prints wall time and peak RSS, then every ratio the targets are about.
 #
-# usage: scripts/perf.sh [module|std|both]   (default: module)
-#   module: a copy of golang.org/x/tools (a large real module, from the
-#           module cache), analysed as ./...; its files are edited between
-#           runs so that every tool recompiles and re-analyses them while
-#           dependencies stay warm.
+# usage: scripts/perf.sh [xtools|nats|std|all]   (default: all)
+#   xtools: a copy of golang.org/x/tools@v0.52.0 (216 packages);
+#   nats:   a copy of github.com/nats-io/nats-server/v2@v2.15.2 (one large
+#           package, server, of about 100k lines);
+#           module copies are edited between runs so that every tool
+#           recompiles and re-analyses them while dependencies stay warm.
 #   std:    the standard library; the floor is go build -a -gcflags=std=-m std,
 #           since goadvise recompiles all of std with its logging flags.
+# Peak memory is the largest RSS of any one process of the run (GNU time),
+# the compiler's included. Times are wall-clock seconds: run it on a quiet
+# machine, and compare ratios, which are measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-which=${1:-module}
+which=${1:-all}
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
@@ -27,60 +35,80 @@ go build -o "$work/goadvise" ./cmd/goadvise
 GOBIN="$work/bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ga=$work/goadvise
 sc=$work/bin/staticcheck
+summary=$work/summary
 
 measure() { # name cmd...: runs cmd, records "name seconds maxrss_kb"
 	local name=$1; shift
 	local f; f=$(mktemp)
 	/usr/bin/time -f "%e %M" -o "$f" "$@" >/dev/null 2>"$work/last.err" || true
 	read -r s m < <(tail -1 "$f"); rm -f "$f"
-	printf '%-34s %8.2f s %8.0f MB\n' "$name" "$s" "$((m / 1024))"
+	printf '  %-22s %8.2f s %8.0f MB\n' "$name" "$s" "$((m / 1024))"
 	eval "T_${name//[^a-zA-Z0-9]/_}=$s; M_${name//[^a-zA-Z0-9]/_}=$m"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+line() { # what value target
+	printf '  %-44s %6s   (target %s)\n' "$1" "$2" "$3" | tee -a "$summary"
+}
 
 edit_all() { # append a comment to every Go file of the copy: a real change for every tool
 	find "$1" -name '*.go' -not -path '*/testdata/*' -exec sh -c 'printf "\n// perf edit %s\n" "$0" >> "$1"' "$RANDOM" {} \;
 }
 
-report() {
-	echo
-	echo "ratios ($1):"
-	echo "  check cold / go build -gcflags=-m : $(ratio "$T_check_cold" "$T_floor")   (target <= 1.3)"
-	echo "  check cold / staticcheck (cold)   : $(ratio "$T_check_cold" "$T_staticcheck")   (target <= 0.6)"
-	echo "  check peak RSS / staticcheck's    : $(ratio "$M_check_cold" "$M_staticcheck")   (target <= 0.5)"
-	echo "  check warm / check cold           : $(ratio "$T_check_warm" "$T_check_cold")   (target <= 0.10)"
+report() { # workload
+	echo | tee -a "$summary"
+	echo "ratios, $1 ($(date -u +%Y-%m-%d)):" | tee -a "$summary"
+	line "check cold / go build -gcflags=-m" "$(ratio "$T_check_cold" "$T_floor")" "<= 1.0"
+	line "check cold / staticcheck (cold)" "$(ratio "$T_check_cold" "$T_staticcheck")" "<= 0.6"
+	line "check peak RSS / staticcheck's" "$(ratio "$M_check_cold" "$M_staticcheck")" "<= 0.5"
+	line "check warm / check cold" "$(ratio "$T_check_warm" "$T_check_cold")" "<= 0.10"
 	if [ -n "${T_vettool:-}" ]; then
-		echo "  go vet -vettool / go vet          : $(ratio "$T_vettool" "$T_vet")   (target <= 2)"
+		line "go vet -vettool=goadvise / go vet" "$(ratio "$T_vettool" "$T_vet")" "<= 1.3"
 	fi
+	if [ -n "${M_whole:-}" ]; then
+		line "check -whole peak RSS / check's" "$(ratio "$M_whole" "$M_check_cold")" "<= 2"
+	fi
+	if [ -n "${T_profile_warm:-}" ]; then
+		line "check -profile warm / cold" "$(ratio "$T_profile_warm" "$T_profile_cold")" "<= 0.10"
+	fi
+	unset T_vettool M_whole T_profile_warm
 }
 
+# run_module NAME MODULE VERSION ONEFILE PROFILE: the measures on a copy of
+# MODULE@VERSION; ONEFILE is the file edited for the one-file re-run;
+# PROFILE is "self" to measure -profile with goadvise's own profile.
 run_module() {
-	local src
-	src=$(go env GOMODCACHE)/golang.org/x/tools@v0.52.0
-	[ -d "$src" ] || go mod download golang.org/x/tools@v0.52.0
-	cp -r "$src" "$work/xtools"
-	chmod -R u+w "$work/xtools"
-	cd "$work/xtools"
-	go mod download >/dev/null
+	local name=$1 mod=$2 ver=$3 one=$4 prof=$5 src
+	src=$(go env GOMODCACHE)/$mod@$ver
+	[ -d "$src" ] || (cd "$work" && GOFLAGS=-mod=mod go mod download "$mod@$ver")
+	cp -r "$src" "$work/$name"
+	chmod -R u+w "$work/$name"
+	cd "$work/$name"
+	go mod download >/dev/null 2>&1 || true
 	local pkgs
 	pkgs=$(go list ./... | wc -l)
 	echo
-	echo "== workload: golang.org/x/tools@v0.52.0, $pkgs packages (copy in $work/xtools)"
+	echo "== workload: $mod@$ver, $pkgs packages (copy in $work/$name)"
 	go build ./... >/dev/null 2>&1 || true # warm the build cache for dependencies
 	go vet ./... >/dev/null 2>&1 || true
-	"$ga" check ./... >/dev/null 2>&1 || true
+	# goadvise's own CPU profile of a cold check, for the -profile runs.
+	GOADVISE_CACHE=$work/cache-$name-warmup "$ga" check -cpuprofile "$work/$name.cpu" ./... >/dev/null 2>&1 || true
 	"$sc" ./... >/dev/null 2>&1 || true
 
-	edit_all .; measure floor go build -gcflags='golang.org/x/tools/...=-m' ./...
-	edit_all .; GOADVISE_CACHE=$work/cache1 measure check_cold "$ga" check ./...
-	GOADVISE_CACHE=$work/cache1 measure check_warm "$ga" check ./...
-	printf '\n// perf edit one\n' >>go/ssa/ssa.go
-	GOADVISE_CACHE=$work/cache1 "$ga" check -format json ./... >"$work/one.json" 2>/dev/null || true
-	echo "after editing go/ssa/ssa.go: $(python3 -c "import json,sys; s=json.load(open('$work/one.json'))['stats']; print(s['packages']-s['cached'], 'of', s['packages'], 'packages recomputed')")"
-	edit_all .; STATICCHECK_CACHE=$work/sccache measure staticcheck "$sc" ./...
+	edit_all .; measure floor go build -gcflags="$mod/...=-m" ./...
+	edit_all .; GOADVISE_CACHE=$work/cache-$name measure check_cold "$ga" check ./...
+	GOADVISE_CACHE=$work/cache-$name measure check_warm "$ga" check ./...
+	printf '\n// perf edit one\n' >>"$one"
+	GOADVISE_CACHE=$work/cache-$name "$ga" check -format json ./... >"$work/one.json" 2>/dev/null || true
+	echo "  after editing $one: $(python3 -c "import json,sys; s=json.load(open('$work/one.json'))['stats']; print(s['packages']-s['cached'], 'of', s['packages'], 'packages recomputed')")"
+	edit_all .; STATICCHECK_CACHE=$work/sccache-$name measure staticcheck "$sc" ./...
 	edit_all .; measure vet go vet ./...
 	edit_all .; measure vettool go vet -vettool="$ga" ./...
-	report "x/tools"
+	edit_all .; GOADVISE_CACHE=$work/cache-$name-whole measure whole "$ga" check -whole ./...
+	if [ "$prof" = self ]; then
+		edit_all .; GOADVISE_CACHE=$work/cache-$name-prof measure profile_cold "$ga" check -profile "$work/$name.cpu" ./...
+		GOADVISE_CACHE=$work/cache-$name-prof measure profile_warm "$ga" check -profile "$work/$name.cpu" ./...
+	fi
+	report "$mod@$ver"
 	cd "$root"
 }
 
@@ -89,16 +117,23 @@ run_std() {
 	echo "== workload: std ($(go list std | wc -l) packages)"
 	go vet std >/dev/null 2>&1 || true
 	measure floor go build -a -gcflags=std=-m std
-	GOADVISE_CACHE=$work/cache2 measure check_cold "$ga" check std
-	GOADVISE_CACHE=$work/cache2 measure check_warm "$ga" check std
-	STATICCHECK_CACHE=$work/sccache2 measure staticcheck "$sc" std
-	unset T_vettool
+	GOADVISE_CACHE=$work/cache-std measure check_cold "$ga" check std
+	GOADVISE_CACHE=$work/cache-std measure check_warm "$ga" check std
+	STATICCHECK_CACHE=$work/sccache-std measure staticcheck "$sc" std
 	report "std"
 }
 
 case $which in
-module) run_module ;;
+xtools) run_module xtools golang.org/x/tools v0.52.0 go/ssa/ssa.go self ;;
+nats) run_module nats github.com/nats-io/nats-server/v2 v2.15.2 server/parser.go none ;;
 std) run_std ;;
-both) run_module; run_std ;;
-*) echo "usage: $0 [module|std|both]" >&2; exit 2 ;;
+all)
+	run_module xtools golang.org/x/tools v0.52.0 go/ssa/ssa.go self
+	run_module nats github.com/nats-io/nats-server/v2 v2.15.2 server/parser.go none
+	run_std
+	;;
+*) echo "usage: $0 [xtools|nats|std|all]" >&2; exit 2 ;;
 esac
+echo
+echo "== all ratios"
+cat "$summary"
