@@ -3,6 +3,7 @@ package optlog
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +72,26 @@ func TestDamagedCache(t *testing.T) {
 		if !decisions.Has(key) {
 			t.Errorf("damaged entry %s not rewritten", e)
 		}
+	}
+}
+
+// TestCompileMemoryLimit checks that the compiles' memory limit leaves a
+// large package the heap its compile needs: below that the collector
+// would run without pause (nats-server's server package took three times
+// the CPU).
+func TestCompileMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	small, big := filepath.Join(dir, "small.go"), filepath.Join(dir, "big.go")
+	if err := os.WriteFile(small, make([]byte, 1<<10), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(big, make([]byte, 3<<20), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if got := compileMemoryLimit([]*target{{files: []string{small}}}); got != "280MiB" {
+		t.Errorf("small package: limit %s, want 280MiB", got)
+	}
+	if got, want := compileMemoryLimit([]*target{{files: []string{small}}, {files: []string{big, small}}}), fmt.Sprintf("%dMiB", (sourceHeapFactor*(3<<20+1<<10))>>20); got != want {
+		t.Errorf("with a 3 MiB package: limit %s, want %s", got, want)
 	}
 }

@@ -81,7 +81,7 @@ func (c *collector) recoverLost(t *target, lost []string, cgoFix func(*Position)
 	}
 	cmd := c.goCmd(c.ctx, args...)
 	if c.tuneGC() && !c.envSet("GOMEMLIMIT") {
-		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+compileMemoryLimit)
+		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+compileMemoryLimit([]*target{t}))
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
