@@ -43,6 +43,10 @@ type DiffOptions struct {
 
 	// Env is the environment of the go commands; nil means os.Environ().
 	Env []string
+
+	// Progress, if not nil, is told what Diff is doing, in a few words,
+	// whenever that changes.
+	Progress func(msg string)
 }
 
 // DiffReport is the change of the compiler's decisions from one version
@@ -162,6 +166,9 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 	}
 	defer cleanup()
 	env = withGOFLAG(env, "-pgo="+pgoFlag)
+	if opts.Progress != nil {
+		opts.Progress("checking out " + opts.Base)
+	}
 	repo, err := worktree.Open(ctx, dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w (needed to check out %s)", err, opts.Base)
@@ -203,9 +210,14 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 		return nil, err
 	}
 
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
 	idx := newFuncIndex()
 	var vs [2]*version
 	for i := range vs {
+		progress("compiling " + []string{rep.Base, rep.Head}[i])
 		v, err := collectVersion(ctx, rep.dirs[i], tops[i], env, opts.Packages, idx)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", []string{rep.Base, rep.Head}[i], err)
@@ -217,6 +229,7 @@ func Diff(ctx context.Context, opts DiffOptions) (rep *DiffReport, err error) {
 
 	var hot map[string]bool
 	if opts.Profile != "" {
+		progress("reading the profile")
 		rep.Profile = opts.Profile
 		if hot, err = hotFuncs(ctx, opts.Profile, opts.HotCDF); err != nil {
 			return nil, err

@@ -292,7 +292,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	// too, and remove their work directories, as the driver removes its
 	// own.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	st := newStatus()
+	st := newStatus(cf.format != "json" && cf.format != "sarif")
 	res, err := driver.Run(ctx, cfg, st.set)
 	st.stop()
 	stop()

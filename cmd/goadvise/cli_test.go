@@ -213,3 +213,16 @@ func TestEscapeRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusOff checks that a status line turned off (as with -format
+// json) never starts, terminal or not.
+func TestStatusOff(t *testing.T) {
+	s := newStatus(false)
+	select {
+	case <-s.ended:
+	default:
+		t.Fatal("a status line turned off is running")
+	}
+	s.set("listing packages")
+	s.stop()
+}

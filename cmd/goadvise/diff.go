@@ -82,7 +82,10 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	// Ctrl-C cancels the run; Diff removes its worktree before returning.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	st := newStatus(*format != "json")
+	opts.Progress = st.set
 	rep, err := decisions.Diff(ctx, opts)
+	st.stop()
 	if err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("interrupted")

@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// A status line shows what a long run is doing on stderr, when stderr is a
-// terminal and the run has taken more than two seconds; otherwise it
-// prints nothing.
+// A status line shows what a long run is doing on stderr, when it is on,
+// stderr is a terminal and the run has taken more than two seconds;
+// otherwise it prints nothing. Machine-readable output (-format json)
+// turns it off: whatever reads it wants nothing else on the terminal.
 type status struct {
 	mu    sync.Mutex
 	msg   string
@@ -17,10 +18,10 @@ type status struct {
 	ended chan struct{}
 }
 
-func newStatus() *status {
+func newStatus(on bool) *status {
 	s := &status{done: make(chan struct{}), ended: make(chan struct{})}
 	fi, err := os.Stderr.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+	if !on || err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		close(s.ended)
 		return s
 	}
