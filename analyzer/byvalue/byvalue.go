@@ -4,10 +4,8 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -20,6 +18,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/optlog"
 )
@@ -284,11 +283,11 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 	if len(fd.Type.Results.List[0].Names) > 0 {
 		return nil, "its result is named"
 	}
-	edits := []analysis.TextEdit{deleteRange(star.Pos(), star.X.Pos())}
+	edits := []analysis.TextEdit{syntax.Delete(star.Pos(), star.X.Pos())}
 	amps := make(map[*ast.UnaryExpr]bool)
 	for _, r := range rets {
 		amps[r.amp] = true
-		edits = append(edits, deleteRange(r.amp.Pos(), r.amp.X.Pos()))
+		edits = append(edits, syntax.Delete(r.amp.Pos(), r.amp.X.Pos()))
 	}
 	for _, r := range rets {
 		if r.local == nil {
@@ -315,12 +314,12 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 // by the returns and that no closure or pointer method sees it.
 func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) string {
 	for _, id := range c.uses[v] {
-		path := c.path(id)
+		path := syntax.Path(c.root, id)
 		if inClosure(path, v) {
 			return fmt.Sprintf("a closure captures %s at %s", v.Name(), c.where(id))
 		}
 		k := c.climb(path, 0)
-		switch p := parent(path, k).(type) {
+		switch p := syntax.Parent(path, k).(type) {
 		case *ast.UnaryExpr:
 			if p.Op == token.AND && !amps[p] {
 				return fmt.Sprintf("the address of %s is also taken at %s", v.Name(), c.where(id))
@@ -337,17 +336,17 @@ func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) 
 // callSite checks one use of the function and returns the edits that
 // adapt it to a value result, or why it cannot be adapted.
 func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
-	path := c.path(id)
+	path := syntax.Path(c.root, id)
 	i := 0
-	if sel, ok := parent(path, 0).(*ast.SelectorExpr); ok && sel.Sel == id {
+	if sel, ok := syntax.Parent(path, 0).(*ast.SelectorExpr); ok && sel.Sel == id {
 		i = 1
 	}
-	call, ok := parent(path, i).(*ast.CallExpr)
+	call, ok := syntax.Parent(path, i).(*ast.CallExpr)
 	if !ok || call.Fun != path[i] {
 		return nil, fmt.Sprintf("it is used as a function value at %s", c.where(id))
 	}
 	k := c.climbParens(path, i+1)
-	switch p := parent(path, k).(type) {
+	switch p := syntax.Parent(path, k).(type) {
 	case *ast.ExprStmt:
 		return nil, ""
 	case *ast.AssignStmt:
@@ -377,7 +376,7 @@ func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
 		if why := c.readOnly(path, k+1, id); why != "" {
 			return nil, why
 		}
-		return derefEdits(path, k+1), ""
+		return syntax.DerefEdits(path, k+1), ""
 	case *ast.SelectorExpr:
 		if why := c.selection(path, k+1, p, id); why != "" {
 			return nil, why
@@ -392,17 +391,17 @@ func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
 func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
 	var edits []analysis.TextEdit
 	for _, id := range c.uses[v] {
-		path := c.path(id)
+		path := syntax.Path(c.root, id)
 		if inClosure(path, v) {
 			return nil, fmt.Sprintf("a closure captures the result at %s", c.where(id))
 		}
 		k := c.climbParens(path, 0)
-		switch p := parent(path, k).(type) {
+		switch p := syntax.Parent(path, k).(type) {
 		case *ast.StarExpr:
 			if why := c.readOnly(path, k+1, id); why != "" {
 				return nil, why
 			}
-			edits = append(edits, derefEdits(path, k+1)...)
+			edits = append(edits, syntax.DerefEdits(path, k+1)...)
 			continue
 		case *ast.SelectorExpr:
 			if why := c.selection(path, k+1, p, id); why != "" {
@@ -437,7 +436,7 @@ func (c *checker) selection(path []ast.Node, k int, sel *ast.SelectorExpr, id *a
 func (c *checker) readOnly(path []ast.Node, k int, id *ast.Ident) string {
 	k = c.climb(path, k)
 	cur := path[k]
-	switch p := parent(path, k).(type) {
+	switch p := syntax.Parent(path, k).(type) {
 	case *ast.AssignStmt:
 		for _, l := range p.Lhs {
 			if l == cur {
@@ -468,7 +467,7 @@ func (c *checker) readOnly(path []ast.Node, k int, id *ast.Ident) string {
 
 // passedOn says why the pointer at path[k] cannot become a value.
 func (c *checker) passedOn(path []ast.Node, k int, id *ast.Ident) string {
-	switch p := parent(path, k).(type) {
+	switch p := syntax.Parent(path, k).(type) {
 	case *ast.BinaryExpr:
 		if isNil(c.pass.TypesInfo, p.X) || isNil(c.pass.TypesInfo, p.Y) {
 			return fmt.Sprintf("a caller compares it with nil at %s", c.where(id))
@@ -550,71 +549,20 @@ func discarded(f *ast.File, id *ast.Ident) bool {
 	return ok
 }
 
-// otherFiles parses the package's files in its directory that the pass
-// does not hold: in-package _test.go files and files excluded by build
-// constraints, of the same package name.
+// otherFiles returns the package's files the pass does not hold, parsed
+// on first use (see syntax.OtherFiles).
 func (c *checker) otherFiles() []*ast.File {
-	if c.read {
-		return c.other
-	}
-	c.read = true
-	in := make(map[string]bool)
-	var dir string
-	for _, f := range c.pass.Files {
-		name := c.pass.Fset.File(f.FileStart).Name()
-		in[name] = true
-		dir = filepath.Dir(name)
-	}
-	if dir == "" {
-		return nil
-	}
-	names := append([]string(nil), c.pass.IgnoredFiles...)
-	if ents, err := os.ReadDir(dir); err == nil {
-		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), "_test.go") {
-				names = append(names, filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	fset := token.NewFileSet()
-	for _, name := range names {
-		if in[name] || !strings.HasSuffix(name, ".go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if err != nil || f.Name.Name != c.pass.Pkg.Name() {
-			continue
-		}
-		c.other = append(c.other, f)
+	if !c.read {
+		c.read = true
+		c.other = syntax.OtherFiles(c.pass)
 	}
 	return c.other
-}
-
-// path returns the nodes enclosing n, from n outwards.
-func (c *checker) path(n ast.Node) []ast.Node {
-	cur, ok := c.root.FindByPos(n.Pos(), n.End())
-	if !ok {
-		return []ast.Node{n}
-	}
-	var path []ast.Node
-	for e := range cur.Enclosing() {
-		path = append(path, e.Node())
-	}
-	return path
-}
-
-// parent returns path[k+1], or nil.
-func parent(path []ast.Node, k int) ast.Node {
-	if k+1 < len(path) {
-		return path[k+1]
-	}
-	return nil
 }
 
 // climbParens returns the index of the outermost parenthesis around path[k].
 func (c *checker) climbParens(path []ast.Node, k int) int {
 	for {
-		p, ok := parent(path, k).(*ast.ParenExpr)
+		p, ok := syntax.Parent(path, k).(*ast.ParenExpr)
 		if !ok || p.X != path[k] {
 			return k
 		}
@@ -628,7 +576,7 @@ func (c *checker) climbParens(path []ast.Node, k int) int {
 func (c *checker) climb(path []ast.Node, k int) int {
 	for {
 		k = c.climbParens(path, k)
-		switch p := parent(path, k).(type) {
+		switch p := syntax.Parent(path, k).(type) {
 		case *ast.SelectorExpr:
 			if s := c.pass.TypesInfo.Selections[p]; s != nil && s.Kind() == types.FieldVal && p.X == path[k] {
 				k++
@@ -677,18 +625,4 @@ func isNil(info *types.Info, e ast.Expr) bool {
 func (c *checker) where(n ast.Node) string {
 	p := c.pass.Fset.Position(n.Pos())
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-}
-
-// derefEdits removes the dereference path[k], *x, and the parentheses
-// directly around it: (*x).f becomes x.f.
-func derefEdits(path []ast.Node, k int) []analysis.TextEdit {
-	star := path[k].(*ast.StarExpr)
-	if p, ok := parent(path, k).(*ast.ParenExpr); ok {
-		return []analysis.TextEdit{deleteRange(p.Lparen, star.X.Pos()), deleteRange(star.X.End(), p.Rparen+1)}
-	}
-	return []analysis.TextEdit{deleteRange(star.Pos(), star.X.Pos())}
-}
-
-func deleteRange(pos, end token.Pos) analysis.TextEdit {
-	return analysis.TextEdit{Pos: pos, End: end, NewText: []byte{}}
 }

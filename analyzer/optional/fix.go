@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // fix returns the edits that store the field fv of s as its element type
@@ -60,8 +62,8 @@ func (c *checker) fix(s *types.Named, fv *types.Var, elem types.Type, refs []*re
 // declEdits changes the declaration of the field from *T to T and adds the
 // flag field after it.
 func (c *checker) declEdits(fv *types.Var, flag string) ([]analysis.TextEdit, string) {
-	path := c.path(&ast.Ident{NamePos: fv.Pos(), Name: fv.Name()})
-	field, ok := parent(path, 0).(*ast.Field)
+	path := syntax.Path(c.root, &ast.Ident{NamePos: fv.Pos(), Name: fv.Name()})
+	field, ok := syntax.Parent(path, 0).(*ast.Field)
 	if !ok {
 		return nil, "its declaration was not found"
 	}
@@ -72,11 +74,11 @@ func (c *checker) declEdits(fv *types.Var, flag string) ([]analysis.TextEdit, st
 	if !ok {
 		return nil, fmt.Sprintf("its type is written in parentheses at %s", c.where(field.Pos()))
 	}
-	st, ok := parent(path, 2).(*ast.StructType)
+	st, ok := syntax.Parent(path, 2).(*ast.StructType)
 	if !ok {
 		return nil, "its declaration was not found"
 	}
-	edits := []analysis.TextEdit{deleteRange(star.Pos(), star.X.Pos())}
+	edits := []analysis.TextEdit{syntax.Delete(star.Pos(), star.X.Pos())}
 	if flag == "" {
 		return edits, ""
 	}
@@ -94,7 +96,7 @@ func (c *checker) declEdits(fv *types.Var, flag string) ([]analysis.TextEdit, st
 func (c *checker) refEdits(r *ref, elem types.Type, flag string) ([]analysis.TextEdit, string) {
 	switch r.kind {
 	case storeAmp:
-		edits := []analysis.TextEdit{deleteRange(r.amp.Pos(), r.amp.X.Pos())}
+		edits := []analysis.TextEdit{syntax.Delete(r.amp.Pos(), r.amp.X.Pos())}
 		if flag == "" {
 			return edits, ""
 		}
@@ -123,7 +125,7 @@ func (c *checker) refEdits(r *ref, elem types.Type, flag string) ([]analysis.Tex
 		}
 		return []analysis.TextEdit{insert(r.lhs.End(), ", "+x+"."+flag), replace(r.value, zero+", false")}, ""
 	case litAmp:
-		edits := []analysis.TextEdit{deleteRange(r.amp.Pos(), r.amp.X.Pos())}
+		edits := []analysis.TextEdit{syntax.Delete(r.amp.Pos(), r.amp.X.Pos())}
 		if flag == "" {
 			return edits, ""
 		}
@@ -142,7 +144,7 @@ func (c *checker) refEdits(r *ref, elem types.Type, flag string) ([]analysis.Tex
 		}
 		return []analysis.TextEdit{replace(r.node, text)}, ""
 	case deref:
-		return derefEdits(r.path, r.star), ""
+		return syntax.DerefEdits(r.path, r.star), ""
 	case through:
 		return nil, ""
 	}
@@ -237,20 +239,6 @@ func (c *checker) zero(t types.Type, pos token.Pos) (string, string) {
 		}
 	}
 	return "", fmt.Sprintf("%s is not imported by name where the field is reset at %s", obj.Pkg().Path(), c.where(pos))
-}
-
-// derefEdits removes the dereference path[k], *x, and the parentheses
-// directly around it: (*x).f becomes x.f.
-func derefEdits(path []ast.Node, k int) []analysis.TextEdit {
-	star := path[k].(*ast.StarExpr)
-	if p, ok := parent(path, k).(*ast.ParenExpr); ok {
-		return []analysis.TextEdit{deleteRange(p.Lparen, star.X.Pos()), deleteRange(star.X.End(), p.Rparen+1)}
-	}
-	return []analysis.TextEdit{deleteRange(star.Pos(), star.X.Pos())}
-}
-
-func deleteRange(pos, end token.Pos) analysis.TextEdit {
-	return analysis.TextEdit{Pos: pos, End: end, NewText: []byte{}}
 }
 
 func insert(pos token.Pos, text string) analysis.TextEdit {

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"go/version"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // localWhy checks that the value stored by r, the store of &x in the
@@ -16,7 +18,7 @@ import (
 // or "".
 func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 	v := r.local
-	ampPath := c.path(r.amp)
+	ampPath := syntax.Path(c.root, r.amp)
 	fn := innermostFunc(ampPath)
 	if fn == nil || v.Pos() < fn.Pos() || v.Pos() >= fn.End() {
 		return fmt.Sprintf("%s is not a local of the function that stores its address at %s", v.Name(), c.where(r.amp.Pos()))
@@ -46,8 +48,8 @@ func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 		}
 	}
 	for _, id := range c.uses[v] {
-		path := c.path(id)
-		if u, ok := parent(path, climbParens(path, 0)).(*ast.UnaryExpr); ok && amps[u] {
+		path := syntax.Path(c.root, id)
+		if u, ok := syntax.Parent(path, climbParens(path, 0)).(*ast.UnaryExpr); ok && amps[u] {
 			continue
 		}
 		if inClosure(path, v) {
@@ -56,7 +58,7 @@ func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 		k := c.climb(path, 0)
 		cur := path[k]
 		var assign ast.Node
-		switch p := parent(path, k).(type) {
+		switch p := syntax.Parent(path, k).(type) {
 		case *ast.AssignStmt:
 			for _, l := range p.Lhs {
 				if l == cur {

@@ -4,10 +4,8 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,6 +21,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -372,7 +371,7 @@ func (c *checker) otherNames() map[string]bool {
 		return c.other
 	}
 	c.other = make(map[string]bool)
-	for _, f := range c.otherFiles() {
+	for _, f := range syntax.OtherFiles(c.pass) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				c.other[id.Name] = true
@@ -381,43 +380,6 @@ func (c *checker) otherNames() map[string]bool {
 		})
 	}
 	return c.other
-}
-
-// otherFiles parses the package's files in its directory that the pass
-// does not hold: in-package _test.go files and files excluded by build
-// constraints, of the same package name.
-func (c *checker) otherFiles() []*ast.File {
-	in := make(map[string]bool)
-	var dir string
-	for _, f := range c.pass.Files {
-		name := c.pass.Fset.File(f.FileStart).Name()
-		in[name] = true
-		dir = filepath.Dir(name)
-	}
-	if dir == "" {
-		return nil
-	}
-	names := append([]string(nil), c.pass.IgnoredFiles...)
-	if ents, err := os.ReadDir(dir); err == nil {
-		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), "_test.go") {
-				names = append(names, filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	var files []*ast.File
-	fset := token.NewFileSet()
-	for _, name := range names {
-		if in[name] || !strings.HasSuffix(name, ".go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if err != nil || f.Name.Name != c.pass.Pkg.Name() {
-			continue
-		}
-		files = append(files, f)
-	}
-	return files
 }
 
 // qualifier names the package's own types without a qualifier and the

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // refKind is what one use of the field does.
@@ -41,9 +43,9 @@ type ref struct {
 
 // classify returns what the use id of the field does.
 func (c *checker) classify(id *ast.Ident) *ref {
-	path := c.path(id)
+	path := syntax.Path(c.root, id)
 	r := &ref{id: id, path: path, pos: id.Pos()}
-	switch p := parent(path, 0).(type) {
+	switch p := syntax.Parent(path, 0).(type) {
 	case *ast.KeyValueExpr:
 		if p.Key == id {
 			r.node = p
@@ -86,7 +88,7 @@ func (c *checker) selection(r *ref) {
 	k := climbParens(path, 1)
 	cur := path[k]
 	at := c.where(r.id.Pos())
-	switch p := parent(path, k).(type) {
+	switch p := syntax.Parent(path, k).(type) {
 	case *ast.AssignStmt:
 		for i, l := range p.Lhs {
 			if l != cur {
@@ -183,7 +185,7 @@ func (c *checker) selection(r *ref) {
 func (c *checker) readOnly(path []ast.Node, k int) string {
 	k = c.climb(path, k)
 	cur := path[k]
-	switch p := parent(path, k).(type) {
+	switch p := syntax.Parent(path, k).(type) {
 	case *ast.AssignStmt:
 		for _, l := range p.Lhs {
 			if l == cur {
@@ -223,31 +225,10 @@ func calleeName(call *ast.CallExpr) string {
 	return types.ExprString(call.Fun)
 }
 
-// path returns the nodes enclosing n, from n outwards.
-func (c *checker) path(n ast.Node) []ast.Node {
-	cur, ok := c.root.FindByPos(n.Pos(), n.End())
-	if !ok {
-		return []ast.Node{n}
-	}
-	var path []ast.Node
-	for e := range cur.Enclosing() {
-		path = append(path, e.Node())
-	}
-	return path
-}
-
-// parent returns path[k+1], or nil.
-func parent(path []ast.Node, k int) ast.Node {
-	if k+1 < len(path) {
-		return path[k+1]
-	}
-	return nil
-}
-
 // climbParens returns the index of the outermost parenthesis around path[k].
 func climbParens(path []ast.Node, k int) int {
 	for {
-		p, ok := parent(path, k).(*ast.ParenExpr)
+		p, ok := syntax.Parent(path, k).(*ast.ParenExpr)
 		if !ok || p.X != path[k] {
 			return k
 		}
@@ -261,7 +242,7 @@ func climbParens(path []ast.Node, k int) int {
 func (c *checker) climb(path []ast.Node, k int) int {
 	for {
 		k = climbParens(path, k)
-		switch p := parent(path, k).(type) {
+		switch p := syntax.Parent(path, k).(type) {
 		case *ast.SelectorExpr:
 			if s := c.pass.TypesInfo.Selections[p]; s != nil && s.Kind() == types.FieldVal && p.X == path[k] && !s.Indirect() {
 				k++

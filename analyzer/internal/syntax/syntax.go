@@ -1,0 +1,90 @@
+// Package syntax holds what the analyzers that rewrite a package's uses
+// of a declaration share: the package's files the pass does not hold,
+// the path from a node to the file, and text edits.
+package syntax
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// OtherFiles parses the package's files in its directory that the pass
+// does not hold: in-package _test.go files and files excluded by build
+// constraints, of the same package name. They are parsed in a file set of
+// their own, without types: they can only be searched for names.
+func OtherFiles(pass *analysis.Pass) []*ast.File {
+	in := make(map[string]bool)
+	var dir string
+	for _, f := range pass.Files {
+		name := pass.Fset.File(f.FileStart).Name()
+		in[name] = true
+		dir = filepath.Dir(name)
+	}
+	if dir == "" {
+		return nil
+	}
+	names := append([]string(nil), pass.IgnoredFiles...)
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), "_test.go") {
+				names = append(names, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	var files []*ast.File
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if in[name] || !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil || f.Name.Name != pass.Pkg.Name() {
+			continue
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// Path returns the nodes enclosing n under root, from n outwards.
+func Path(root inspector.Cursor, n ast.Node) []ast.Node {
+	cur, ok := root.FindByPos(n.Pos(), n.End())
+	if !ok {
+		return []ast.Node{n}
+	}
+	var path []ast.Node
+	for e := range cur.Enclosing() {
+		path = append(path, e.Node())
+	}
+	return path
+}
+
+// Parent returns path[k+1], or nil.
+func Parent(path []ast.Node, k int) ast.Node {
+	if k+1 < len(path) {
+		return path[k+1]
+	}
+	return nil
+}
+
+// DerefEdits removes the dereference path[k], *x, and the parentheses
+// directly around it: (*x).f becomes x.f.
+func DerefEdits(path []ast.Node, k int) []analysis.TextEdit {
+	star := path[k].(*ast.StarExpr)
+	if p, ok := Parent(path, k).(*ast.ParenExpr); ok {
+		return []analysis.TextEdit{Delete(p.Lparen, star.X.Pos()), Delete(star.X.End(), p.Rparen+1)}
+	}
+	return []analysis.TextEdit{Delete(star.Pos(), star.X.Pos())}
+}
+
+// Delete removes the text from pos to end.
+func Delete(pos, end token.Pos) analysis.TextEdit {
+	return analysis.TextEdit{Pos: pos, End: end, NewText: []byte{}}
+}
