@@ -55,7 +55,18 @@ func WriteFile(name string, data []byte, mode Mode) error {
 // Write writes the file name atomically with what write writes. On any
 // error, name is left as it was and the temporary file is removed. The
 // error names the file.
+//
+// A name that is not a regular file (a device such as /dev/null or
+// /dev/stdout, a named pipe) is written to directly, as the shell's > does:
+// replacing it would put a regular file in its place. NoClobber refuses
+// it, as it refuses any existing file.
 func Write(name string, mode Mode, write func(io.Writer) error) error {
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		if mode&NoClobber != 0 {
+			return fmt.Errorf("%s: %w", name, fs.ErrExist)
+		}
+		return writeSpecial(name, write)
+	}
 	f, err := createTemp(name)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, bare(err))
@@ -153,4 +164,20 @@ func createTemp(name string) (*os.File, error) {
 		return f, err
 	}
 	return nil, fmt.Errorf("creating a temporary file in %s: too many attempts", dir)
+}
+
+// writeSpecial writes to name, which is not a regular file, in place.
+func writeSpecial(name string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, bare(err))
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
 }
