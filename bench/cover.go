@@ -37,6 +37,12 @@ type Coverage struct {
 	// the test binary lists them.
 	Benchmarks []string
 
+	// Unreadable are the benchmarks whose results cannot be read (a
+	// benchmark that prints to its output while it runs breaks its own
+	// result line): they are never chosen, since a fix they measured
+	// would be judged without them.
+	Unreadable []string
+
 	dir    string                          // the package directory, symbolic links resolved
 	blocks map[string][]cover.ProfileBlock // by file base name: the package's code blocks
 	ran    map[string]map[string][]bool    // by benchmark and file base name: whether it executes each block
@@ -118,6 +124,7 @@ func BenchmarkCoverage(ctx context.Context, dir string) (c *Coverage, err error)
 		return c, nil
 	}
 
+	var runOut []byte // the last run's output
 	run := func(bench, name string) (map[string]cover.Profile, error) {
 		prof := filepath.Join(tmp, "cover.out")
 		args := []string{"-test.run=^$", "-test.bench=" + bench, "-test.benchtime=" + CoverBenchtime,
@@ -133,6 +140,7 @@ func BenchmarkCoverage(ctx context.Context, dir string) (c *Coverage, err error)
 			}
 			return nil, fmt.Errorf("%s of %s failed with -benchtime=%s: %v\n%s", name, pkg.importPath, CoverBenchtime, err, gocmd.Tail(buf.String(), 20))
 		}
+		runOut = buf.Bytes()
 		ps, err := cover.ParseProfiles(prof)
 		if err != nil {
 			return nil, fmt.Errorf("coverage of %s: %w", name, err)
@@ -154,6 +162,10 @@ func BenchmarkCoverage(ctx context.Context, dir string) (c *Coverage, err error)
 		got, err := run("^"+regexp.QuoteMeta(name)+"$", name)
 		if err != nil {
 			return nil, err
+		}
+		if !readable(runOut, name) {
+			c.Unreadable = append(c.Unreadable, name)
+			continue
 		}
 		c.ran[name] = make(map[string][]bool)
 		for file, p := range got {
@@ -201,6 +213,33 @@ func (c *Coverage) Covering(file string, line int) []string {
 	return names
 }
 
+// CoveringFunc returns the benchmarks that execute any code of the
+// innermost function around line of file: for a change that is not on one
+// line (a case merged into another, whose body no benchmark runs although
+// its switch does), the benchmarks that run the function measure it.
+func (c *Coverage) CoveringFunc(file string, line int) []string {
+	if filepath.Dir(realPath(file)) != c.dir {
+		return nil
+	}
+	lo, hi, ok := enclosingFunc(file, line)
+	if !ok {
+		return nil
+	}
+	base := filepath.Base(file)
+	blocks := c.blocks[base]
+	var names []string
+	for _, name := range c.Benchmarks {
+		ran := c.ran[name][base]
+		for i, b := range blocks {
+			if i < len(ran) && ran[i] && b.StartLine <= hi && lo <= b.EndLine {
+				names = append(names, name)
+				break
+			}
+		}
+	}
+	return names
+}
+
 // enclosingFunc returns the lines of the innermost function declaration
 // or literal of file around line.
 func enclosingFunc(file string, line int) (lo, hi int, ok bool) {
@@ -222,4 +261,20 @@ func enclosingFunc(file string, line int) (lo, hi int, ok bool) {
 		return true
 	})
 	return lo, hi, ok
+}
+
+// readable reports whether the output of a run of the benchmark name has
+// a result of it that the benchmark statistics can read.
+func readable(out []byte, name string) bool {
+	set, err := parse(bytes.NewReader(out), name)
+	if err != nil {
+		return false
+	}
+	for _, r := range set.results {
+		top, _, _ := strings.Cut(string(r.Name.Base()), "/")
+		if "Benchmark"+top == name {
+			return true
+		}
+	}
+	return false
 }

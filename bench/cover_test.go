@@ -39,6 +39,16 @@ func Decode(
 	return n + len(table) // decode
 }
 
+// Kind is run by BenchmarkKind, whose values never take its first case.
+func Kind(n int) int {
+	switch {
+	case n < 0: // rare
+		return 0
+	default:
+		return n
+	}
+}
+
 // Warm does its work from the second call on.
 var calls int
 
@@ -52,7 +62,10 @@ func Warm() {
 
 const coverTest = `package fx
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestDecode(t *testing.T) {
 	if Decode(1) != 5 {
@@ -85,6 +98,19 @@ func BenchmarkWarm(b *testing.B) {
 		Warm()
 	}
 }
+
+func BenchmarkKind(b *testing.B) {
+	for b.Loop() {
+		Kind(8)
+	}
+}
+
+func BenchmarkNoisy(b *testing.B) {
+	fmt.Println("size = 9MB")
+	for range b.N {
+		Encode(8)
+	}
+}
 `
 
 // TestBenchmarkCoverage checks which benchmarks BenchmarkCoverage finds
@@ -100,8 +126,13 @@ func TestBenchmarkCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"BenchmarkEncode", "BenchmarkDecode", "BenchmarkBoth", "BenchmarkWarm"}; !slices.Equal(c.Benchmarks, want) {
+	if want := []string{"BenchmarkEncode", "BenchmarkDecode", "BenchmarkBoth", "BenchmarkWarm", "BenchmarkKind", "BenchmarkNoisy"}; !slices.Equal(c.Benchmarks, want) {
 		t.Errorf("Benchmarks = %v, want %v", c.Benchmarks, want)
+	}
+	// BenchmarkNoisy prints while it runs: its result line cannot be
+	// read, so it is never chosen, though it runs Encode.
+	if want := []string{"BenchmarkNoisy"}; !slices.Equal(c.Unreadable, want) {
+		t.Errorf("Unreadable = %v, want %v", c.Unreadable, want)
 	}
 	file := filepath.Join(dir, "fx.go")
 	lineOf := func(mark string) int {
@@ -124,10 +155,18 @@ func TestBenchmarkCoverage(t *testing.T) {
 		{"initTable", nil},
 		{"init", nil},
 		{"warm", []string{"BenchmarkWarm"}},
+		{"rare", nil},
 	} {
 		if got := c.Covering(file, lineOf(tc.mark)); !slices.Equal(got, tc.want) {
 			t.Errorf("line %q: covered by %v, want %v", tc.mark, got, tc.want)
 		}
+	}
+	// A case no benchmark takes is in a function BenchmarkKind runs.
+	if got, want := c.CoveringFunc(file, lineOf("rare")), []string{"BenchmarkKind"}; !slices.Equal(got, want) {
+		t.Errorf("function of line \"rare\": covered by %v, want %v", got, want)
+	}
+	if got := c.CoveringFunc(file, lineOf("never")); !slices.Equal(got, []string{"BenchmarkEncode"}) {
+		t.Errorf("function of line \"never\": covered by %v, want [BenchmarkEncode]", got)
 	}
 	// A file of another directory is not the package's.
 	other := filepath.Join(t.TempDir(), "fx.go")

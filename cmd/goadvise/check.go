@@ -38,7 +38,8 @@ in the summary: -cold and -heapescape.all show them.
 
 Exit status: 0 no findings, 3 findings reported (findings not shown do
 not count), 1 usage error, load failure or tool error. With -fix, 0 when
-every finding was fixed.`,
+every finding was fixed. With -verify: 0 every measured fix kept, 1 a fix
+broke the tests or regressed, 2 the verification could not be done.`,
 		run: runCheck,
 	})
 }

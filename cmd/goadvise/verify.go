@@ -51,6 +51,9 @@ type verifiedFix struct {
 	// was not tried.
 	benchmarks []string
 	unmeasured string
+	// runs says what the chosen benchmarks execute: the finding's line,
+	// or its function when no benchmark executes the line itself.
+	runs string
 }
 
 // A verifyRun is the outcome of check -verify.
@@ -73,22 +76,27 @@ type benchChooser struct {
 }
 
 // choose returns the -bench pattern that measures the fix of f, whose
-// package is in dir, and the benchmarks it names (nil with
-// -verify-bench). When no benchmark executes the finding's line it
-// returns an empty pattern and says so in unmeasured.
-func (bc *benchChooser) choose(ctx context.Context, f *report.Finding, dir string) (pattern string, names []string, unmeasured string, err error) {
+// package is in dir, the benchmarks it names (nil with -verify-bench) and
+// what they execute: the finding's line or, when no benchmark executes
+// it (a case whose body never runs, merged into another), its function.
+// When no benchmark executes either it returns an empty pattern and says
+// so in unmeasured.
+func (bc *benchChooser) choose(ctx context.Context, f *report.Finding, dir string) (pattern string, names []string, runs, unmeasured string, err error) {
 	if bc.pattern != "" {
-		return bc.pattern, nil, "", nil
+		return bc.pattern, nil, "", "", nil
 	}
 	c, err := bc.coverage(ctx, dir, f.Package)
 	if err != nil {
-		return "", nil, "", err
+		return "", nil, "", "", err
 	}
-	names = c.Covering(f.File, f.Line)
-	if len(names) == 0 {
-		return "", nil, fmt.Sprintf("no benchmark runs %s:%d; not measured", relTo(bc.moduleDir, f.File), f.Line), nil
+	line := fmt.Sprintf("%s:%d", relTo(bc.moduleDir, f.File), f.Line)
+	if names = c.Covering(f.File, f.Line); len(names) > 0 {
+		return benchPattern(names), names, line, "", nil
 	}
-	return benchPattern(names), names, "", nil
+	if names = c.CoveringFunc(f.File, f.Line); len(names) > 0 {
+		return benchPattern(names), names, "the function around " + line + " (none runs the line itself)", "", nil
+	}
+	return "", nil, "", fmt.Sprintf("no benchmark runs %s or its function; not measured", line), nil
 }
 
 // coverage returns the benchmark coverage of the package pkg in dir,
@@ -101,6 +109,9 @@ func (bc *benchChooser) coverage(ctx context.Context, dir, pkg string) (*bench.C
 	c, err := bench.BenchmarkCoverage(ctx, dir)
 	if err != nil {
 		err = fmt.Errorf("choosing the benchmarks (choose them with -verify-bench): %w", err)
+	}
+	if err == nil && len(c.Unreadable) > 0 {
+		fmt.Fprintf(os.Stderr, "goadvise: %s of %s print while they run, which breaks their result lines: they are not used to measure fixes\n", strings.Join(c.Unreadable, ", "), pkg)
 	}
 	bc.cover[dir], bc.coverErr[dir] = c, err
 	return c, err
@@ -137,7 +148,7 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 	for _, v := range run.fixes {
 		f := v.f
 		var pattern string
-		pattern, v.benchmarks, v.unmeasured, v.err = chooser.choose(ctx, f, dirOf[f.Package])
+		pattern, v.benchmarks, v.runs, v.unmeasured, v.err = chooser.choose(ctx, f, dirOf[f.Package])
 		if ctx.Err() != nil {
 			return nil, verifyError, fmt.Errorf("verify interrupted")
 		}
@@ -155,6 +166,9 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 			}
 			fmt.Fprintf(os.Stderr, "goadvise: verifying #%d %s at %s:%d%s ...\n", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line, with)
 			v.change, v.res, v.err = measure(ctx, []report.Finding{*f}, dirOf[f.Package], vf, pattern)
+			if v.err == nil {
+				v.err = unread(v.res, v.benchmarks)
+			}
 		}
 		if ctx.Err() != nil {
 			return nil, verifyError, fmt.Errorf("verify interrupted")
@@ -379,7 +393,7 @@ func (run *verifyRun) write(dir, moduleDir, benchFlag string, kept []report.Find
 		}
 		fmt.Fprintf(&md, "\n## %d. %s at %s:%d (%s)\n\n%s\n\n", i+1, f.Analyzer, relTo(moduleDir, f.File), f.Line, verdict, f.Message)
 		if v.err == nil && v.unmeasured == "" {
-			fmt.Fprintf(&md, "%s\n\n", benchmarksUsed(v.benchmarks, benchFlag, fmt.Sprintf("%s:%d", relTo(moduleDir, f.File), f.Line)))
+			fmt.Fprintf(&md, "%s\n\n", benchmarksUsed(v.benchmarks, benchFlag, v.runs))
 		}
 		if v.change != nil {
 			fmt.Fprintf(&md, "```diff\n")
@@ -400,7 +414,11 @@ func (run *verifyRun) write(dir, moduleDir, benchFlag string, kept []report.Find
 		case !c.kept:
 			verdict = "does not hold: " + c.res.Summary()
 		}
-		fmt.Fprintf(&md, "\n## All %d kept fixes together, measured in %s (%s)\n\n", len(keptFindings(run.fixes)), relTo(moduleDir, run.dirs[i]), verdict)
+		where := relTo(moduleDir, run.dirs[i])
+		if where == "." {
+			where = "the module's root package"
+		}
+		fmt.Fprintf(&md, "\n## All %d kept fixes together, measured in %s (%s)\n\n", len(keptFindings(run.fixes)), where, verdict)
 		fmt.Fprintf(&md, "%s\n\n", benchmarksUsed(c.benchmarks, benchFlag, "the kept fixes' lines"))
 		if err := writeTable(&md, c.res); err != nil {
 			return err
@@ -467,3 +485,33 @@ func verifyExit(status, verify int) int {
 	}
 	return verify
 }
+
+// unread returns an error naming the chosen benchmarks that gave no result
+// goadvise could read, before or after the fix: a benchmark that prints
+// to stdout while it runs breaks its own result line, and a fix judged
+// without it would be judged on the others alone.
+func unread(res *bench.VerifyResult, names []string) error {
+	if res == nil || res.Comparison == nil || len(names) == 0 {
+		return nil
+	}
+	both := make(map[string]bool)
+	for _, r := range res.Comparison.Rows {
+		if r.Base != nil && r.Head != nil {
+			name, _, _ := strings.Cut(r.Name, "/")
+			both["Benchmark"+procsSuffix.ReplaceAllString(name, "")] = true
+		}
+	}
+	var missing []string
+	for _, n := range names {
+		if !both[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s gave no result that could be read before and after the fix (a benchmark that prints to its output breaks its result line): measure with -verify-bench naming the others", strings.Join(missing, ", "))
+}
+
+// procsSuffix is the -GOMAXPROCS suffix of a benchmark's name.
+var procsSuffix = regexp.MustCompile(`-\d+$`)

@@ -85,7 +85,7 @@ func TestVerifyPatch(t *testing.T) {
 			t.Errorf("summary.md: no kept %s fix\n%s", a, summary)
 		}
 	}
-	if !bytes.Contains(summary, []byte("6 of 6 fixes kept")) || !bytes.Contains(summary, []byte("All 6 kept fixes together, measured in . (holds)")) ||
+	if !bytes.Contains(summary, []byte("6 of 6 fixes kept")) || !bytes.Contains(summary, []byte("All 6 kept fixes together, measured in the module's root package (holds)")) ||
 		!bytes.Contains(summary, []byte("allocs/op")) || !bytes.Contains(summary, []byte("p=")) {
 		t.Errorf("summary.md lacks the verdicts or the tables:\n%s", summary)
 	}
@@ -222,7 +222,7 @@ func TestVerifyBenchChoice(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
 	}
-	notMeasured := fmt.Sprintf("no benchmark runs cover.go:%d; not measured", indexLine)
+	notMeasured := fmt.Sprintf("no benchmark runs cover.go:%d or its function; not measured", indexLine)
 	for _, f := range r.Findings {
 		switch {
 		case f.Verify == nil:
