@@ -19,6 +19,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/driver"
 	"github.com/goadvise/goadvise/internal/atomicfile"
+	"github.com/goadvise/goadvise/internal/heapprof"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/report/html"
 	"github.com/goadvise/goadvise/wholeprog"
@@ -62,6 +63,7 @@ type checkFlags struct {
 	minScore  float64
 	verify    verifyFlags
 	cpuprof   string
+	memprof   string
 	whole     bool
 	passes    []string // whole-program passes to run
 	// newFromRev keeps only findings on lines changed since this git
@@ -92,6 +94,7 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks (default the go test default)")
 	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): loads every dependency from source and builds SSA and a call graph")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
+	fs.StringVar(&cf.memprof, "memprofile", "", "write a heap profile of goadvise itself at its largest live heap to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
@@ -147,6 +150,14 @@ func runCheck(args []string) int {
 			return exitError
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if cf.memprof != "" {
+		stop := heapprof.Peak(cf.memprof, 100*time.Millisecond)
+		defer func() {
+			if err := stop(); err != nil {
+				fmt.Fprintf(os.Stderr, "goadvise: -memprofile: %v\n", err)
+			}
+		}()
 	}
 	return check(cf, analyzers, patterns)
 }
