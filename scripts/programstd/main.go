@@ -66,8 +66,8 @@ func main() {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("patterns:            %s\n", strings.Join(patterns, " "))
-	fmt.Printf("packages in program: %d (reported on: %d)\n", stats.Packages, stats.Reported)
-	fmt.Printf("SSA functions:       %d\n", stats.Functions)
+	fmt.Printf("packages in program: %d (with bodies: %d, reported on: %d; loaded later for loopalloc: %d)\n", stats.Packages, stats.Bodies, stats.Reported, stats.DepBodies)
+	fmt.Printf("SSA functions:       %d with bodies\n", stats.Functions)
 	fmt.Printf("interface call sites in reported packages: %d; single concrete type by VTA: %d; of those hot: %d; and no other implementation converted: %d\n",
 		stats.InvokeSites, stats.SingleType, stats.HotSingleType, stats.Candidates)
 	fmt.Printf("findings:            %d %v by tier %v\n", len(fs), sorted(byPass), sorted(byTier))
