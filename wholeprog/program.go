@@ -301,7 +301,15 @@ func Analyze(ctx context.Context, pkgs []*packages.Package, opts Options) ([]rep
 }
 
 // AnalyzePaths is Analyze for the packages with the given import paths.
-func AnalyzePaths(ctx context.Context, importPaths []string, opts Options) ([]report.Finding, error) {
+// A panic in building or analysing the program (go/ssa and VTA on code
+// they do not handle) is returned as an error: the caller's other
+// findings still stand.
+func AnalyzePaths(ctx context.Context, importPaths []string, opts Options) (fs []report.Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, fmt.Errorf("program: internal error: %v", r)
+		}
+	}()
 	if opts.Depth <= 0 {
 		opts.Depth = 4
 	}
