@@ -24,7 +24,7 @@ func TestMemoryBound(t *testing.T) {
 	}
 	limit := func() int64 { return debug.SetMemoryLimit(-1) }
 	before := limit()
-	b := boundMemory()
+	b := boundMemory(3, 2)
 	if got := limit(); got != memoryGoal {
 		t.Errorf("limit after boundMemory = %d, want %d", got, memoryGoal)
 	}
@@ -42,7 +42,7 @@ func TestMemoryBound(t *testing.T) {
 	}
 
 	t.Setenv("GOGC", "100")
-	b = boundMemory()
+	b = boundMemory(3, 2)
 	b.atLeast(3 * memoryGoal)
 	if got := limit(); got != before {
 		t.Errorf("with GOGC set: limit = %d, want it left at %d", got, before)

@@ -127,8 +127,7 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	res.Errors = append(res.Errors, ar.toolErrs...)
 	findings := ar.findings
 	if len(cfg.Passes) > 0 {
-		progress("running the whole-program passes")
-		pf, err := wholeprog.AnalyzePaths(context.Background(), ar.roots, wholeprog.Options{Dir: cfg.Dir, Passes: cfg.Passes})
+		pf, err := runPasses(&cfg, ar)
 		if err != nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("whole-program passes: %v", err))
 		}
@@ -140,6 +139,21 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	}
 	res.Report, res.Ranked = r, ranked
 	return res, nil
+}
+
+// runPasses runs the whole-program passes on the packages analysed, from
+// the analysis's listing if it made one, under a soft memory limit like
+// the analysis's but raised by less (see boundMemory), and tells the
+// progress callback which of their steps runs.
+func runPasses(cfg *Config, ar *analysisResult) ([]report.Finding, error) {
+	mem := boundMemory(5, 4)
+	defer mem.restore()
+	return wholeprog.AnalyzePaths(context.Background(), ar.roots, wholeprog.Options{
+		Dir:      cfg.Dir,
+		Passes:   cfg.Passes,
+		Listed:   ar.listed,
+		Progress: func(step string) { cfg.progress("whole-program passes: " + step) },
+	})
 }
 
 // rank merges, hides, scores and ranks the findings, and describes the run.

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,5 +173,39 @@ func writeCPUProfile(t *testing.T, name string, fns ...string) {
 	}
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRunWholeProgress checks that the whole-program passes say which of
+// their steps runs, through Run's progress callback, in order, after the
+// analysis's own steps.
+func TestRunWholeProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds SSA for a fixture module")
+	}
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewTree(t, manyPackages("example.com/whole", 2))
+	var msgs []string
+	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Passes: []string{"devirt", "loopalloc"}}, func(msg string) {
+		msgs = append(msgs, msg)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors: %q", res.Errors)
+	}
+	want := []string{"loading", "building SSA", "call graph", "compiler decisions", "passes"}
+	var got []string
+	for _, m := range msgs {
+		if step, ok := strings.CutPrefix(m, "whole-program passes: "); ok {
+			got = append(got, step)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("whole-program steps %q, want %q (all messages: %q)", got, want, msgs)
+	}
+	if i := slices.Index(msgs, "whole-program passes: loading"); i < 1 || !strings.HasPrefix(msgs[i-1], "analysing packages") {
+		t.Errorf("the passes should start after the analysis: %q", msgs)
 	}
 }

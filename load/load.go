@@ -8,7 +8,9 @@
 // package is compiled already. List runs it once, itself: go/packages
 // also runs go commands to learn the Go version and the target's type
 // sizes, which took it 1.7 s more on golang.org/x/tools. Check
-// type-checks a batch.
+// type-checks a batch. CheckProgram type-checks a whole program for
+// go/ssa instead: some packages from source, in dependency order and in
+// one type universe, the others from export data.
 //
 // Test variants are not supported: a test variant whose dependencies
 // import it back needs its dependencies' export data to share its own
@@ -32,6 +34,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -46,6 +49,9 @@ type Config struct {
 	Dir        string   // directory in which to run the go command ("" for the current one)
 	BuildFlags []string // flags for the go command, such as -tags or -gcflags
 	Env        []string // environment of the go command (nil for os.Environ())
+	// NoExport makes List list without compiling: ExportFile stays empty
+	// until [Export] compiles the packages that need it.
+	NoExport bool
 }
 
 // A Program is the outcome of List: metadata for the packages matched by
@@ -71,6 +77,9 @@ func List(ctx context.Context, cfg Config, patterns ...string) (*Program, error)
 		archc <- strings.TrimSpace(string(out))
 	}()
 	args := append([]string{"list", "-json=" + ListFields, "-pgo=off"}, ListFlags...)
+	if cfg.NoExport {
+		args = slices.DeleteFunc(args, func(a string) bool { return a == "-export=true" })
+	}
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, "--")
 	args = append(args, patterns...)
@@ -233,10 +242,23 @@ type batch struct {
 }
 
 func (b *batch) check(r *packages.Package) {
+	b.checkWith(r, parseWithComments, func(path string) (*types.Package, error) { return b.importFrom(r, path) })
+}
+
+// The parser modes of Check and CheckProgram: the analyzers read comments
+// (directives, generated-file markers), go/ssa does not.
+const (
+	parseWithComments = parser.AllErrors | parser.ParseComments | parser.SkipObjectResolution
+	parseNoComments   = parser.AllErrors | parser.SkipObjectResolution
+)
+
+// checkWith parses r's files with the given mode and type-checks them,
+// importing with imp.
+func (b *batch) checkWith(r *packages.Package, mode parser.Mode, imp importerFunc) {
 	r.Fset = b.fset
 	var files []*ast.File
 	for _, name := range r.CompiledGoFiles {
-		f, err := parser.ParseFile(b.fset, name, nil, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+		f, err := parser.ParseFile(b.fset, name, nil, mode)
 		if f != nil {
 			files = append(files, f)
 		}
@@ -261,7 +283,7 @@ func (b *batch) check(r *packages.Package) {
 		FileVersions: make(map[*ast.File]string),
 	}
 	conf := types.Config{
-		Importer: importerFunc(func(path string) (*types.Package, error) { return b.importFrom(r, path) }),
+		Importer: imp,
 		Sizes:    r.TypesSizes,
 		Error: func(err error) {
 			te, ok := err.(types.Error)

@@ -236,6 +236,33 @@ func (w *Warmed) load(want func(path string) bool) {
 	store(out)
 }
 
+// Records returns the decisions for the package (not its test variant)
+// with the given import path, reading them from the cache as Load does,
+// or why there are none. Unlike Load it keeps nothing: a driver that
+// needs the decisions of many packages, a few at a time (the
+// whole-program passes), holds only those it uses.
+func (w *Warmed) Records(importPath string) ([]Record, error) {
+	<-w.parsed
+	for _, r := range w.results {
+		if r.ImportPath != importPath || r.Test {
+			continue
+		}
+		switch {
+		case r.Err != "":
+			return nil, errors.New(r.Err)
+		case w.err != nil:
+			return nil, w.err
+		case r.Records != nil:
+			return r.Records, nil
+		}
+		if recs, ok := cacheGet(r.key); ok {
+			return recs, nil
+		}
+		return nil, errors.New("compiler decisions missing from the cache (removed during the run?)")
+	}
+	return nil, fmt.Errorf("no compiler decisions for %s", importPath)
+}
+
 // listedPackage is a package as go list describes it.
 type listedPackage = load.Package
 

@@ -1,6 +1,7 @@
 package wholeprog
 
 import (
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -170,6 +171,31 @@ func (p *program) singleCallee(site ssa.CallInstruction) *ssa.Function {
 		only = wrapped(only)
 	}
 	return only
+}
+
+// soleCallee is singleCallee for claims that the call always goes to the
+// callee (loopalloc's "on every iteration"). The call graph does not see
+// the values that code without a body makes, so for a call through a
+// function value the value must be made by code with a body, and for a
+// call through an interface either so must the receiver, or the receiver
+// type must be the only implementation of a sealed interface (as devirt
+// requires).
+func (p *program) soleCallee(site ssa.CallInstruction) *ssa.Function {
+	c := p.singleCallee(site)
+	common := site.Common()
+	if c == nil || common.StaticCallee() != nil {
+		return c
+	}
+	if common.IsInvoke() {
+		iface, _ := common.Value.Type().Underlying().(*types.Interface)
+		if conc := p.receiverType(site); iface != nil && conc != nil && p.sealed(iface) && p.onlyImplementation(iface, conc) {
+			return c
+		}
+	}
+	if !p.visible(common.Value) {
+		return nil
+	}
+	return c
 }
 
 // isWrapper reports whether fn is a synthetic wrapper (of a promoted or

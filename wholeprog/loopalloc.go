@@ -35,7 +35,7 @@ func (p *program) loopalloc(funcs []*ssa.Function) []report.Finding {
 				if !ok {
 					continue
 				}
-				callee := p.singleCallee(site)
+				callee := p.soleCallee(site)
 				if callee == nil {
 					continue
 				}
@@ -85,7 +85,7 @@ func (p *program) followLoopCall(fn *ssa.Function, site ssa.CallInstruction, cal
 			}
 			for _, instr := range b.Instrs {
 				if cs, ok := instr.(ssa.CallInstruction); ok {
-					if c := p.singleCallee(cs); c != nil {
+					if c := p.soleCallee(cs); c != nil {
 						queue = append(queue, step{c, append(append([]*ssa.Function(nil), s.path...), c)})
 					}
 				}
@@ -120,7 +120,7 @@ func (p *program) everyCallAllocs(fn *ssa.Function) []optlog.Record {
 	if syn == nil || fn.Parent() != nil {
 		return nil
 	}
-	recs := p.records[fn.Pkg.Pkg.Path()]
+	recs, _ := p.recordsOf(fn.Pkg.Pkg.Path())
 	if len(recs) == 0 {
 		return nil
 	}
@@ -201,12 +201,12 @@ func (p *program) reusable(fn *ssa.Function, r optlog.Record) bool {
 			}
 		}
 	}
-	return len(match) == 1 && localOnly(match[0], 0)
+	return len(match) == 1 && p.localOnly(match[0], 0)
 }
 
 // localOnly reports whether the memory v points to is used only within
 // its function: read, written, indexed, sliced, copied and measured.
-func localOnly(v ssa.Value, depth int) bool {
+func (p *program) localOnly(v ssa.Value, depth int) bool {
 	refs := v.Referrers()
 	if refs == nil || depth > 8 {
 		return false
@@ -214,7 +214,7 @@ func localOnly(v ssa.Value, depth int) bool {
 	for _, instr := range *refs {
 		switch instr := instr.(type) {
 		case *ssa.Slice, *ssa.IndexAddr, *ssa.FieldAddr:
-			if !localOnly(instr.(ssa.Value), depth+1) {
+			if !p.localOnly(instr.(ssa.Value), depth+1) {
 				return false
 			}
 		case *ssa.Index, *ssa.Field, *ssa.DebugRef:
@@ -227,7 +227,7 @@ func localOnly(v ssa.Value, depth int) bool {
 				return false // the address itself is stored
 			}
 		case *ssa.Call:
-			if !localCall(instr.Common(), v, depth) {
+			if !p.localCall(instr.Common(), v, depth) {
 				return false
 			}
 		default:
@@ -241,7 +241,9 @@ func localOnly(v ssa.Value, depth int) bool {
 // call: the builtins len, cap and copy, a function whose parameter is
 // only used locally (by localOnly), or the Read or Write method of an
 // io.Reader or io.Writer, whose implementations must not retain the slice.
-func localCall(common *ssa.CallCommon, v ssa.Value, depth int) bool {
+// A function of a package without bodies is read from source for this
+// (see depBody).
+func (p *program) localCall(common *ssa.CallCommon, v ssa.Value, depth int) bool {
 	if common.IsInvoke() {
 		if common.Value == v {
 			return false
@@ -258,11 +260,14 @@ func localCall(common *ssa.CallCommon, v ssa.Value, depth int) bool {
 		return b.Name() == "len" || b.Name() == "cap" || b.Name() == "copy"
 	}
 	callee := common.StaticCallee()
+	if callee != nil && len(callee.Blocks) == 0 {
+		callee = p.depBody(callee)
+	}
 	if callee == nil || len(callee.Blocks) == 0 || len(callee.Params) != len(common.Args) {
 		return false
 	}
 	for i, a := range common.Args {
-		if a == v && !localOnly(callee.Params[i], depth+1) {
+		if a == v && !p.localOnly(callee.Params[i], depth+1) {
 			return false
 		}
 	}

@@ -239,3 +239,40 @@ func TestPassesDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestDependencies checks the rules that keep devirt's claims true when
+// dependencies are read from export data, without their functions'
+// bodies: in the module in testdata/deps, the app's loops call Weigh on a
+// light or on the impl.Heavy that dep.Make builds by reflection from a
+// struct field, and Put on a *memSink or on the *box.Box[*Item] that
+// box.New builds the same way. No code converts an impl.Heavy or a
+// *box.Box[*Item] to an interface, so neither call may be reported: the
+// receiver of Weigh comes out of a function without a body (main.go:46),
+// and a type of a dependency, box.Box, implements Sink (main.go:62). The
+// call on Massive, always a solid (main.go:52), is reported. Only the
+// app's package has bodies.
+func TestDependencies(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "deps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedModule, Dir: dir}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stats wholeprog.Stats
+	fs, err := wholeprog.Analyze(context.Background(), roots, wholeprog.Options{Dir: dir, Passes: []string{wholeprog.Devirt}, Stats: &stats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		t.Logf("%s %s:%d: %s", f.Analyzer, filepath.Base(f.File), f.Line, f.Message)
+	}
+	want(t, fs, "devirt", "main.go", 52, "Massive.Mass is an interface call whose receiver is always solid")
+	if len(fs) != 1 {
+		t.Errorf("got %d findings, want 1 (neither main.go:46 nor main.go:62)", len(fs))
+	}
+	if stats.Bodies != 1 || stats.Packages <= stats.Bodies {
+		t.Errorf("%d packages of %d have bodies, want the app's alone", stats.Bodies, stats.Packages)
+	}
+}

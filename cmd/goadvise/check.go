@@ -20,6 +20,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/driver"
 	"github.com/goadvise/goadvise/internal/atomicfile"
+	"github.com/goadvise/goadvise/internal/heapprof"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/report/html"
 	"github.com/goadvise/goadvise/wholeprog"
@@ -64,6 +65,7 @@ type checkFlags struct {
 	minScore  float64
 	verify    verifyFlags
 	cpuprof   string
+	memprof   string
 	whole     bool
 	passes    []string // whole-program passes to run
 	// newFromRev keeps only findings on lines changed since this git
@@ -92,9 +94,10 @@ func runCheck(args []string) int {
 	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
 	fs.IntVar(&cf.verify.count, "verify-count", 6, "with -verify, benchmark rounds per version")
 	fs.StringVar(&cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks (default the go test default)")
-	fs.StringVar(&cf.verify.bench, "verify-bench", "", "with -verify, the benchmarks to run for every fix, a `regexp` as for go test -bench (default: for each fix, the package's benchmarks that execute the finding's line, found by running each once with coverage; a fix none executes is not measured)")
-	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): loads every dependency from source and builds SSA and a call graph")
+	fs.StringVar(&cf.verify.bench, "verify-bench", "", "with -verify, the benchmarks to run for every fix, a `regexp` as for go test -bench (default: for each fix, the package's benchmarks that execute the finding's line, found by running each once with coverage, or else those that execute its function; a fix neither is executed by is not measured)")
+	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): builds SSA and a call graph of the module, reading its dependencies from export data")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
+	fs.StringVar(&cf.memprof, "memprofile", "", "write a heap profile of goadvise itself at its largest live heap to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
@@ -156,6 +159,14 @@ func runCheck(args []string) int {
 			return exitError
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if cf.memprof != "" {
+		stop := heapprof.Peak(cf.memprof, 100*time.Millisecond)
+		defer func() {
+			if err := stop(); err != nil {
+				fmt.Fprintf(os.Stderr, "goadvise: -memprofile: %v\n", err)
+			}
+		}()
 	}
 	return check(cf, analyzers, patterns)
 }

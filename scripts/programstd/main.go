@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/goadvise/goadvise/internal/heapprof"
 	"github.com/goadvise/goadvise/wholeprog"
 )
 
@@ -24,6 +25,7 @@ func main() {
 	passes := flag.String("passes", "devirt", "comma-separated passes to run (devirt, loopalloc); loopalloc compiles every package with the optimization log")
 	show := flag.Int("show", 10, "print the first `N` findings")
 	closed := flag.Bool("closed", false, "report devirt findings even though the packages have no main package (std is a library: its callers are unknown)")
+	memprofile := flag.String("memprofile", "", "write a heap profile to `file` at the largest live heap (checked every 100 ms)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: programstd [-passes devirt,loopalloc] [-show N] [packages (default std)]\n")
 		flag.PrintDefaults()
@@ -41,8 +43,16 @@ func main() {
 	}
 	var stats wholeprog.Stats
 	opts := wholeprog.Options{Passes: strings.Split(*passes, ","), Stats: &stats, AssumeClosed: *closed}
+	stopProfile := func() error { return nil }
+	if *memprofile != "" {
+		stopProfile = heapprof.Peak(*memprofile, 100*time.Millisecond)
+	}
 	fs, err := wholeprog.Analyze(context.Background(), roots, opts)
 	elapsed := time.Since(start)
+	if err := stopProfile(); err != nil {
+		fmt.Fprintf(os.Stderr, "programstd: %v\n", err)
+		os.Exit(1)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "programstd: %v\n", err)
 		os.Exit(1)
@@ -56,8 +66,8 @@ func main() {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("patterns:            %s\n", strings.Join(patterns, " "))
-	fmt.Printf("packages in program: %d (reported on: %d)\n", stats.Packages, stats.Reported)
-	fmt.Printf("SSA functions:       %d\n", stats.Functions)
+	fmt.Printf("packages in program: %d (with bodies: %d, reported on: %d; loaded later for loopalloc: %d)\n", stats.Packages, stats.Bodies, stats.Reported, stats.DepBodies)
+	fmt.Printf("SSA functions:       %d with bodies\n", stats.Functions)
 	fmt.Printf("interface call sites in reported packages: %d; single concrete type by VTA: %d; of those hot: %d; and no other implementation converted: %d\n",
 		stats.InvokeSites, stats.SingleType, stats.HotSingleType, stats.Candidates)
 	fmt.Printf("findings:            %d %v by tier %v\n", len(fs), sorted(byPass), sorted(byTier))
