@@ -13,6 +13,8 @@
 # and prints wall time and peak RSS, then every ratio the targets are about.
 #
 # usage: scripts/perf.sh [xtools|nats|std|all]   (default: all)
+#   GOADVISE_BIN=path measures that goadvise binary instead of building
+#   this checkout's (for a before/after table).
 #   xtools: a copy of golang.org/x/tools@v0.52.0 (216 packages);
 #   nats:   a copy of github.com/nats-io/nats-server/v2@v2.15.2 (one large
 #           package, server, of about 100k lines);
@@ -31,7 +33,12 @@ work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 
 echo "building goadvise and installing staticcheck v0.8.2 ..."
-go build -o "$work/goadvise" ./cmd/goadvise
+if [ -n "${GOADVISE_BIN:-}" ]; then
+	# An earlier build to measure, for before/after tables.
+	cp "$GOADVISE_BIN" "$work/goadvise"
+else
+	go build -o "$work/goadvise" ./cmd/goadvise
+fi
 GOBIN="$work/bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ga=$work/goadvise
 sc=$work/bin/staticcheck
