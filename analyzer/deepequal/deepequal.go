@@ -250,11 +250,11 @@ func report(pass *analysis.Pass, hot *hotpath.Result, file *ast.File, call *ast.
 	var repl, what string
 	var replaced ast.Expr = call // the expression that repl replaces
 	var imports []string
-	fixable := true
+	fixable, why := true, ""
 	pkgName := func(path string) string {
 		name, ok := importName(pass, file, call.Pos(), path)
 		if !ok {
-			fixable = false
+			fixable, why = false, "the name "+path[strings.LastIndex(path, "/")+1:]+" means something else here"
 			return path
 		}
 		if name == "" { // not yet imported
@@ -291,7 +291,7 @@ func report(pass *analysis.Pass, hot *hotpath.Result, file *ast.File, call *ast.
 		repl = fmt.Sprintf("%s.EqualFunc(%s, %s, func(x, y %s) bool { return x.Equal(y) })", name, src(a), src(b), es)
 		what = s.pkg + ".EqualFunc with the elements' Equal method"
 		if !typeNameable(elem, pass.Pkg, file) {
-			fixable = false
+			fixable, why = false, "the element type cannot be named in this file"
 		}
 	default:
 		name := pkgName(s.pkg)
@@ -305,6 +305,9 @@ func report(pass *analysis.Pass, hot *hotpath.Result, file *ast.File, call *ast.
 	if len(s.caveats) > 0 {
 		msg += " (behaviour change: " + strings.Join(s.caveats, "; ") + ")"
 		fixMsg += " (changes behaviour: " + strings.Join(s.caveats, "; ") + ")"
+	}
+	if !fixable {
+		msg += "; no automatic fix: " + why
 	}
 	msg += fmt.Sprintf(" [%s", info.Tier)
 	if info.Reason != "" {

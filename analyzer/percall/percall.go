@@ -287,7 +287,7 @@ func (st *state) call(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, recv
 	fname := funcLabel(fd, pass.TypesInfo)
 	d := analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Category: hot.Tier.String()}
 	if kind == argRecv {
-		d.Message = fmt.Sprintf("%s %s from the receiver's fields on every call of %s: build it once, in a field set when the receiver is created (or with sync.OnceValue), to save the work and its allocations per call [%s: %s]",
+		d.Message = fmt.Sprintf("%s %s from the receiver's fields on every call of %s: build it once, in a field set when the receiver is created (or with sync.OnceValue), to save the work and its allocations per call; no automatic fix: where the receiver is created is for its type to decide [%s: %s]",
 			short, b.what, fname, hot.Tier, hot.Reason)
 		pass.Report(d)
 		return
@@ -296,13 +296,25 @@ func (st *state) call(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, recv
 	if b.errRet {
 		once = "sync.OnceValues"
 	}
-	d.Message = fmt.Sprintf("%s with constant arguments %s on every call of %s: move it to a package-level variable (or %s for lazy initialization), so it is built once instead of once per call [%s: %s]",
-		short, b.what, fname, once, hot.Tier, hot.Reason)
-	if b.suffix != "" && kind == argConst && st.fixable(key, call) {
+	why := ""
+	switch {
+	case b.suffix == "" && b.errRet:
+		why = "; no automatic fix: the error it returns must still be handled where it was"
+	case b.suffix == "":
+		why = "; no automatic fix: goadvise rewrites only regexp.MustCompile and strings.NewReplacer"
+	case kind == argLocalConst:
+		why = "; no automatic fix: the arguments use constants declared in the function, which would have to move with it"
+	case !st.fixable(key, call):
+		why = "; no automatic fix: the arguments are invalid, and hoisted the call would panic at start-up instead of when it runs"
+	default:
 		if fix, ok := st.hoist(file, fd, call, b.suffix); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		} else {
+			why = "; no automatic fix: the call cannot be printed as it is at package level"
 		}
 	}
+	d.Message = fmt.Sprintf("%s with constant arguments %s on every call of %s: move it to a package-level variable (or %s for lazy initialization), so it is built once instead of once per call%s [%s: %s]",
+		short, b.what, fname, once, why, hot.Tier, hot.Reason)
 	pass.Report(d)
 }
 
@@ -702,7 +714,7 @@ func (st *state) template(fd *ast.FuncDecl, call *ast.CallExpr, recv *types.Var,
 	}
 	st.pass.Report(analysis.Diagnostic{
 		Pos: outer.Pos(), End: outer.End(), Category: hot.Tier.String(),
-		Message: fmt.Sprintf("template parsed from %s on every call of %s: parse it once into %s; a parsed template is safe for concurrent use, and parsing per call allocates the whole syntax tree again [%s: %s]",
+		Message: fmt.Sprintf("template parsed from %s on every call of %s: parse it once into %s; a parsed template is safe for concurrent use, and parsing per call allocates the whole syntax tree again; no automatic fix: the parse's error handling moves with it [%s: %s]",
 			src, funcLabel(fd, info), where, hot.Tier, hot.Reason),
 	})
 	return true
@@ -731,7 +743,7 @@ func (st *state) mapLit(fd *ast.FuncDecl, lit *ast.CompositeLit) {
 	}
 	st.pass.Report(analysis.Diagnostic{
 		Pos: lit.Pos(), End: lit.End(), Category: hot.Tier.String(),
-		Message: fmt.Sprintf("map literal of %d constant entries is built on every call of %s although it is only read: make it a package-level variable, so it is built once instead of allocated and filled per call [%s: %s]",
+		Message: fmt.Sprintf("map literal of %d constant entries is built on every call of %s although it is only read: make it a package-level variable, so it is built once instead of allocated and filled per call; no automatic fix: its name is for the package's author to choose [%s: %s]",
 			len(lit.Elts), funcLabel(fd, info), hot.Tier, hot.Reason),
 	})
 }

@@ -5,9 +5,16 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/goadvise/goadvise/analyzer/internal/fixtest"
 	"github.com/goadvise/goadvise/analyzer/percall"
 )
 
 func TestAnalyzer(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), percall.Analyzer, "a", "b", "c")
+}
+
+// TestNoFixSaysWhy checks that every finding without a fix says in its
+// message why there is none, and that no finding with a fix says so.
+func TestNoFixSaysWhy(t *testing.T) {
+	fixtest.SaysWhy(t, analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), percall.Analyzer, "a", "b", "c"))
 }

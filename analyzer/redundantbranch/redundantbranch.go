@@ -841,6 +841,9 @@ func fallsThrough(list []ast.Stmt) bool {
 
 func (c *checker) report(pos token.Pos, msg string, edits []analysis.TextEdit, fixMsg string) {
 	info := c.hot.At(pos)
+	if len(edits) == 0 {
+		msg += "; no automatic fix: the edit would leave a variable, an import or a label unused, or re-indent a multi-line raw string"
+	}
 	msg += " [" + info.Tier.String()
 	if info.Reason != "" {
 		msg += ": " + info.Reason

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/goadvise/goadvise/analyzer/internal/fixtest"
 	"github.com/goadvise/goadvise/analyzer/redundantbranch"
 )
 
@@ -26,6 +27,12 @@ var packages = []string{"a", "fix", "gen"}
 
 func TestAnalyzer(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), redundantbranch.Analyzer, packages...)
+}
+
+// TestNoFixSaysWhy checks that every finding without a fix says in its
+// message why there is none, and that no finding with a fix says so.
+func TestNoFixSaysWhy(t *testing.T) {
+	fixtest.SaysWhy(t, analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), redundantbranch.Analyzer, packages...))
 }
 
 // TestGoldenExact applies the suggested fixes without reformatting and
