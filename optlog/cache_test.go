@@ -94,4 +94,9 @@ func TestCompileMemoryLimit(t *testing.T) {
 	if got, want := compileMemoryLimit([]*target{{files: []string{small}}, {files: []string{big, small}}}), fmt.Sprintf("%dMiB", (sourceHeapFactor*(3<<20+1<<10))>>20); got != want {
 		t.Errorf("with a 3 MiB package: limit %s, want %s", got, want)
 	}
+	// The standard library's packages fit the default: its runtime has
+	// 2.7 MB of source, mostly comments.
+	if got := compileMemoryLimit([]*target{{files: []string{big}, std: true}}); got != "280MiB" {
+		t.Errorf("with a 3 MiB package of std: limit %s, want 280MiB", got)
+	}
 }

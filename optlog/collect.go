@@ -390,6 +390,7 @@ type target struct {
 	dir        string
 	files      []string
 	cgo        bool     // the package has cgo files
+	std        bool     // the package is in the standard library
 	logDirs    []string // where its compile may have logged, set by build
 	key        string
 	skip       string // why the package is skipped, or ""
@@ -436,7 +437,7 @@ func (c *collector) targets(order []*listedPackage) []*target {
 		} else if c.opts.Tests && strings.HasSuffix(p.ImportPath, "_test") {
 			continue // an external test package without its variant suffix: not built
 		}
-		t := &target{importPath: path, test: isTest, forTest: p.ForTest, dir: p.Dir}
+		t := &target{importPath: path, test: isTest, forTest: p.ForTest, dir: p.Dir, std: p.Standard}
 		for _, f := range p.GoFiles {
 			t.files = append(t.files, filepath.Join(p.Dir, f))
 		}
@@ -544,7 +545,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			// directory of its own: the compiler names the log's
 			// subdirectory after the package path it is given, which
 			// is "main" for every main package.
-			flag := "-gcflags=" + t.importPath + "=" + quoteFlag("-json=0,"+c.pkgLogDir(t.importPath)) + c.compileFlags()
+			flag := "-gcflags=" + t.importPath + "=" + quoteFlag("-json=0,"+c.pkgLogDir(t.importPath)) + c.compileFlags(t)
 			args = append(args, flag)
 			if !slices.Contains(c.flags, flag) {
 				c.flags = append(c.flags, flag)
@@ -776,12 +777,43 @@ func quoteFlag(f string) string {
 // makes it hold more: the compile of go/ssa peaked at 145 MB. One backend
 // goroutine (-c=1; the go command already runs a compile per core) and a
 // 64 MB starting heap brought that to 120 MB in the same time.
-func (c *collector) compileFlags() string {
+//
+// Not for a package of more than bigPackage bytes of source (t, if not
+// nil): its compile is the build's longest, often alone at its end, and
+// the go command's concurrent backend is what keeps its wall time near
+// go build's (nats-server's server package, 4.3 MB: 15 s with -c=1).
+func (c *collector) compileFlags(t *target) string {
 	f := " -dwarf=false"
-	if c.tuneGC() {
+	if c.tuneGC() && (t == nil || !big(t)) {
 		f += " -c=1 -d=gcstart=64"
 	}
 	return f
+}
+
+// bigPackage is the size of source above which a package outside the
+// standard library is big (see big).
+const bigPackage = 2 << 20
+
+// big reports whether t is a big package: outside the standard library,
+// with more than bigPackage bytes of source. Its compile keeps the go
+// command's concurrent backend and gets the memory it needs (see
+// compileFlags, compileMemoryLimit). The standard library's compiles are
+// measured to fit the defaults (its runtime has 2.7 MB of source, mostly
+// comments, and its compile peaks at 200 MB), and its packages cannot
+// grow.
+func big(t *target) bool {
+	return !t.std && sourceSize(t) > bigPackage
+}
+
+// sourceSize returns the size of t's files.
+func sourceSize(t *target) int64 {
+	var n int64
+	for _, f := range t.files {
+		if fi, err := os.Stat(f); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }
 
 // tuneGC reports whether the compiler is recent enough for compileFlags'
@@ -812,18 +844,14 @@ func (c *collector) tuneGC() bool {
 // compile of nats-server's server package (4.3 MB of source; a plain
 // compile peaks at 660 MB) took 50 s of CPU instead of 18 s under it. So
 // the limit is at least sourceHeapFactor bytes per byte of the largest
-// package's source, which a plain compile stays below.
+// big package's source (see big), which a plain compile stays below.
 func compileMemoryLimit(targets []*target) string {
 	const base = 280 << 20
 	var largest int64
 	for _, t := range targets {
-		var n int64
-		for _, f := range t.files {
-			if fi, err := os.Stat(f); err == nil {
-				n += fi.Size()
-			}
+		if big(t) {
+			largest = max(largest, sourceSize(t))
 		}
-		largest = max(largest, n)
 	}
 	return fmt.Sprintf("%dMiB", max(base, sourceHeapFactor*largest)>>20)
 }

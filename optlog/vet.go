@@ -230,6 +230,11 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 	if !asm {
 		args = append(args, "-complete")
 	}
+	// A large package's compile is the unit's longest step: let the
+	// compiler's backend use the cores, as the go command does.
+	if big(&target{files: files, std: cfg.Standard[cfg.ImportPath]}) {
+		args = append(args, fmt.Sprintf("-c=%d", min(4, runtime.GOMAXPROCS(0))))
+	}
 	// The compiler names each log file after a source file's base name,
 	// and a file of another package compiled here (a generic function's)
 	// can replace the log of the package's file of the same name (see
