@@ -192,11 +192,15 @@ func Check(ctx context.Context, source string, patterns []string, opts CheckOpti
 	if opts.Preprofile {
 		rep.Preprofile = preprofile(ctx, source)
 	}
+	// The syntax alone: staleness compares the profile's functions and
+	// call lines with the source. Types would make go list compile every
+	// dependency and test variant (check -profile took twice as long on
+	// golang.org/x/tools for it).
 	cfg := &packages.Config{
 		Context: ctx,
 		Dir:     opts.Dir,
 		Tests:   true, // profiles of benchmarks name test functions
-		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo,
+		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax,
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
