@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/goadvise/goadvise/analyzer/escape"
+	"github.com/goadvise/goadvise/analyzer/internal/fixtest"
 	"github.com/goadvise/goadvise/analyzer/smallalloc"
 )
 
@@ -22,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the .golden files of TestAnalyz
 // updateGolden writes the golden files of pkgs: each file with all fixes
 // applied. Review them before committing.
 func updateGolden(t *testing.T, pkgs ...string) {
-	for _, r := range analysistest.Run(ignoreWants{}, analysistest.TestData(), smallalloc.Analyzer, pkgs...) {
+	for _, r := range analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), smallalloc.Analyzer, pkgs...) {
 		out, err := applyFixes(r.Pass.Fset, r.Diagnostics)
 		if err != nil {
 			t.Fatal(err)
@@ -61,28 +62,14 @@ func TestAnalyzer(t *testing.T) {
 // its message, which stays one sentence ending in the tier, and that no
 // finding with a fix says it has none.
 func TestNoFixSaysWhy(t *testing.T) {
-	const why = "; no automatic fix: "
-	without := 0
-	for _, r := range analysistest.Run(ignoreWants{}, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c", "reuse") {
+	results := analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c", "reuse")
+	fixtest.SaysWhy(t, results)
+	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			pos := r.Pass.Fset.Position(d.Pos)
-			has := strings.Contains(d.Message, why)
-			switch {
-			case len(d.SuggestedFixes) == 0 && !has:
-				t.Errorf("%s: no fix, and the message does not say why: %s", pos, d.Message)
-			case len(d.SuggestedFixes) > 0 && has:
-				t.Errorf("%s: a fix, but the message says there is none: %s", pos, d.Message)
-			}
-			if len(d.SuggestedFixes) == 0 {
-				without++
-			}
-			if strings.Count(d.Message, why) > 1 || strings.Contains(d.Message, ". ") || !strings.HasSuffix(d.Message, "]") {
-				t.Errorf("%s: not one sentence ending in the tier: %s", pos, d.Message)
+			if strings.Count(d.Message, fixtest.Why) > 1 || strings.Contains(d.Message, ". ") || !strings.HasSuffix(d.Message, "]") {
+				t.Errorf("%s: not one sentence ending in the tier: %s", r.Pass.Fset.Position(d.Pos), d.Message)
 			}
 		}
-	}
-	if without == 0 {
-		t.Error("no finding without a fix in the test data")
 	}
 }
 
@@ -98,7 +85,7 @@ func TestHeuristic(t *testing.T) {
 func TestThreshold(t *testing.T) {
 	setFlag(t, &smallalloc.Analyzer.Flags, "threshold", "2")
 	var got []string
-	for _, r := range analysistest.Run(ignoreWants{}, analysistest.TestData(), smallalloc.Analyzer, "a") {
+	for _, r := range analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), smallalloc.Analyzer, "a") {
 		for _, d := range r.Diagnostics {
 			fn := r.Pass.Fset.Position(d.Pos).Line
 			got = append(got, strconv.Itoa(fn))
@@ -146,9 +133,3 @@ func setFlag(t *testing.T, fs *flag.FlagSet, name, v string) {
 	}
 	t.Cleanup(func() { f.Value.Set(old) })
 }
-
-// ignoreWants is an analysistest.Testing that ignores the "want"
-// expectations, which hold for the default threshold.
-type ignoreWants struct{}
-
-func (ignoreWants) Errorf(format string, args ...any) {}
