@@ -70,15 +70,10 @@ func BenchmarkCoverage(ctx context.Context, dir string) (c *Coverage, err error)
 			err = rerr
 		}
 	}()
-	root, err := copyTree(ctx, dir, filepath.Join(tmp, "src"))
+	_, cdir, err := copyPackage(ctx, dir, filepath.Join(tmp, "src"))
 	if err != nil {
 		return nil, err
 	}
-	rel, err := filepath.Rel(root, realPath(dir))
-	if err != nil {
-		return nil, err
-	}
-	cdir := filepath.Join(tmp, "src", rel)
 	pkgs, err := listPackages(ctx, cdir, []string{"."})
 	if err != nil {
 		return nil, err

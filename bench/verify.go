@@ -153,15 +153,10 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		}
 	}()
 
-	root, err := copyTree(ctx, dir, filepath.Join(tmp, "src"))
+	root, cdir, err := copyPackage(ctx, dir, filepath.Join(tmp, "src"))
 	if err != nil {
 		return nil, err
 	}
-	rel, err := filepath.Rel(root, realPath(dir))
-	if err != nil {
-		return nil, err
-	}
-	cdir := filepath.Join(tmp, "src", rel)
 
 	// Resolve the edits before changing anything.
 	type fileEdits struct {
@@ -318,6 +313,20 @@ func realPath(path string) string {
 		return p
 	}
 	return path
+}
+
+// copyPackage copies the tree containing the package directory dir to dst
+// (see copyTree) and returns the root of the tree copied and the
+// package's directory in the copy.
+func copyPackage(ctx context.Context, dir, dst string) (root, cdir string, err error) {
+	if root, err = copyTree(ctx, dir, dst); err != nil {
+		return "", "", err
+	}
+	rel, err := filepath.Rel(root, realPath(dir))
+	if err != nil {
+		return "", "", err
+	}
+	return root, filepath.Join(dst, rel), nil
 }
 
 // copyTree copies the tree containing dir to dst and returns the root of

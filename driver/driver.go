@@ -310,7 +310,7 @@ func loadProfiles(ctx context.Context, cfg *Config) (*pgo.Hotness, error) {
 		return hot, nil // the analysis reports why the packages do not load
 	}
 	cfg.listing = listing
-	loaded := profileNames(listing)
+	loaded := pgo.ListedNames(listing)
 	for _, c := range hot.Coverage(func(pkg string) bool { return loaded[pkg] }) {
 		switch {
 		case c.Percent == 0:
@@ -356,28 +356,4 @@ func staleness(ps *report.ProfileStats, dir string, patterns []string) {
 	for _, f := range rep.Stale {
 		ps.Stale = append(ps.Stale, f.Name)
 	}
-}
-
-// profileNames returns the names under which a profile names the
-// functions of the packages a listing matched: their import paths, those
-// of their external test packages and test binaries, and "main" if one is
-// a main package.
-func profileNames(l *load.Listing) map[string]bool {
-	names := make(map[string]bool)
-	for _, p := range l.Packages {
-		if p.DepOnly || p.ForTest != "" {
-			continue
-		}
-		names[p.ImportPath] = true
-		if p.Name == "main" {
-			names["main"] = true
-		}
-		if len(p.TestGoFiles) > 0 || len(p.XTestGoFiles) > 0 {
-			names[p.ImportPath+".test"] = true
-		}
-		if len(p.XTestGoFiles) > 0 {
-			names[p.ImportPath+"_test"] = true
-		}
-	}
-	return names
 }

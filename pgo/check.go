@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/load"
 )
 
 // A SourceFunc is a function of the current source code as the profile
@@ -332,6 +333,30 @@ func packageNames(pkgs []*packages.Package) (loaded, mainPaths map[string]bool) 
 		}
 	}
 	return loaded, mainPaths
+}
+
+// ListedNames returns, as packageNames does for loaded packages, the
+// names under which a profile names the functions of the packages a go
+// list listing matched: their import paths, those of their external test
+// packages and test binaries, and "main" if one is a main package.
+func ListedNames(l *load.Listing) map[string]bool {
+	names := make(map[string]bool)
+	for _, p := range l.Packages {
+		if p.DepOnly || p.ForTest != "" {
+			continue
+		}
+		names[p.ImportPath] = true
+		if p.Name == "main" {
+			names["main"] = true
+		}
+		if len(p.TestGoFiles) > 0 || len(p.XTestGoFiles) > 0 {
+			names[p.ImportPath+".test"] = true
+		}
+		if len(p.XTestGoFiles) > 0 {
+			names[p.ImportPath+"_test"] = true
+		}
+	}
+	return names
 }
 
 // preprofile runs go tool preprofile on the profile at source (a file; a

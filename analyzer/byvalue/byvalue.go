@@ -345,7 +345,7 @@ func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
 	if !ok || call.Fun != path[i] {
 		return nil, fmt.Sprintf("it is used as a function value at %s", c.where(id))
 	}
-	k := c.climbParens(path, i+1)
+	k := syntax.ClimbParens(path, i+1)
 	switch p := syntax.Parent(path, k).(type) {
 	case *ast.ExprStmt:
 		return nil, ""
@@ -395,7 +395,7 @@ func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
 		if inClosure(path, v) {
 			return nil, fmt.Sprintf("a closure captures the result at %s", c.where(id))
 		}
-		k := c.climbParens(path, 0)
+		k := syntax.ClimbParens(path, 0)
 		switch p := syntax.Parent(path, k).(type) {
 		case *ast.StarExpr:
 			if why := c.readOnly(path, k+1, id); why != "" {
@@ -559,23 +559,12 @@ func (c *checker) otherFiles() []*ast.File {
 	return c.other
 }
 
-// climbParens returns the index of the outermost parenthesis around path[k].
-func (c *checker) climbParens(path []ast.Node, k int) int {
-	for {
-		p, ok := syntax.Parent(path, k).(*ast.ParenExpr)
-		if !ok || p.X != path[k] {
-			return k
-		}
-		k++
-	}
-}
-
 // climb returns the index of the outermost expression around path[k] that
 // denotes a part of the same variable: parentheses, field selections and
 // indexes of arrays.
 func (c *checker) climb(path []ast.Node, k int) int {
 	for {
-		k = c.climbParens(path, k)
+		k = syntax.ClimbParens(path, k)
 		switch p := syntax.Parent(path, k).(type) {
 		case *ast.SelectorExpr:
 			if s := c.pass.TypesInfo.Selections[p]; s != nil && s.Kind() == types.FieldVal && p.X == path[k] {

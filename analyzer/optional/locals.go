@@ -49,7 +49,7 @@ func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 	}
 	for _, id := range c.uses[v] {
 		path := syntax.Path(c.root, id)
-		if u, ok := syntax.Parent(path, climbParens(path, 0)).(*ast.UnaryExpr); ok && amps[u] {
+		if u, ok := syntax.Parent(path, syntax.ClimbParens(path, 0)).(*ast.UnaryExpr); ok && amps[u] {
 			continue
 		}
 		if inClosure(path, v) {

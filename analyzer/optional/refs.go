@@ -85,7 +85,7 @@ func (c *checker) storeValue(r *ref, v ast.Expr, amp, nilKind refKind) {
 // selection classifies a use s.f of the field.
 func (c *checker) selection(r *ref) {
 	path := r.path
-	k := climbParens(path, 1)
+	k := syntax.ClimbParens(path, 1)
 	cur := path[k]
 	at := c.where(r.id.Pos())
 	switch p := syntax.Parent(path, k).(type) {
@@ -225,23 +225,12 @@ func calleeName(call *ast.CallExpr) string {
 	return types.ExprString(call.Fun)
 }
 
-// climbParens returns the index of the outermost parenthesis around path[k].
-func climbParens(path []ast.Node, k int) int {
-	for {
-		p, ok := syntax.Parent(path, k).(*ast.ParenExpr)
-		if !ok || p.X != path[k] {
-			return k
-		}
-		k++
-	}
-}
-
 // climb returns the index of the outermost expression around path[k] that
 // denotes a part of the same variable: parentheses, field selections and
 // indexes of arrays.
 func (c *checker) climb(path []ast.Node, k int) int {
 	for {
-		k = climbParens(path, k)
+		k = syntax.ClimbParens(path, k)
 		switch p := syntax.Parent(path, k).(type) {
 		case *ast.SelectorExpr:
 			if s := c.pass.TypesInfo.Selections[p]; s != nil && s.Kind() == types.FieldVal && p.X == path[k] && !s.Indirect() {

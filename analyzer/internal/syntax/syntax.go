@@ -88,3 +88,15 @@ func DerefEdits(path []ast.Node, k int) []analysis.TextEdit {
 func Delete(pos, end token.Pos) analysis.TextEdit {
 	return analysis.TextEdit{Pos: pos, End: end, NewText: []byte{}}
 }
+
+// ClimbParens returns the index in path of the outermost parenthesis
+// around path[k], or k if there is none.
+func ClimbParens(path []ast.Node, k int) int {
+	for {
+		p, ok := Parent(path, k).(*ast.ParenExpr)
+		if !ok || p.X != path[k] {
+			return k
+		}
+		k++
+	}
+}
