@@ -356,12 +356,16 @@ func (b *batch) readExport(dep *packages.Package, pkg *types.Package) error {
 	}
 	view := map[string]*types.Package{dep.PkgPath: pkg}
 	seen := make(map[string]bool)
+	// The directories of the packages whose file names the export data
+	// may hold (see restoreRenamed).
+	dirs := map[string]bool{packageDir(dep): true}
 	var visit func(p *packages.Package)
 	visit = func(p *packages.Package) {
 		for _, d := range p.Imports {
 			if !seen[d.ID] {
 				seen[d.ID] = true
 				view[d.PkgPath] = b.pkg(d)
+				dirs[packageDir(d)] = true
 				visit(d)
 			}
 		}
@@ -376,9 +380,14 @@ func (b *batch) readExport(dep *packages.Package, pkg *types.Package) error {
 	if err != nil {
 		return fmt.Errorf("reading export data of %s: %w", dep.PkgPath, err)
 	}
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return fmt.Errorf("reading export data of %s: %w", dep.PkgPath, err)
+	}
+	restoreRenamed(data, dirs)
 	// Read fills pkg and may add to incomplete packages of the view, but
 	// creates none.
-	if _, err := gcexportdata.Read(rd, b.fset, view, dep.PkgPath); err != nil {
+	if _, err := gcexportdata.Read(bytes.NewReader(data), b.fset, view, dep.PkgPath); err != nil {
 		return fmt.Errorf("reading export data of %s: %w", dep.PkgPath, err)
 	}
 	return nil

@@ -1,8 +1,11 @@
 package load
 
 import (
+	"bytes"
 	"context"
 	"go/types"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -86,4 +89,56 @@ func ids(pkgs []*packages.Package) []string {
 		out = append(out, p.ID)
 	}
 	return out
+}
+
+// TestRenamedExportData compiles fix/a with its file renamed as goadvise's
+// build with the optimization log renames files, and checks that b, which
+// imports it from that export data, sees a's declarations in a.go, the
+// file they are in.
+func TestRenamedExportData(t *testing.T) {
+	dir := gittest.NewTree(t, fixture)
+	aGo := filepath.Join(dir, "a", "a.go")
+	renamed := strings.ReplaceAll(aGo, "/", "~")
+	if filepath.Separator != '/' {
+		t.Skip("files are renamed only where paths are slash-separated")
+	}
+	cfg := Config{Dir: dir, BuildFlags: []string{"-gcflags=fix/a=-trimpath=" + aGo + "=>" + renamed}}
+	prog, err := List(context.Background(), cfg, "fix/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := prog.Roots[0]
+	data, err := os.ReadFile(b.Imports["fix/a"].ExportFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(renamed)) {
+		t.Fatalf("the export data of fix/a does not name %s: the compile did not rename the file", renamed)
+	}
+	Check(prog.Roots)
+	if len(b.Errors) > 0 {
+		t.Fatal(b.Errors)
+	}
+	up := b.Types.Imports()[0].Scope().Lookup("Up")
+	if got := b.Fset.Position(up.Pos()); got.Filename != aGo || got.Line != 7 {
+		t.Errorf("a.Up is at %v, want %s:7", got, aGo)
+	}
+}
+
+func TestRestoreRenamed(t *testing.T) {
+	dirs := map[string]bool{"/m/a": true, "/m/a/b": true}
+	for _, c := range []struct{ in, want string }{
+		{"x~m~a~f.goy", "x/m/a/f.goy"},
+		{"~m~a~b~g.go~m~a~f.go", "/m/a/b/g.go/m/a/f.go"},
+		{"~m~c~f.go", "~m~c~f.go"},       // not a directory of dirs
+		{"~m~a", "~m~a"},                 // a directory without a file
+		{"~m~a~x~y.go", "/m/a/x~y.go"},   // a file name with the mark is never renamed: x~y.go is a's
+		{"a ~m~a~f.go~", "a /m/a/f.go~"}, // the mark after the name is not the name's
+	} {
+		b := []byte(c.in)
+		restoreRenamed(b, dirs)
+		if string(b) != c.want {
+			t.Errorf("restoreRenamed(%q) = %q, want %q", c.in, b, c.want)
+		}
+	}
 }

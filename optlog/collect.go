@@ -389,9 +389,10 @@ type target struct {
 	forTest    string // for a test variant, the package whose test it belongs to
 	dir        string
 	files      []string
-	cgo        bool     // the package has cgo files
-	std        bool     // the package is in the standard library
-	logDirs    []string // where its compile may have logged, set by build
+	cgo        bool            // the package has cgo files
+	std        bool            // the package is in the standard library
+	logDirs    []string        // where its compile may have logged, set by build
+	renamed    map[string]bool // the files the build renamed (see renameFlag), set by build
 	key        string
 	skip       string // why the package is skipped, or ""
 	res        *PackageResult
@@ -537,6 +538,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		// Each package's log goes to the log directory. The test variant
 		// of p and the external test package p_test are both built by
 		// "go test -c p".
+		t.renamed = c.renames(t)
 		if !seen[t.importPath] {
 			seen[t.importPath] = true
 			// The log directory is fresh, so the flag changes the compile
@@ -545,7 +547,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			// directory of its own: the compiler names the log's
 			// subdirectory after the package path it is given, which
 			// is "main" for every main package.
-			flag := "-gcflags=" + t.importPath + "=" + quoteFlag("-json=0,"+c.pkgLogDir(t.importPath)) + c.compileFlags(t)
+			flag := "-gcflags=" + t.importPath + "=" + quoteFlag("-json=0,"+c.pkgLogDir(t.importPath)) + c.compileFlags(t) + renameFlag(t)
 			args = append(args, flag)
 			if !slices.Contains(c.flags, flag) {
 				c.flags = append(c.flags, flag)
@@ -613,7 +615,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		}
 		// The go command failed without naming a package: give its
 		// output to every target rather than fail them silently.
-		msg := strings.TrimSpace(diag.String())
+		msg := restoreNames(strings.TrimSpace(diag.String()), targets)
 		for _, t := range targets {
 			t.res.Err = "go " + args[0] + " failed: " + msg
 		}
@@ -621,21 +623,25 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	}
 	if listing {
 		c.listing = out.Bytes()
+		if bytes.IndexByte(c.listing, renameMark) >= 0 {
+			// Compile errors name the files by their new names.
+			c.listing = []byte(restoreNames(string(c.listing), targets))
+		}
 	}
 	var parse []*target
 	for _, t := range targets {
 		if msg, ok := failed[t.importPath]; ok {
-			t.res.Err = "does not compile: " + msg
+			t.res.Err = "does not compile: " + restoreNames(msg, targets)
 			continue
 		}
 		if msg, ok := failed[t.importPath+" [test]"]; ok && t.test {
-			t.res.Err = "does not compile: " + msg
+			t.res.Err = "does not compile: " + restoreNames(msg, targets)
 			continue
 		}
 		if runErr != nil && !slices.ContainsFunc(t.logDirs, hasLog) {
 			// The go command failed and wrote no log for the package:
 			// say so rather than report a package without decisions.
-			t.res.Err = "go " + args[0] + " failed: " + firstLines(diag.String(), 10)
+			t.res.Err = "go " + args[0] + " failed: " + restoreNames(firstLines(diag.String(), 10), targets)
 			continue
 		}
 		parse = append(parse, t)

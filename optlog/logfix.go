@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/goadvise/goadvise/load"
 )
@@ -18,18 +19,24 @@ import (
 // to those files, and recovers the records of files whose log file the
 // compiler overwrote (see [pkgLog.headers]).
 func (c *collector) parseTarget(t *target) ([]Record, error) {
-	var fix func(*Position)
+	// Records name the files the build renamed (see renameFlag), the
+	// package's and those of its dependencies, by their new names.
+	fix := func(p *Position) { p.File = restoreName(p.File) }
 	if t.cgo {
-		var err error
-		if fix, err = c.cgoFix(t); err != nil {
+		cgoFix, err := c.cgoFix(t)
+		if err != nil {
 			return nil, err
+		}
+		fix = func(p *Position) {
+			p.File = restoreName(p.File)
+			cgoFix(p)
 		}
 	}
 	l, err := readLog(t.logDirs, t.importPath, fix)
 	if err != nil {
 		return nil, err
 	}
-	lost := lostFiles(l.headers, t.files)
+	lost := lostFiles(l.headers, t.files, t.renamed)
 	if len(lost) == 0 {
 		return l.records, nil
 	}
@@ -41,10 +48,14 @@ func (c *collector) parseTarget(t *target) ([]Record, error) {
 // (whose code, such as a generic function instantiated here, is compiled
 // in this package) was written to it after the package's own, which is
 // lost. (If the package's file had no records, nothing is lost, but that
-// cannot be told from the log.)
-func lostFiles(headers map[string]string, files []string) []string {
+// cannot be told from the log.) A file the build renamed (renamed[f]) has
+// a log file of its own, which nothing else can replace.
+func lostFiles(headers map[string]string, files []string, renamed map[string]bool) []string {
 	var lost []string
 	for _, f := range files {
+		if renamed[f] {
+			continue
+		}
 		if h, ok := headers[logName(f)]; ok && h != f {
 			lost = append(lost, f)
 		}
@@ -52,12 +63,16 @@ func lostFiles(headers map[string]string, files []string) []string {
 	return lost
 }
 
+// recoveries counts the calls of recoverLost, for tests.
+var recoveries atomic.Int64
+
 // recoverLost compiles the target again, alone, with the compiler told
 // (by -trimpath, which rewrites the file names it records) to name the
 // lost files by base names no other file has, and returns the records of
 // that compile with the original names. File names do not take part in
 // the compiler's decisions: the records are those of the first compile.
 func (c *collector) recoverLost(t *target, lost []string, cgoFix func(*Position)) ([]Record, error) {
+	recoveries.Add(1)
 	dir, err := os.MkdirTemp("", "goadvise-escape-")
 	if err != nil {
 		return nil, fmt.Errorf("creating compiler log directory: %w", err)

@@ -69,8 +69,18 @@ func haveCgo(t *testing.T) {
 }
 
 // TestLogNames collects the packages of logFixture in one build and
-// checks each against go build -gcflags=-m.
+// checks each against go build -gcflags=-m: with the build's file names
+// apart from the start, no package is compiled again to recover records;
+// without them, app's store.go is.
 func TestLogNames(t *testing.T) {
+	t.Run("renamed", func(t *testing.T) { testLogNames(t, true) })
+	t.Run("recovered", func(t *testing.T) { testLogNames(t, false) })
+}
+
+func testLogNames(t *testing.T, rename bool) {
+	defer func(old bool) { renameFiles = old }(renameFiles)
+	renameFiles = rename
+	recoveries.Store(0)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	files := map[string]string{}
 	for k, v := range logFixture {
@@ -107,6 +117,12 @@ func TestLogNames(t *testing.T) {
 			continue
 		}
 		diffSets(t, pkg, compilerHeap(t, dir, pkg), heapSet(r.Records))
+	}
+	switch n := recoveries.Load(); {
+	case rename && n != 0:
+		t.Errorf("%d packages compiled again to recover their records, want none", n)
+	case !rename && n == 0:
+		t.Errorf("no package compiled again: the fixture no longer loses records to a file of the same name")
 	}
 }
 
