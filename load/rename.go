@@ -41,12 +41,16 @@ func restoreRenamed(data []byte, dirs map[string]bool) {
 	// Every renamed name starts with the mark and the first element of
 	// its directory, such as "~home~" or "~usr~".
 	starts := make(map[string]bool)
+	renamedDirs := make(map[string]bool, len(dirs))
+	longest := 0
 	for d := range dirs {
 		if len(d) < 2 || d[0] != '/' {
 			continue
 		}
 		first, _, _ := strings.Cut(d[1:], "/")
 		starts[string(renameMark)+first+string(renameMark)] = true
+		renamedDirs[strings.ReplaceAll(d, "/", string(renameMark))] = true
+		longest = max(longest, len(d))
 	}
 	for start := range starts {
 		s := []byte(start)
@@ -56,32 +60,31 @@ func restoreRenamed(data []byte, dirs map[string]bool) {
 				break
 			}
 			i += j
-			i += restoreAt(data[i:], dirs)
+			i += restoreAt(data[i:], renamedDirs, longest)
 		}
 	}
 }
 
 // restoreAt restores the renamed name at the start of b, if its directory
-// is one of dirs, and returns how many bytes to skip (at least one).
-func restoreAt(b []byte, dirs map[string]bool) int {
+// is one of renamedDirs (directories renamed, at most longest bytes), and
+// returns how many bytes to skip (at least one).
+func restoreAt(b []byte, renamedDirs map[string]bool, longest int) int {
 	// The name's directory ends at one of the marks before the first
 	// byte that cannot be part of it: try the longest first.
 	end := 0
-	var marks []int
-	for end < len(b) && end < 4096 && b[end] >= ' ' && b[end] != '/' {
-		if b[end] == renameMark {
-			marks = append(marks, end)
-		}
+	for end < len(b) && end <= longest && b[end] >= ' ' && b[end] != '/' {
 		end++
 	}
-	for k := len(marks) - 1; k > 0; k-- {
-		dir := strings.ReplaceAll(string(b[:marks[k]]), string(renameMark), "/")
-		if dirs[dir] {
-			for _, m := range marks[:k+1] {
+	for k := end - 1; k > 0; k-- {
+		if b[k] != renameMark || !renamedDirs[string(b[:k])] {
+			continue
+		}
+		for m := range k + 1 {
+			if b[m] == renameMark {
 				b[m] = '/'
 			}
-			return marks[k] + 1
 		}
+		return k + 1
 	}
 	return 1
 }

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goadvise/goadvise/internal/gocmd"
 	"github.com/goadvise/goadvise/load"
@@ -142,8 +143,19 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 		defer close(w.parsed)
 		w.err = c.parseLogs(c.pending)
 	}()
+	if len(w.flags) > 0 {
+		warmFlags.Store(&w.flags)
+	}
 	return w, nil
 }
+
+// warmFlags holds the BuildFlags of the open Warmed, if any: the compiles
+// of edited packages (CompileEdited) give them to the go command so that
+// it reuses Warm's compiles of their dependencies rather than compile
+// those again with its default flags (which, in a module whose files all
+// changed, are not in the build cache: on nats-server, inlinebudget's
+// compile of its server package compiled four of its packages again).
+var warmFlags atomic.Pointer[[]string]
 
 // Warmed is what Warm listed and compiled.
 type Warmed struct {
@@ -191,6 +203,7 @@ func (w *Warmed) Err() error {
 // Close removes the compiler log directory of Warm's compiles.
 func (w *Warmed) Close() error {
 	<-w.parsed
+	warmFlags.CompareAndSwap(&w.flags, nil)
 	if w.logDir == "" {
 		return nil
 	}

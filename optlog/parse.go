@@ -75,7 +75,7 @@ func (e *UnknownFormatError) Error() string {
 // (the directory given to -json=0,dir) for package pkgPath, and returns the
 // records sorted by position.
 func parseLogDir(dir, pkgPath string) ([]Record, error) {
-	l, err := readLog([]string{dir}, pkgPath, nil)
+	l, err := readLog([]string{dir}, pkgPath, func(p *Position) { p.File = restoreName(p.File) })
 	if err != nil {
 		return nil, err
 	}

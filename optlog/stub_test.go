@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/goadvise/goadvise/load"
 )
 
 // TestCompileEditedStubs checks that compiling for some functions only
@@ -76,5 +78,75 @@ func TestCompileEditedStubs(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != src {
 			t.Errorf("%s was modified", name)
 		}
+	}
+}
+
+// TestCompileEditedReusesWarm checks that, while a Warm build is open,
+// compiling an edited package does not compile its dependencies again:
+// the go command finds Warm's compiles of them in its cache.
+func TestCompileEditedReusesWarm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a fixture module")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":  "module example.com/reuse\n\ngo 1.26\n",
+		"a/a.go":  "package a\n\nfunc A(n int) []int { return make([]int, n) }\n",
+		"b/b.go":  "package b\n\nimport \"example.com/reuse/a\"\n\nfunc B(n int) int { return len(a.A(n)) }\n",
+		"wrap.sh": "#!/bin/sh\necho \"$@\" >> \"$WRAP_LOG\"\nexec \"$@\"\n",
+	}
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Every tool the go command runs is logged.
+	calls := filepath.Join(dir, "calls")
+	t.Setenv("WRAP_LOG", calls)
+	t.Setenv("GOFLAGS", "-toolexec="+filepath.Join(dir, "wrap.sh"))
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	w, err := Warm(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+
+	// As check loads it: against the export data of Warm's build.
+	prog, err := load.List(context.Background(), load.Config{Dir: dir, BuildFlags: w.BuildFlags()}, "./b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	load.Check(prog.Roots)
+	p := prog.Roots[0]
+	if len(p.Errors) > 0 {
+		t.Fatalf("loading b: %v", p.Errors)
+	}
+	pass := &analysis.Pass{Fset: p.Fset, Files: p.Syntax, Pkg: p.Types, TypesInfo: p.TypesInfo, TypesSizes: p.TypesSizes}
+	if err := os.Remove(calls); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CompileEdited(context.Background(), pass, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled := func(pkg string) bool {
+		for _, l := range strings.Split(string(log), "\n") {
+			if strings.Contains(l, "/compile ") && strings.Contains(l, " -p "+pkg+" ") {
+				return true
+			}
+		}
+		return false
+	}
+	if !compiled("example.com/reuse/b") {
+		t.Fatalf("the edited package was not compiled; the go command ran:\n%s", log)
+	}
+	if compiled("example.com/reuse/a") {
+		t.Errorf("the dependency a was compiled again, not reused from Warm's build")
 	}
 }
