@@ -591,8 +591,8 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	}
 	args = append(args, paths...)
 	cmd := c.goCmd(ctx, args...)
-	if c.tuneGC() && !c.envSet("GOMEMLIMIT") {
-		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+compileMemoryLimit(targets))
+	if limit := compileMemoryLimit(targets); limit != "" && c.tuneGC() && !c.envSet("GOMEMLIMIT") {
+		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+limit)
 	}
 	// go test -c prints compile errors to its output; go list -e -json
 	// puts them in the JSON, and its stderr says what else went wrong.
@@ -800,7 +800,9 @@ func quoteFlag(f string) string {
 // Not for a package of more than bigPackage bytes of source (t, if not
 // nil): its compile is the build's longest, often alone at its end, and
 // the go command's concurrent backend is what keeps its wall time near
-// go build's (nats-server's server package, 4.3 MB: 15 s with -c=1).
+// go build's (nats-server's server package, 4.3 MB: 15 s with -c=1;
+// go-redis's root package, 1.95 MB, is also the last compile of its
+// module's build).
 func (c *collector) compileFlags(t *target) string {
 	f := " -dwarf=false"
 	if c.tuneGC() && (t == nil || !big(t)) {
@@ -810,16 +812,16 @@ func (c *collector) compileFlags(t *target) string {
 }
 
 // bigPackage is the size of source above which a package outside the
-// standard library is big (see big).
-const bigPackage = 2 << 20
+// standard library is big (see big). The largest package of
+// golang.org/x/tools, internal/stdlib, has 0.8 MB.
+const bigPackage = 1 << 20
 
 // big reports whether t is a big package: outside the standard library,
 // with more than bigPackage bytes of source. Its compile keeps the go
-// command's concurrent backend and gets the memory it needs (see
-// compileFlags, compileMemoryLimit). The standard library's compiles are
-// measured to fit the defaults (its runtime has 2.7 MB of source, mostly
-// comments, and its compile peaks at 200 MB), and its packages cannot
-// grow.
+// command's concurrent backend and starting heap (see compileFlags). The
+// standard library's compiles are measured to fit the defaults (its
+// runtime has 2.7 MB of source, mostly comments, and its compile peaks at
+// 200 MB), and its packages cannot grow.
 func big(t *target) bool {
 	return !t.std && sourceSize(t) > bigPackage
 }
@@ -846,39 +848,34 @@ func (c *collector) tuneGC() bool {
 }
 
 // compileMemoryLimit is the soft memory limit (GOMEMLIMIT) of the compiles
-// that log, unless the user set one. The compiler holds its whole log
-// until the end of a compile, and in a few packages the log is huge: in
-// std, go/types logs 173 MB of leak explanations, and its compile peaked
-// at 430 MB, the largest process of the whole run by far (the next, the
-// runtime, takes 200 MB). With this limit it peaks at 287 MB and takes
+// that log, unless the user set one, or "" for none. The compiler holds its
+// whole log until the end of a compile, and in a few packages the log is
+// huge: in std, go/types logs 173 MB of leak explanations, and its compile
+// peaked at 430 MB, the largest process of the whole run by far (the next,
+// the runtime, takes 200 MB). With this limit it peaks at 287 MB and takes
 // 0.4 s longer; below it the collector runs all the time, since about
 // 260 MB of the compile's heap is live at its end: 260 MiB made the
 // compile take 8 s instead of 5 (scripts/compile-mem.sh measures this).
-// Compiles that stay below the limit (every other package of std and
-// golang.org/x/tools) are unaffected. GOMEMLIMIT=off in the environment
-// lifts the limit.
+// Compiles that stay below the limit (every other package of std) are
+// unaffected. GOMEMLIMIT=off in the environment lifts the limit.
 //
-// A package whose compile needs more than the limit live, whatever it
-// logs, must not get it: the collector would then run without pause. The
-// compile of nats-server's server package (4.3 MB of source; a plain
-// compile peaks at 660 MB) took 50 s of CPU instead of 18 s under it. So
-// the limit is at least sourceHeapFactor bytes per byte of the largest
-// big package's source (see big), which a plain compile stays below.
+// Only a build of the standard library's packages alone gets it: they are
+// measured and cannot change. A package whose compile needs more than the
+// limit live must not get it, as the collector would then run without
+// pause, and outside std the source does not tell how much a compile
+// needs: under a limit of 200 bytes per byte of source, nats-server's
+// server package (4.3 MB, a plain compile peaks at 660 MB) fitted, while
+// go-redis's root package (1.95 MB, a plain compile peaks at 1 GB) took
+// 28 s instead of 10. Other packages' compiles use memory as a plain
+// go build's do.
 func compileMemoryLimit(targets []*target) string {
-	const base = 280 << 20
-	var largest int64
 	for _, t := range targets {
-		if big(t) {
-			largest = max(largest, sourceSize(t))
+		if !t.std {
+			return ""
 		}
 	}
-	return fmt.Sprintf("%dMiB", max(base, sourceHeapFactor*largest)>>20)
+	return "280MiB"
 }
-
-// sourceHeapFactor bounds a plain compile's peak heap per byte of the
-// package's source: about 150 for nats-server's server package, less for
-// the packages of std and golang.org/x/tools.
-const sourceHeapFactor = 200
 
 // envSet reports whether the go command's environment sets name.
 func (c *collector) envSet(name string) bool {

@@ -470,8 +470,9 @@ func TestWarmBuildFlags(t *testing.T) {
 // TestWarmListing checks that Warm, asked to list the packages for package
 // load, lists every package its patterns match with export data (so that
 // load runs no go command of its own), except when a main package has a
-// profile; that its compiles run under the soft memory limit unless the
-// user set one; and that it reports their peak memory.
+// profile; that the compiles of std's packages run under the soft memory
+// limit unless the user set one, and others under none; and that it
+// reports their peak memory.
 func TestWarmListing(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("records the compiles' environment with a shell script")
@@ -541,14 +542,27 @@ func TestWarmListing(t *testing.T) {
 				t.Errorf("%s from Warm's listing: errors %v, types %v", p.PkgPath, p.Errors, p.Types)
 			}
 		}
+		// Outside std, the compiles use memory as in a plain build.
 		limits := compileLimits(t)
-		if len(limits) == 0 || slices.ContainsFunc(limits, func(l string) bool { return l != "280MiB" }) {
-			t.Errorf("the compiles saw GOMEMLIMIT %q, want 280MiB in each", limits)
+		if len(limits) == 0 || slices.ContainsFunc(limits, func(l string) bool { return l != "" }) {
+			t.Errorf("the compiles saw GOMEMLIMIT %q, want none", limits)
 		}
 		if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
 			if p := w.CompilePeak(); p < 1<<20 {
 				t.Errorf("CompilePeak() = %d, want the compiles' peak memory", p)
 			}
+		}
+	})
+	t.Run("std", func(t *testing.T) {
+		t.Setenv("GOADVISE_CACHE", t.TempDir())
+		_ = os.Remove(envLog)
+		w, err := Warm(context.Background(), LoadOptions{Dir: t.TempDir(), Patterns: []string{"unicode/utf8"}, Env: env})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		if limits := compileLimits(t); len(limits) == 0 || slices.ContainsFunc(limits, func(l string) bool { return l != "280MiB" }) {
+			t.Errorf("compiling std's unicode/utf8, the compiles saw GOMEMLIMIT %q, want 280MiB", limits)
 		}
 	})
 	t.Run("user limit", func(t *testing.T) {

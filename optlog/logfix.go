@@ -95,8 +95,8 @@ func (c *collector) recoverLost(t *target, lost []string, cgoFix func(*Position)
 		args = []string{"test", "-c", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "-gcflags=" + t.importPath + "=" + flags, t.forTest}
 	}
 	cmd := c.goCmd(c.ctx, args...)
-	if c.tuneGC() && !c.envSet("GOMEMLIMIT") {
-		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+compileMemoryLimit([]*target{t}))
+	if limit := compileMemoryLimit([]*target{t}); limit != "" && c.tuneGC() && !c.envSet("GOMEMLIMIT") {
+		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+limit)
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
