@@ -12,12 +12,15 @@
 #     workload's code when the workload is golang.org/x/tools),
 # and prints wall time and peak RSS, then every ratio the targets are about.
 #
-# usage: scripts/perf.sh [xtools|nats|std|all]   (default: all)
+# usage: scripts/perf.sh [xtools|nats|goredis|std|all]   (default: all)
 #   GOADVISE_BIN=path measures that goadvise binary instead of building
 #   this checkout's (for a before/after table).
 #   xtools: a copy of golang.org/x/tools@v0.52.0 (216 packages);
 #   nats:   a copy of github.com/nats-io/nats-server/v2@v2.15.2 (one large
 #           package, server, of about 100k lines);
+#   goredis: a copy of github.com/redis/go-redis/v9@v9.23.0 (20 packages;
+#           its root package of 2 MB of source needs about 600 MB live to
+#           compile);
 #           module copies are edited between runs so that every tool
 #           recompiles and re-analyses them while dependencies stay warm.
 #   std:    the standard library; the floor is go build -a -gcflags=std=-m std,
@@ -133,13 +136,15 @@ run_std() {
 case $which in
 xtools) run_module xtools golang.org/x/tools v0.52.0 go/ssa/ssa.go self ;;
 nats) run_module nats github.com/nats-io/nats-server/v2 v2.15.2 server/parser.go none ;;
+goredis) run_module goredis github.com/redis/go-redis/v9 v9.23.0 commands.go none ;;
 std) run_std ;;
 all)
 	run_module xtools golang.org/x/tools v0.52.0 go/ssa/ssa.go self
 	run_module nats github.com/nats-io/nats-server/v2 v2.15.2 server/parser.go none
+	run_module goredis github.com/redis/go-redis/v9 v9.23.0 commands.go none
 	run_std
 	;;
-*) echo "usage: $0 [xtools|nats|std|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [xtools|nats|goredis|std|all]" >&2; exit 2 ;;
 esac
 echo
 echo "== all ratios"
