@@ -56,9 +56,11 @@
 // that call one another are compiled apart (the cost of one would depend on
 // the edit of the other); a package takes at most 4 such compiles, and
 // proposals beyond them, or that do not compile, are not reported. The
-// compile costs as much as the package's own: on nats-server, whose server
-// package had 7 proposals, it added 42 s to a first run of goadvise check
-// (a re-run takes its findings from the findings cache); under go vet, each
+// functions the proposals do not reach are compiled with empty bodies, and
+// the dependencies come from the run's own build: on nats-server, whose
+// server package has 7 proposals, the compile adds about 3 s to a first
+// run of goadvise check, against 12 s of CPU for the package's own (a
+// re-run takes its findings from the findings cache); under go vet, each
 // unit with proposals is compiled twice.
 // Methods that encoding packages and database/sql call through an
 // interface (MarshalJSON, UnmarshalJSON, MarshalText, Scan, Value and the
