@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/goadvise/goadvise/internal/gittest"
 	"github.com/goadvise/goadvise/load"
 )
 
@@ -88,25 +89,19 @@ func TestCompileEditedReusesWarm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a fixture module")
 	}
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod":  "module example.com/reuse\n\ngo 1.26\n",
-		"a/a.go":  "package a\n\nfunc A(n int) []int { return make([]int, n) }\n",
-		"b/b.go":  "package b\n\nimport \"example.com/reuse/a\"\n\nfunc B(n int) int { return len(a.A(n)) }\n",
-		"wrap.sh": "#!/bin/sh\necho \"$@\" >> \"$WRAP_LOG\"\nexec \"$@\"\n",
-	}
-	for name, src := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o777); err != nil {
-			t.Fatal(err)
-		}
+	dir := gittest.NewTree(t, map[string]string{
+		"go.mod": "module example.com/reuse\n\ngo 1.26\n",
+		"a/a.go": "package a\n\nfunc A(n int) []int { return make([]int, n) }\n",
+		"b/b.go": "package b\n\nimport \"example.com/reuse/a\"\n\nfunc B(n int) int { return len(a.A(n)) }\n",
+	})
+	wrap := filepath.Join(t.TempDir(), "wrap.sh")
+	if err := os.WriteFile(wrap, []byte("#!/bin/sh\necho \"$@\" >> \"$WRAP_LOG\"\nexec \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	// Every tool the go command runs is logged.
-	calls := filepath.Join(dir, "calls")
+	calls := filepath.Join(t.TempDir(), "calls")
 	t.Setenv("WRAP_LOG", calls)
-	t.Setenv("GOFLAGS", "-toolexec="+filepath.Join(dir, "wrap.sh"))
+	t.Setenv("GOFLAGS", "-toolexec="+wrap)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	w, err := Warm(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./..."}})
 	if err != nil {
