@@ -109,10 +109,10 @@ func compileOverlay(ctx context.Context, pass *analysis.Pass, written map[string
 	// The fresh log directory makes the compile action new: the go
 	// command cannot reuse a cached compile, which would write no log.
 	args := []string{"list", "-e", "-export", "-buildvcs=false", "-json=ImportPath,Error,DepsErrors", "-overlay=" + overlay}
-	if f := warmFlags.Load(); f != nil {
+	if w := openWarm.Load(); w != nil {
 		// The package's own flag comes last, and the go command gives
 		// a package the last flag that matches it.
-		args = append(args, *f...)
+		args = append(args, w.flags...)
 	}
 	args = append(args, "-gcflags="+path+"="+quoteFlag("-json=0,"+logDir)+" -dwarf=false", "--")
 	args = append(args, opts.Patterns...)

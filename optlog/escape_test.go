@@ -658,3 +658,25 @@ func compileLog(t *testing.T, pkg, flags string) string {
 	}
 	return dir
 }
+
+// TestBuilt checks that Built gives the decisions of the packages the open
+// Warm build compiled, and nothing for others or once it is closed.
+func TestBuilt(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewTree(t, warmTree)
+	w, err := Warm(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, ok := Built("warm/a")
+	if !ok || !slices.ContainsFunc(recs, func(r Record) bool { return r.Kind.IsHeap() && strings.HasSuffix(r.Pos.File, "a.go") }) {
+		t.Errorf("Built(warm/a) = %d records, %v; want a's, with v's escape", len(recs), ok)
+	}
+	if _, ok := Built("warm/b"); ok {
+		t.Errorf("Built(warm/b) = true for a package the build did not compile")
+	}
+	w.Close()
+	if _, ok := Built("warm/a"); ok {
+		t.Errorf("Built(warm/a) = true after Close")
+	}
+}

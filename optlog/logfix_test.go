@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/goadvise/goadvise/internal/gittest"
+	"github.com/goadvise/goadvise/load"
 )
 
 // logFixture has what the compiler's log files do not tell apart by
@@ -72,15 +73,21 @@ func haveCgo(t *testing.T) {
 // checks each against go build -gcflags=-m: with the build's file names
 // apart from the start, no package is compiled again to recover records;
 // without them, app's store.go is.
+//
+// Listed as the driver lists (the build's go list output is the listing
+// of the packages), the names of the files cgo generated come from that
+// listing: no go list runs for them.
 func TestLogNames(t *testing.T) {
-	t.Run("renamed", func(t *testing.T) { testLogNames(t, true) })
-	t.Run("recovered", func(t *testing.T) { testLogNames(t, false) })
+	t.Run("renamed", func(t *testing.T) { testLogNames(t, true, false) })
+	t.Run("recovered", func(t *testing.T) { testLogNames(t, false, false) })
+	t.Run("listed", func(t *testing.T) { testLogNames(t, true, true) })
 }
 
-func testLogNames(t *testing.T, rename bool) {
+func testLogNames(t *testing.T, rename, listed bool) {
 	defer func(old bool) { renameFiles = old }(renameFiles)
 	renameFiles = rename
 	recoveries.Store(0)
+	compiledLists.Store(0)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	files := map[string]string{}
 	for k, v := range logFixture {
@@ -102,7 +109,11 @@ func testLogNames(t *testing.T, rename bool) {
 		t.Log("no cgo (CGO_ENABLED=0 or no gcc): the cgo package is not checked")
 	}
 	dir := gittest.NewTree(t, files)
-	res, err := Collect(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./..."}})
+	opts := LoadOptions{Dir: dir, Patterns: []string{"./..."}}
+	if listed {
+		opts.ListFlags, opts.ListFields = load.ListFlags, load.ListFields
+	}
+	res, err := Collect(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +128,11 @@ func testLogNames(t *testing.T, rename bool) {
 			continue
 		}
 		diffSets(t, pkg, compilerHeap(t, dir, pkg), heapSet(r.Records))
+	}
+	if n := compiledLists.Load(); cgo && listed && n != 0 {
+		t.Errorf("go list -compiled ran %d times for the cgo package, listed already", n)
+	} else if cgo && !listed && n == 0 {
+		t.Errorf("the cgo package's generated files came from nowhere: go list -compiled did not run")
 	}
 	switch n := recoveries.Load(); {
 	case rename && n != 0:

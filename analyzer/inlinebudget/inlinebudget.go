@@ -140,9 +140,12 @@ func (ix recordIndex) add(file string, line, col int, rec optlog.Record) {
 }
 
 // funcRecords indexes the package's CanInline and CannotInline records.
-func funcRecords(esc *optlog.Result) recordIndex {
+func funcRecords(esc *optlog.Result) recordIndex { return indexRecords(esc.Records()) }
+
+// indexRecords indexes the CanInline and CannotInline records of recs.
+func indexRecords(recs []optlog.Record) recordIndex {
 	ix := make(recordIndex)
-	for _, r := range esc.Records() {
+	for _, r := range recs {
 		if r.Kind == optlog.CanInline || r.Kind == optlog.CannotInline {
 			ix.add(r.Pos.File, r.Pos.Line, r.Pos.Col, r)
 		}
@@ -157,9 +160,10 @@ var external = struct {
 	m map[string]recordIndex
 }{m: make(map[string]recordIndex)}
 
-// externalRecords returns the inlining records of the package path, by
-// compiling it with the optimization log (escape's cache applies). It
-// returns nil if they cannot be collected.
+// externalRecords returns the inlining records of the package path: those
+// of the run's build if it compiled the package, or else by compiling it
+// with the optimization log (escape's cache applies). It returns nil if
+// they cannot be collected.
 func externalRecords(dir, path string) recordIndex {
 	external.Lock()
 	defer external.Unlock()
@@ -167,17 +171,12 @@ func externalRecords(dir, path string) recordIndex {
 		return ix
 	}
 	var ix recordIndex
-	res, err := optlog.Collect(context.Background(), optlog.LoadOptions{Dir: dir, Patterns: []string{path}})
-	if err == nil {
+	if recs, ok := optlog.Built(path); ok {
+		ix = indexRecords(recs) // compiled by the run's own build
+	} else if res, err := optlog.Collect(context.Background(), optlog.LoadOptions{Dir: dir, Patterns: []string{path}}); err == nil {
 		for _, pr := range res {
-			if pr.ImportPath != path || pr.Test || pr.Err != "" {
-				continue
-			}
-			ix = make(recordIndex)
-			for _, r := range pr.Records {
-				if r.Kind == optlog.CanInline || r.Kind == optlog.CannotInline {
-					ix.add(r.Pos.File, r.Pos.Line, r.Pos.Col, r)
-				}
+			if pr.ImportPath == path && !pr.Test && pr.Err == "" {
+				ix = indexRecords(pr.Records)
 			}
 		}
 	}
