@@ -33,7 +33,9 @@ func packageDir(p *packages.Package) string {
 // declarations it may copy). A renamed name is recognized by its
 // directory: the mark, then a directory of dirs with each separator
 // replaced by the mark, then the mark (file names holding the mark are
-// never renamed).
+// never renamed). A string constant that spelled such a name would be
+// restored too; it would take a constant naming a dependency's directory
+// in that renamed form.
 func restoreRenamed(data []byte, dirs map[string]bool) {
 	if filepath.Separator != '/' {
 		return
