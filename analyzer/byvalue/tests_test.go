@@ -1,16 +1,12 @@
 package byvalue_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
 	"github.com/goadvise/goadvise/analyzer/byvalue"
+	"github.com/goadvise/goadvise/analyzer/internal/fixtest"
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 const pointSrc = `package p
@@ -49,32 +45,15 @@ func TestPoint(t *testing.T) {
 // with the reason, by the pass that sees the test.
 func TestTestFileCallers(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := t.TempDir()
-	for name, src := range map[string]string{"go.mod": "module p\n\ngo 1.26\n", "p.go": pointSrc, "p_test.go": pointTest} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := gittest.NewTree(t, map[string]string{"go.mod": "module p\n\ngo 1.26\n", "p.go": pointSrc, "p_test.go": pointTest})
 	for _, tests := range []bool{false, true} {
-		pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Tests: tests}, ".")
-		if err != nil || packages.PrintErrors(pkgs) > 0 {
-			t.Fatalf("loading the fixture: %v", err)
-		}
-		graph, err := checker.Analyze([]*analysis.Analyzer{byvalue.Analyzer}, pkgs, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		diags, _ := fixtest.Analyze(t, byvalue.Analyzer, dir, nil, tests)
 		msgs := make(map[string]bool)
-		for act := range graph.All() {
-			if !act.IsRoot || act.Analyzer != byvalue.Analyzer {
-				continue
+		for _, d := range diags {
+			if len(d.SuggestedFixes) > 0 {
+				t.Errorf("tests=%v: a fix is offered although a test compares with nil: %s", tests, d.Message)
 			}
-			for _, d := range act.Diagnostics {
-				if len(d.SuggestedFixes) > 0 {
-					t.Errorf("tests=%v: a fix is offered although a test compares with nil: %s", tests, d.Message)
-				}
-				msgs[d.Message] = true
-			}
+			msgs[d.Message] = true
 		}
 		switch {
 		case !tests && len(msgs) != 0:

@@ -1,16 +1,12 @@
 package optional_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
+	"github.com/goadvise/goadvise/analyzer/internal/fixtest"
 	"github.com/goadvise/goadvise/analyzer/optional"
+	"github.com/goadvise/goadvise/internal/gittest"
 )
 
 const connSrc = `package p
@@ -57,29 +53,9 @@ func TestConn(t *testing.T) {
 // rewrites the test's use too.
 func TestTestFiles(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := t.TempDir()
-	for name, src := range map[string]string{"go.mod": "module p\n\ngo 1.26\n", "p.go": connSrc, "p_test.go": connTest} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := gittest.NewTree(t, map[string]string{"go.mod": "module p\n\ngo 1.26\n", "p.go": connSrc, "p_test.go": connTest})
 	for _, tests := range []bool{false, true} {
-		pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Tests: tests}, ".")
-		if err != nil || packages.PrintErrors(pkgs) > 0 {
-			t.Fatalf("loading the fixture: %v", err)
-		}
-		graph, err := checker.Analyze([]*analysis.Analyzer{optional.Analyzer}, pkgs, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var diags []analysis.Diagnostic
-		var fset = pkgs[0].Fset
-		for act := range graph.All() {
-			if act.IsRoot && act.Analyzer == optional.Analyzer {
-				diags = append(diags, act.Diagnostics...)
-				fset = act.Package.Fset
-			}
-		}
+		diags, fset := fixtest.Analyze(t, optional.Analyzer, dir, nil, tests)
 		switch {
 		case !tests && len(diags) != 0:
 			t.Errorf("without the tests: %v, want nothing", diags)

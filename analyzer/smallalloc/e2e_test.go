@@ -11,10 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
+	"github.com/goadvise/goadvise/analyzer/internal/fixtest"
 	"github.com/goadvise/goadvise/analyzer/smallalloc"
 )
 
@@ -48,24 +45,7 @@ func TestEndToEnd(t *testing.T) {
 	before := benchAllocs(t, gobin, dir, env)
 
 	// Analyze and apply the fixes.
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: env}, ".")
-	if err != nil || packages.PrintErrors(pkgs) > 0 {
-		t.Fatalf("loading the fixture: %v", err)
-	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{smallalloc.Analyzer}, pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var diags []analysis.Diagnostic
-	var fset = pkgs[0].Fset
-	for act := range graph.All() {
-		if act.IsRoot {
-			if act.Err != nil {
-				t.Fatal(act.Err)
-			}
-			diags = append(diags, act.Diagnostics...)
-		}
-	}
+	diags, fset := fixtest.Analyze(t, smallalloc.Analyzer, dir, env, false)
 
 	// Predict the saving per benchmark from the messages.
 	funcOf := map[int]string{} // fixture line -> function

@@ -1,13 +1,18 @@
-// Package fixtest checks, for the analyzers' tests, that every finding
-// without a fix says why in its message (issue: a user must know that a
-// fix was considered).
+// Package fixtest holds what the analyzers' tests share: a check that
+// every finding without a fix says why in its message (a user must know
+// that a fix was considered), and a run of one analyzer on a fixture
+// module as goadvise check runs it.
 package fixtest
 
 import (
+	"go/token"
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 )
 
 // Why is what a message says before the reason it has no fix.
@@ -46,3 +51,29 @@ type IgnoreWants struct{}
 
 // Errorf does nothing.
 func (IgnoreWants) Errorf(string, ...any) {}
+
+// Analyze loads the package in dir (with its test variants if tests), in
+// the environment env (nil: the process's), runs a on it and returns the
+// diagnostics of the root packages and the file set of their positions.
+// A load error or an analyzer error fails the test.
+func Analyze(t testing.TB, a *analysis.Analyzer, dir string, env []string, tests bool) ([]analysis.Diagnostic, *token.FileSet) {
+	t.Helper()
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: env, Tests: tests}, ".")
+	if err != nil || packages.PrintErrors(pkgs) > 0 {
+		t.Fatalf("loading the fixture: %v", err)
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diags []analysis.Diagnostic
+	for act := range graph.All() {
+		if act.IsRoot && act.Analyzer == a {
+			if act.Err != nil {
+				t.Fatal(act.Err)
+			}
+			diags = append(diags, act.Diagnostics...)
+		}
+	}
+	return diags, pkgs[0].Fset
+}
