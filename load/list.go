@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -82,18 +81,9 @@ func Packages(ctx context.Context, opts ListOptions, patterns ...string) (*Listi
 	}
 	args = append(args, "--")
 	args = append(args, patterns...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	gocmd.InterruptOnCancel(cmd) // so that it removes its work directory
-	cmd.Dir, cmd.Env = opts.Dir, opts.Env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gocmd.Output(ctx, opts.Dir, opts.Env, args...)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		line, _, _ := strings.Cut(msg, "\n")
+		line, _, _ := strings.Cut(err.Error(), "\n")
 		return nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), strings.TrimPrefix(line, "go: "))
 	}
 	l := &Listing{Patterns: patterns, Tests: opts.Tests}
@@ -217,14 +207,9 @@ func (k *Keys) Dep(path string) string {
 // files cgo generated, in the build cache. Relative names are made
 // absolute.
 func CompiledGoFiles(ctx context.Context, opts ListOptions, importPath string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-compiled", "-json=Dir,CompiledGoFiles", "--", importPath)
-	gocmd.InterruptOnCancel(cmd)
-	cmd.Dir, cmd.Env = opts.Dir, opts.Env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gocmd.Output(ctx, opts.Dir, opts.Env, "list", "-e", "-compiled", "-json=Dir,CompiledGoFiles", "--", importPath)
 	if err != nil {
-		return nil, fmt.Errorf("go list -compiled %s: %v: %s", importPath, err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("go list -compiled %s: %v", importPath, err)
 	}
 	var p struct {
 		Dir             string

@@ -83,19 +83,10 @@ func List(ctx context.Context, cfg Config, patterns ...string) (*Program, error)
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, "--")
 	args = append(args, patterns...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	gocmd.InterruptOnCancel(cmd) // so that it removes its work directory
-	cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gocmd.Output(ctx, cfg.Dir, cfg.Env, args...)
 	arch := <-archc
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("go list: %s", msg)
+		return nil, fmt.Errorf("go list: %v", err)
 	}
 	return Decode(bytes.NewReader(out), arch)
 }

@@ -8,9 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"io"
-	"os/exec"
 	"sort"
-	"strings"
 
 	"golang.org/x/tools/go/packages"
 
@@ -33,18 +31,9 @@ func Export(ctx context.Context, cfg Config, pkgs []*packages.Package) error {
 		byID[p.ID] = p
 		args = append(args, p.ID)
 	}
-	cmd := exec.CommandContext(ctx, "go", args...)
-	gocmd.InterruptOnCancel(cmd)
-	cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := gocmd.Output(ctx, cfg.Dir, cfg.Env, args...)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return fmt.Errorf("go list -export: %s", msg)
+		return fmt.Errorf("go list -export: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
