@@ -195,17 +195,7 @@ func (c *Coverage) Covering(file string, line int) []string {
 			return nil
 		}
 	}
-	var names []string
-	for _, name := range c.Benchmarks {
-		ran := c.ran[name][base]
-		for i, b := range blocks {
-			if i < len(ran) && ran[i] && b.StartLine <= hi && lo <= b.EndLine {
-				names = append(names, name)
-				break
-			}
-		}
-	}
-	return names
+	return c.ranLines(base, lo, hi)
 }
 
 // CoveringFunc returns the benchmarks that execute any code of the
@@ -220,12 +210,16 @@ func (c *Coverage) CoveringFunc(file string, line int) []string {
 	if !ok {
 		return nil
 	}
-	base := filepath.Base(file)
-	blocks := c.blocks[base]
+	return c.ranLines(filepath.Base(file), lo, hi)
+}
+
+// ranLines returns the benchmarks that executed a block of the file with
+// the given base name that overlaps lines lo to hi.
+func (c *Coverage) ranLines(base string, lo, hi int) []string {
 	var names []string
 	for _, name := range c.Benchmarks {
 		ran := c.ran[name][base]
-		for i, b := range blocks {
+		for i, b := range c.blocks[base] {
 			if i < len(ran) && ran[i] && b.StartLine <= hi && lo <= b.EndLine {
 				names = append(names, name)
 				break
