@@ -315,7 +315,7 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) string {
 	for _, id := range c.uses[v] {
 		path := syntax.Path(c.root, id)
-		if inClosure(path, v) {
+		if syntax.InClosure(path, v) {
 			return fmt.Sprintf("a closure captures %s at %s", v.Name(), c.where(id))
 		}
 		k := c.climb(path, 0)
@@ -325,7 +325,7 @@ func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) 
 				return fmt.Sprintf("the address of %s is also taken at %s", v.Name(), c.where(id))
 			}
 		case *ast.SelectorExpr:
-			if c.ptrMethod(p) {
+			if syntax.PtrMethod(c.pass.TypesInfo, p) {
 				return fmt.Sprintf("pointer method %s is called on %s at %s", p.Sel.Name, v.Name(), c.where(id))
 			}
 		}
@@ -392,7 +392,7 @@ func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
 	var edits []analysis.TextEdit
 	for _, id := range c.uses[v] {
 		path := syntax.Path(c.root, id)
-		if inClosure(path, v) {
+		if syntax.InClosure(path, v) {
 			return nil, fmt.Sprintf("a closure captures the result at %s", c.where(id))
 		}
 		k := syntax.ClimbParens(path, 0)
@@ -422,7 +422,7 @@ func (c *checker) selection(path []ast.Node, k int, sel *ast.SelectorExpr, id *a
 		return fmt.Sprintf("a caller uses it in an unexpected way at %s", c.where(id))
 	}
 	if s.Kind() != types.FieldVal {
-		if c.ptrMethod(sel) {
+		if syntax.PtrMethod(c.pass.TypesInfo, sel) {
 			return fmt.Sprintf("a caller calls pointer method %s on it at %s", sel.Sel.Name, c.where(id))
 		}
 		return ""
@@ -458,7 +458,7 @@ func (c *checker) readOnly(path []ast.Node, k int, id *ast.Ident) string {
 			return fmt.Sprintf("a caller mutates through it at %s", c.where(id))
 		}
 	case *ast.SelectorExpr:
-		if c.ptrMethod(p) {
+		if syntax.PtrMethod(c.pass.TypesInfo, p) {
 			return fmt.Sprintf("a caller calls pointer method %s on it at %s", p.Sel.Name, c.where(id))
 		}
 	}
@@ -469,7 +469,7 @@ func (c *checker) readOnly(path []ast.Node, k int, id *ast.Ident) string {
 func (c *checker) passedOn(path []ast.Node, k int, id *ast.Ident) string {
 	switch p := syntax.Parent(path, k).(type) {
 	case *ast.BinaryExpr:
-		if isNil(c.pass.TypesInfo, p.X) || isNil(c.pass.TypesInfo, p.Y) {
+		if syntax.IsNil(c.pass.TypesInfo, p.X) || syntax.IsNil(c.pass.TypesInfo, p.Y) {
 			return fmt.Sprintf("a caller compares it with nil at %s", c.where(id))
 		}
 	case *ast.AssignStmt:
@@ -579,36 +579,6 @@ func (c *checker) climb(path []ast.Node, k int) int {
 		}
 		return k
 	}
-}
-
-// ptrMethod reports whether sel selects a method with a pointer receiver.
-func (c *checker) ptrMethod(sel *ast.SelectorExpr) bool {
-	s := c.pass.TypesInfo.Selections[sel]
-	if s == nil || s.Kind() == types.FieldVal {
-		return false
-	}
-	recv := s.Obj().(*types.Func).Signature().Recv()
-	if recv == nil {
-		return false
-	}
-	_, ptr := recv.Type().(*types.Pointer)
-	return ptr
-}
-
-// inClosure reports whether the use at path[0] is in a function literal
-// that does not also contain the declaration of v.
-func inClosure(path []ast.Node, v *types.Var) bool {
-	for _, n := range path {
-		if fl, ok := n.(*ast.FuncLit); ok {
-			return v.Pos() < fl.Pos() || v.Pos() >= fl.End()
-		}
-	}
-	return false
-}
-
-func isNil(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	return ok && tv.IsNil()
 }
 
 func (c *checker) where(n ast.Node) string {

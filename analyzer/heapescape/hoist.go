@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // The hoist fix moves an allocation that does not outlive a loop iteration
@@ -91,7 +93,7 @@ func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
 		return nil, why
 	}
 	fnBody := fd.funcBody()
-	if hasGoto(fnBody) {
+	if syntax.HasGoto(fnBody) {
 		return nil, "the function uses goto, which a declaration before the loop could break"
 	}
 
@@ -363,21 +365,6 @@ func (fd *finding) assignedAgain(v *types.Var, body *ast.BlockStmt, decl ast.Stm
 		return true
 	})
 	return why
-}
-
-// hasGoto reports whether body has a goto statement.
-func hasGoto(body *ast.BlockStmt) bool {
-	found := false
-	if body == nil {
-		return true
-	}
-	ast.Inspect(body, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 func isBuiltinCall(info *types.Info, e ast.Expr, name string) bool {

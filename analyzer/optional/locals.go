@@ -34,7 +34,7 @@ func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 	if ftype.Results != nil && v.Pos() >= ftype.Results.Pos() && v.Pos() < ftype.Results.End() {
 		return fmt.Sprintf("%s is a named result, which a return can change", v.Name())
 	}
-	if hasGoto(body) {
+	if syntax.HasGoto(body) {
 		return fmt.Sprintf("the function that stores &%s has a goto", v.Name())
 	}
 	if why := c.loopVar(v, fn); why != "" {
@@ -52,7 +52,7 @@ func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 		if u, ok := syntax.Parent(path, syntax.ClimbParens(path, 0)).(*ast.UnaryExpr); ok && amps[u] {
 			continue
 		}
-		if inClosure(path, v) {
+		if syntax.InClosure(path, v) {
 			return fmt.Sprintf("a closure uses %s at %s", v.Name(), c.where(id.Pos()))
 		}
 		k := c.climb(path, 0)
@@ -82,7 +82,7 @@ func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 				}
 			}
 		case *ast.SelectorExpr:
-			if ptrMethod(c.pass.TypesInfo, p) {
+			if syntax.PtrMethod(c.pass.TypesInfo, p) {
 				return fmt.Sprintf("pointer method %s is called on %s at %s", p.Sel.Name, v.Name(), c.where(id.Pos()))
 			}
 		}
@@ -181,27 +181,4 @@ func innermostFunc(path []ast.Node) ast.Node {
 		}
 	}
 	return nil
-}
-
-// hasGoto reports whether body has a goto statement.
-func hasGoto(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// inClosure reports whether the use at path[0] is in a function literal
-// that does not also contain the declaration of v.
-func inClosure(path []ast.Node, v *types.Var) bool {
-	for _, n := range path {
-		if fl, ok := n.(*ast.FuncLit); ok {
-			return v.Pos() < fl.Pos() || v.Pos() >= fl.End()
-		}
-	}
-	return false
 }

@@ -67,7 +67,7 @@ func (c *checker) classify(id *ast.Ident) *ref {
 func (c *checker) storeValue(r *ref, v ast.Expr, amp, nilKind refKind) {
 	v = ast.Unparen(v)
 	r.value = v
-	if isNilExpr(c.pass.TypesInfo, v) {
+	if syntax.IsNil(c.pass.TypesInfo, v) {
 		r.kind = nilKind
 		return
 	}
@@ -118,7 +118,7 @@ func (c *checker) selection(r *ref) {
 			if other == cur {
 				other = p.X
 			}
-			if isNilExpr(c.pass.TypesInfo, other) {
+			if syntax.IsNil(c.pass.TypesInfo, other) {
 				r.node, r.kind = p, isNil
 				if p.Op == token.NEQ {
 					r.kind = notNil
@@ -144,7 +144,7 @@ func (c *checker) selection(r *ref) {
 			break
 		}
 		if s.Kind() != types.FieldVal {
-			if ptrMethod(c.pass.TypesInfo, p) {
+			if syntax.PtrMethod(c.pass.TypesInfo, p) {
 				r.kind, r.why = bad, fmt.Sprintf("pointer method %s is called through it at %s", p.Sel.Name, at)
 				return
 			}
@@ -207,7 +207,7 @@ func (c *checker) readOnly(path []ast.Node, k int) string {
 			return "sliced"
 		}
 	case *ast.SelectorExpr:
-		if ptrMethod(c.pass.TypesInfo, p) {
+		if syntax.PtrMethod(c.pass.TypesInfo, p) {
 			return "changed by a pointer method"
 		}
 	}
@@ -247,23 +247,4 @@ func (c *checker) climb(path []ast.Node, k int) int {
 		}
 		return k
 	}
-}
-
-// ptrMethod reports whether sel selects a method with a pointer receiver.
-func ptrMethod(info *types.Info, sel *ast.SelectorExpr) bool {
-	s := info.Selections[sel]
-	if s == nil || s.Kind() == types.FieldVal {
-		return false
-	}
-	recv := s.Obj().(*types.Func).Signature().Recv()
-	if recv == nil {
-		return false
-	}
-	_, ptr := recv.Type().(*types.Pointer)
-	return ptr
-}
-
-func isNilExpr(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	return ok && tv.IsNil()
 }

@@ -1,6 +1,7 @@
 // Package syntax holds what the analyzers that rewrite a package's uses
 // of a declaration share: the package's files the pass does not hold,
-// the path from a node to the file, and text edits.
+// the path from a node to the file, text edits, and the questions they
+// ask of a use (in a closure, through a pointer method, against nil).
 package syntax
 
 import (

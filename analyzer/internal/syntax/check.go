@@ -1,0 +1,54 @@
+package syntax
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// HasGoto reports whether body has a goto statement, or is nil (a body
+// not seen, which may have one).
+func HasGoto(body *ast.BlockStmt) bool {
+	if body == nil {
+		return true
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// InClosure reports whether the use at path[0] (see [Path]) is in a
+// function literal that does not also contain the declaration of v.
+func InClosure(path []ast.Node, v *types.Var) bool {
+	for _, n := range path {
+		if fl, ok := n.(*ast.FuncLit); ok {
+			return v.Pos() < fl.Pos() || v.Pos() >= fl.End()
+		}
+	}
+	return false
+}
+
+// PtrMethod reports whether sel selects a method with a pointer receiver.
+func PtrMethod(info *types.Info, sel *ast.SelectorExpr) bool {
+	s := info.Selections[sel]
+	if s == nil || s.Kind() == types.FieldVal {
+		return false
+	}
+	recv := s.Obj().(*types.Func).Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	_, ptr := recv.Type().(*types.Pointer)
+	return ptr
+}
+
+// IsNil reports whether e is the predeclared nil.
+func IsNil(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
