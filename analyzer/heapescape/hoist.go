@@ -608,17 +608,7 @@ func (fd *finding) nameFree(name string, v *types.Var, list ast.Node, scope *typ
 // namedResult reports whether the function enclosing the record has a
 // result named name, which a bare return uses without naming it.
 func (fd *finding) namedResult(name string) bool {
-	var ft *ast.FuncType
-	for _, n := range fd.path {
-		if d, ok := n.(*ast.FuncDecl); ok {
-			ft = d.Type
-			break
-		}
-		if l, ok := n.(*ast.FuncLit); ok {
-			ft = l.Type
-			break
-		}
-	}
+	ft, _ := fd.enclosingFunc()
 	if ft == nil || ft.Results == nil {
 		return false
 	}

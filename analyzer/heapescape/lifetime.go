@@ -252,15 +252,22 @@ func (fd *finding) callLocal(e ast.Expr) bool {
 // funcBody returns the body of the innermost function enclosing the
 // record.
 func (fd *finding) funcBody() *ast.BlockStmt {
+	_, body := fd.enclosingFunc()
+	return body
+}
+
+// enclosingFunc returns the type and body of the innermost function
+// enclosing the record, or nils.
+func (fd *finding) enclosingFunc() (*ast.FuncType, *ast.BlockStmt) {
 	for _, n := range fd.path {
 		switch n := n.(type) {
 		case *ast.FuncDecl:
-			return n.Body
+			return n.Type, n.Body
 		case *ast.FuncLit:
-			return n.Body
+			return n.Type, n.Body
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // staysIn reports whether the value of e, inside body, is passed directly
@@ -786,17 +793,7 @@ func (fd *finding) presized() bool {
 	}
 	info := fd.pass.TypesInfo
 	v := info.ObjectOf(id)
-	var body *ast.BlockStmt
-	for _, n := range fd.path {
-		if d, ok := n.(*ast.FuncDecl); ok {
-			body = d.Body
-			break
-		}
-		if l, ok := n.(*ast.FuncLit); ok {
-			body = l.Body
-			break
-		}
-	}
+	body := fd.funcBody()
 	if v == nil || body == nil {
 		return false
 	}
