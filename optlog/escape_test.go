@@ -659,24 +659,30 @@ func compileLog(t *testing.T, pkg, flags string) string {
 	return dir
 }
 
-// TestBuilt checks that Built gives the decisions of the packages the open
-// Warm build compiled, and nothing for others or once it is closed.
-func TestBuilt(t *testing.T) {
+// TestPackageRecords checks that PackageRecords gives the decisions of the
+// packages the open Warm build compiled without compiling them again, and
+// collects those of others.
+func TestPackageRecords(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := gittest.NewTree(t, warmTree)
 	w, err := Warm(context.Background(), LoadOptions{Dir: dir, Patterns: []string{"./a"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, ok := Built("warm/a")
-	if !ok || !slices.ContainsFunc(recs, func(r Record) bool { return r.Kind.IsHeap() && strings.HasSuffix(r.Pos.File, "a.go") }) {
-		t.Errorf("Built(warm/a) = %d records, %v; want a's, with v's escape", len(recs), ok)
+	escapes := func(recs []Record, file string) bool {
+		return slices.ContainsFunc(recs, func(r Record) bool { return r.Kind.IsHeap() && strings.HasSuffix(r.Pos.File, file) })
 	}
-	if _, ok := Built("warm/b"); ok {
-		t.Errorf("Built(warm/b) = true for a package the build did not compile")
+	collects.Store(0)
+	recs, err := PackageRecords(context.Background(), dir, "warm/a")
+	if err != nil || !escapes(recs, "a.go") || collects.Load() != 0 {
+		t.Errorf("PackageRecords(warm/a) = %d records, %v, after %d go commands; want a's, with v's escape, from the build", len(recs), err, collects.Load())
+	}
+	recs, err = PackageRecords(context.Background(), dir, "warm/b")
+	if err != nil || collects.Load() != 1 || !slices.ContainsFunc(recs, func(r Record) bool { return strings.HasSuffix(r.Pos.File, "b.go") }) {
+		t.Errorf("PackageRecords(warm/b), which the build did not compile: %d records, %v, %d collects; want b's, collected", len(recs), err, collects.Load())
 	}
 	w.Close()
-	if _, ok := Built("warm/a"); ok {
-		t.Errorf("Built(warm/a) = true after Close")
+	if openWarm.Load() != nil {
+		t.Errorf("the closed build is still open")
 	}
 }

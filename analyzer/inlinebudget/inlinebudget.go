@@ -160,10 +160,8 @@ var external = struct {
 	m map[string]recordIndex
 }{m: make(map[string]recordIndex)}
 
-// externalRecords returns the inlining records of the package path: those
-// of the run's build if it compiled the package, or else by compiling it
-// with the optimization log (escape's cache applies). It returns nil if
-// they cannot be collected.
+// externalRecords returns the inlining records of the package path (see
+// optlog.PackageRecords), or nil if they cannot be collected.
 func externalRecords(dir, path string) recordIndex {
 	external.Lock()
 	defer external.Unlock()
@@ -171,14 +169,8 @@ func externalRecords(dir, path string) recordIndex {
 		return ix
 	}
 	var ix recordIndex
-	if recs, ok := optlog.Built(path); ok {
-		ix = indexRecords(recs) // compiled by the run's own build
-	} else if res, err := optlog.Collect(context.Background(), optlog.LoadOptions{Dir: dir, Patterns: []string{path}}); err == nil {
-		for _, pr := range res {
-			if pr.ImportPath == path && !pr.Test && pr.Err == "" {
-				ix = indexRecords(pr.Records)
-			}
-		}
+	if recs, err := optlog.PackageRecords(context.Background(), dir, path); err == nil {
+		ix = indexRecords(recs)
 	}
 	external.m[path] = ix
 	return ix
