@@ -19,65 +19,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goadvise/goadvise/internal/gocmd"
+	"github.com/goadvise/goadvise/internal/toolexec"
 )
-
-// ToolexecEnv is the environment variable that makes a program act as
-// the -toolexec wrapper of the cost measurement: when it is set, the
-// program must call [Toolexec] with its arguments and exit with its
-// result. Command goadvise does so first thing.
-const ToolexecEnv = "GOADVISE_TOOLEXEC_LOG"
-
-// IsToolexec reports whether the process was started as the -toolexec
-// wrapper of a cost measurement.
-func IsToolexec() bool { return os.Getenv(ToolexecEnv) != "" }
-
-// Toolexec runs the tool args[0] with the arguments args[1:], as go
-// build -toolexec asks, appends the tool's peak resident set size and CPU
-// time to the file named by $GOADVISE_TOOLEXEC_LOG, and returns the
-// tool's exit status.
-func Toolexec(args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(os.Stderr, "goadvise toolexec: no tool to run")
-		return 2
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err := cmd.Run()
-	status := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			fmt.Fprintf(os.Stderr, "goadvise toolexec: %v\n", err)
-			return 2
-		}
-		status = ee.ExitCode()
-	}
-	tool := filepath.Base(args[0])
-	tool = strings.TrimSuffix(tool, ".exe")
-	// The go command asks each tool for its version (-V=full) to key
-	// its cache; only real runs are recorded.
-	if slices.Contains(args[1:], "-V=full") {
-		return status
-	}
-	maxrss := gocmd.PeakRSS(cmd.ProcessState)
-	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	line := fmt.Sprintf("%s\t%s\t%d\t%d\n", tool, os.Getenv("TOOLEXEC_IMPORTPATH"), maxrss, cpu.Nanoseconds())
-	f, err := os.OpenFile(os.Getenv(ToolexecEnv), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
-	if err == nil {
-		// One write of a short line to a file opened with O_APPEND is
-		// atomic with respect to the other tools running in parallel.
-		_, err = f.WriteString(line)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "goadvise toolexec: recording %s: %v\n", tool, err)
-		return 2
-	}
-	return status
-}
 
 // toolRun is one recorded tool invocation.
 type toolRun struct {
@@ -128,7 +71,7 @@ type CostOptions struct {
 	CleanRuns int
 
 	// Wrapper is the -toolexec program that records each compile's peak
-	// memory: a program that calls [Toolexec] when [IsToolexec]. ""
+	// memory: a program that calls [toolexec.Serve] first thing. ""
 	// means the running executable.
 	Wrapper string
 }
@@ -242,7 +185,7 @@ func measureCost(ctx context.Context, dir string, env []string, t *targets, prof
 	names := []string{"off", "on"}
 	build := func(v int, overlay map[string]string, cache string, label string) (*measurement, error) {
 		logName := filepath.Join(tmp, fmt.Sprintf("tools-%d.log", time.Now().UnixNano()))
-		benv := append(slices.Clone(env), ToolexecEnv+"="+logName)
+		benv := append(slices.Clone(env), toolexec.LogEnv(logName))
 		if cache != "" {
 			benv = append(benv, "GOCACHE="+cache)
 		}
@@ -340,7 +283,7 @@ func measureCost(ctx context.Context, dir string, env []string, t *targets, prof
 				return nil, err
 			}
 			if m.compiles == 0 {
-				return nil, fmt.Errorf("the -toolexec wrapper %s recorded no compile: it must call decisions.Toolexec when $%s is set", wrapper, ToolexecEnv)
+				return nil, fmt.Errorf("the -toolexec wrapper %s recorded no compile: it must call toolexec.Serve first thing", wrapper)
 			}
 			module[v] = append(module[v], m)
 			ov, err = touch(targetsPkgs, v, run+opts.Runs)
@@ -435,11 +378,11 @@ func probeWrapper(ctx context.Context, wrapper, tmp string) error {
 	}
 	logName := filepath.Join(tmp, "probe.log")
 	cmd := exec.CommandContext(ctx, wrapper, goCmd, "version")
-	cmd.Env = append(os.Environ(), ToolexecEnv+"="+logName)
+	cmd.Env = append(os.Environ(), toolexec.LogEnv(logName))
 	out, err := cmd.CombinedOutput()
 	runs, rerr := readToolLog(logName)
 	if err != nil || rerr != nil || len(runs) != 1 {
-		return fmt.Errorf("%s does not act as the -toolexec wrapper (it must call decisions.Toolexec when $%s is set): %s", wrapper, ToolexecEnv, firstLine(string(out)))
+		return fmt.Errorf("%s does not act as the -toolexec wrapper (it must call toolexec.Serve first thing): %s", wrapper, firstLine(string(out)))
 	}
 	return nil
 }

@@ -23,7 +23,7 @@
 // inlining or a dependency.
 //
 // The cost measurement runs go build with -toolexec pointing to a program
-// that calls [Toolexec] when [IsToolexec] reports true; command goadvise
+// that serves as goadvise's wrapper (internal/toolexec); command goadvise
 // does so itself. Source changes for rebuilds are made with -overlay: the
 // source tree is never written.
 package decisions

@@ -3,14 +3,14 @@ package decisions
 import (
 	"os"
 	"testing"
+
+	"github.com/goadvise/goadvise/internal/toolexec"
 )
 
 // TestMain lets the test binary act as the -toolexec wrapper of the cost
 // measurement, as command goadvise does.
 func TestMain(m *testing.M) {
-	if IsToolexec() {
-		os.Exit(Toolexec(os.Args[1:]))
-	}
+	toolexec.Serve()
 	dir, err := os.MkdirTemp("", "goadvise-decisions-test-")
 	if err != nil {
 		panic(err)

@@ -361,12 +361,7 @@ func (p *parser) add(d *logDiagnostic) {
 	case "cannotInlineFunction":
 		rec.Kind = CannotInline
 		rec.Reason = d.Message
-		// "function too complex: cost 159 exceeds budget 80"
-		if _, after, ok := strings.Cut(d.Message, "cost "); ok {
-			c, b, _ := strings.Cut(after, " exceeds budget ")
-			rec.Cost, _ = strconv.Atoi(c)
-			rec.Budget, _ = strconv.Atoi(b)
-		}
+		rec.Cost, rec.Budget = tooComplex(d.Message)
 	case "cannotInlineCall":
 		rec.Kind = CannotInlineCall
 		rec.Reason = d.Message
@@ -562,4 +557,16 @@ func (p *parser) sourceAt(pos Position, n int) string {
 		s = s[:n]
 	}
 	return string(s)
+}
+
+// tooComplex returns the cost and budget that the reason why a function
+// cannot be inlined gives, if it is "function too complex: cost 159
+// exceeds budget 80", and zeros otherwise.
+func tooComplex(reason string) (cost, budget int) {
+	if _, after, ok := strings.Cut(reason, "cost "); ok {
+		c, b, _ := strings.Cut(after, " exceeds budget ")
+		cost, _ = strconv.Atoi(c)
+		budget, _ = strconv.Atoi(b)
+	}
+	return cost, budget
 }

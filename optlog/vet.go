@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/internal/toolexec"
 )
 
 // vetConfig is the part of the go vet configuration file (the JSON file
@@ -191,6 +193,74 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 // compileVetFiles compiles files as the vet unit cfg, with the
 // optimization log written under dir, and parses the log.
 func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir string) ([]Record, error) {
+	logDir := filepath.Join(dir, "log")
+	// The compiler names each log file after a source file's base name,
+	// and a file of another package compiled here (a generic function's)
+	// can replace the log of the package's file of the same name (see
+	// pkgLog.headers). Named apart by -trimpath, which rewrites the file
+	// names the compiler records, the package's files cannot collide;
+	// their records get their names back as the log is read.
+	orig := make(map[string]string, len(files))
+	rewrites := make([]string, len(files))
+	for i, f := range files {
+		renamed := filepath.Join(filepath.Dir(f), fmt.Sprintf("goadvise%d~%s", i, filepath.Base(f)))
+		orig[renamed] = f
+		rewrites[i] = f + "=>" + renamed
+	}
+	cmd, err := vetCompileCmd(ctx, cfg, files, dir, "-json=0,"+logDir, "-trimpath="+strings.Join(rewrites, ";"))
+	if err != nil {
+		return nil, err
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		msg := strings.TrimSpace(string(out))
+		for renamed, f := range orig {
+			msg = strings.ReplaceAll(msg, renamed, f)
+		}
+		return nil, compileError(msg)
+	}
+	l, err := readLog([]string{logDir}, cfg.ImportPath, func(p *Position) {
+		if f, ok := orig[p.File]; ok {
+			p.File = f
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l.records, nil
+}
+
+// watchVetFiles compiles files as the vet unit cfg, with -m=2, and
+// returns the compiler's inlining decisions about the declarations of
+// want (see [toolexec.Watch]).
+func watchVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir string, want []string) ([]string, error) {
+	cmd, err := vetCompileCmd(ctx, cfg, files, dir, "-m=2")
+	if err != nil {
+		return nil, err
+	}
+	lines, complete, output, err := toolexec.Watch(cmd, want)
+	if err != nil {
+		return nil, err
+	}
+	if !complete && !cmd.ProcessState.Success() {
+		return nil, compileError(strings.TrimSpace(string(output)))
+	}
+	if complete {
+		inliningStops.Add(1)
+	}
+	return lines, nil
+}
+
+// compileError is the error of a compile that failed with the output msg.
+func compileError(msg string) error {
+	if len(msg) > 2000 {
+		msg = msg[:2000]
+	}
+	return fmt.Errorf("does not compile: %s", strings.ReplaceAll(msg, "\n", "; "))
+}
+
+// vetCompileCmd returns the command that compiles files as the vet unit
+// cfg, with the extra compiler flags, writing its output under dir.
+func vetCompileCmd(ctx context.Context, cfg *vetConfigFile, files []string, dir string, flags ...string) (*exec.Cmd, error) {
 	var icfg bytes.Buffer
 	var paths []string
 	for a, b := range cfg.ImportMap {
@@ -211,10 +281,10 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 	if err := os.WriteFile(importcfg, icfg.Bytes(), 0o666); err != nil {
 		return nil, err
 	}
-	logDir := filepath.Join(dir, "log")
 	args := []string{"tool", "compile", "-o", filepath.Join(dir, "out.a"), "-p", cfg.ImportPath,
-		"-importcfg", importcfg, "-json=0," + logDir, "-pack", "-nolocalimports",
+		"-importcfg", importcfg, "-pack", "-nolocalimports",
 		"-dwarf=false"} // nothing links the result: see compileFlags
+	args = append(args, flags...)
 	if lang := langVersion(cfg.GoVersion); lang != "" {
 		args = append(args, "-lang="+lang)
 	}
@@ -235,20 +305,7 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 	if big(&target{files: files, std: cfg.Standard[cfg.ImportPath]}) {
 		args = append(args, fmt.Sprintf("-c=%d", min(4, runtime.GOMAXPROCS(0))))
 	}
-	// The compiler names each log file after a source file's base name,
-	// and a file of another package compiled here (a generic function's)
-	// can replace the log of the package's file of the same name (see
-	// pkgLog.headers). Named apart by -trimpath, which rewrites the file
-	// names the compiler records, the package's files cannot collide;
-	// their records get their names back as the log is read.
-	orig := make(map[string]string, len(files))
-	rewrites := make([]string, len(files))
-	for i, f := range files {
-		renamed := filepath.Join(filepath.Dir(f), fmt.Sprintf("goadvise%d~%s", i, filepath.Base(f)))
-		orig[renamed] = f
-		rewrites[i] = f + "=>" + renamed
-	}
-	args = append(args, "-trimpath="+strings.Join(rewrites, ";"), "--")
+	args = append(args, "--")
 	args = append(args, files...)
 	// go vet tells its tools where the toolchain's tools are; running the
 	// compiler directly saves starting the go command for each unit.
@@ -260,26 +317,7 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 	}
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = cfg.Dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		msg := strings.TrimSpace(string(out))
-		for renamed, f := range orig {
-			msg = strings.ReplaceAll(msg, renamed, f)
-		}
-		if len(msg) > 2000 {
-			msg = msg[:2000]
-		}
-		return nil, fmt.Errorf("does not compile: %s", strings.ReplaceAll(msg, "\n", "; "))
-	}
-	l, err := readLog([]string{logDir}, cfg.ImportPath, func(p *Position) {
-		if f, ok := orig[p.File]; ok {
-			p.File = f
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return l.records, nil
+	return cmd, nil
 }
 
 func fileExists(name string) bool {

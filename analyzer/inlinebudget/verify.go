@@ -21,7 +21,7 @@ import (
 const maxCompiles = 4
 
 // verify compiles the package with the edits of the proposals applied,
-// reads the new cost of each function from the compiler's log, and
+// reads the new cost of each function from what the compiler says, and
 // reports those that the edits bring under the budget, with the measured
 // cost. Proposals whose functions do not call each other are compiled
 // together (the cost of one cannot then depend on the edit of another);
@@ -63,9 +63,7 @@ func verify(pass *analysis.Pass, props []*proposal) {
 		}
 		ix := make(recordIndex)
 		for _, r := range recs {
-			if r.Kind == optlog.CanInline || r.Kind == optlog.CannotInline {
-				ix.add(r.Pos.File, r.Pos.Line, r.Pos.Col, r)
-			}
+			ix.add(r.Pos.File, r.Pos.Line, r.Pos.Col, r)
 		}
 		for _, p := range g {
 			var edits []edit
@@ -123,12 +121,19 @@ func compileEdited(pass *analysis.Pass, g []*proposal) ([]optlog.Record, error) 
 		replace[file] = applyEdits(ps[0].src, edits, decls)
 	}
 	// Only the proposals' functions are measured: the functions they do
-	// not reach need not be compiled as they are.
+	// not reach need not be compiled as they are, and the compile stops
+	// once their inlining is decided.
 	keep := make([]*types.Func, 0, len(g))
+	want := make([]optlog.Position, 0, len(g))
 	for _, p := range g {
 		keep = append(keep, p.obj)
+		var edits []edit
+		for _, q := range byFile[p.file] {
+			edits = append(edits, q.edits...)
+		}
+		want = append(want, optlog.Position{File: p.file, Line: editedLine(pass, p, edits)})
 	}
-	return optlog.CompileEdited(context.Background(), pass, replace, keep)
+	return optlog.InliningEdited(context.Background(), pass, replace, keep, want)
 }
 
 // applyEdits applies the edits, which must not overlap, to src and

@@ -16,7 +16,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goadvise/goadvise/decisions"
+	"github.com/goadvise/goadvise/internal/toolexec"
 )
 
 // A command is one goadvise subcommand. Files of this package register their
@@ -46,15 +46,14 @@ const (
 )
 
 func main() {
+	// goadvise serves as its own -toolexec wrapper: pgo explain measures
+	// compiles with it, and inlinebudget stops its verifying compiles
+	// after inlining.
+	toolexec.Serve()
 	os.Exit(run(os.Args[1:]))
 }
 
 func run(args []string) int {
-	// goadvise pgo explain measures compiles by running goadvise itself
-	// as the go command's -toolexec wrapper.
-	if decisions.IsToolexec() {
-		return decisions.Toolexec(args)
-	}
 	if isVetInvocation(args) {
 		vetMain(args) // does not return
 	}
