@@ -82,9 +82,11 @@ func InliningEdited(ctx context.Context, pass *analysis.Pass, replace map[string
 		return nil, err
 	}
 	defer os.RemoveAll(e.dir)
-	keys := make([]string, len(want))
-	for i, p := range want {
-		keys[i] = toolexec.Key(p.File, p.Line)
+	var keys []string
+	for _, p := range want {
+		if k := toolexec.Key(p.File, p.Line); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
 	}
 	var lines []string
 	if vet {
