@@ -23,10 +23,18 @@ func TestMemoryBound(t *testing.T) {
 		t.Skip("GOMEMLIMIT or GOGC is set: check leaves the limit alone")
 	}
 	limit := func() int64 { return debug.SetMemoryLimit(-1) }
-	before := limit()
+	gcPercent := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
+	}
+	before, beforeGC := limit(), gcPercent()
 	b := boundMemory(3, 2)
 	if got := limit(); got != memoryGoal {
 		t.Errorf("limit after boundMemory = %d, want %d", got, memoryGoal)
+	}
+	if got := gcPercent(); got != -1 {
+		t.Errorf("GOGC percentage after boundMemory = %d, want -1 (the limit alone collects)", got)
 	}
 	b.atLeast(memoryGoal / 2)
 	if got := limit(); got != memoryGoal {
@@ -40,12 +48,18 @@ func TestMemoryBound(t *testing.T) {
 	if got := limit(); got != before {
 		t.Errorf("limit after restore = %d, want the previous %d", got, before)
 	}
+	if got := gcPercent(); got != beforeGC {
+		t.Errorf("GOGC percentage after restore = %d, want the previous %d", got, beforeGC)
+	}
 
 	t.Setenv("GOGC", "100")
 	b = boundMemory(3, 2)
 	b.atLeast(3 * memoryGoal)
 	if got := limit(); got != before {
 		t.Errorf("with GOGC set: limit = %d, want it left at %d", got, before)
+	}
+	if got := gcPercent(); got != beforeGC {
+		t.Errorf("with GOGC set: GOGC percentage = %d, want it left at %d", got, beforeGC)
 	}
 	b.restore()
 }
