@@ -141,7 +141,7 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 	}
 	// The logs are parsed while the driver goes on (it lists and loads
 	// the packages meanwhile); Load, Err and Close wait for them.
-	w := &Warmed{results: res, logDir: c.logDir, flags: c.flags, peak: c.peak, listing: c.listing,
+	w := &Warmed{results: res, logDir: c.logDir, flags: c.flags, flagOf: c.flagOf, depsOf: c.depsOf, peak: c.peak, listing: c.listing,
 		goarch: c.env.GOARCH, parsed: make(chan struct{})}
 	go func() {
 		defer close(w.parsed)
@@ -193,8 +193,10 @@ type Warmed struct {
 	results []*PackageResult // without records; key set
 	logDir  string           // the compiler log directory named in flags
 	flags   []string
-	peak    int64  // see CompilePeak
-	listing []byte // see Listing
+	flagOf  map[string]string   // import path -> its flag in flags
+	depsOf  map[string][]string // import path -> its dependencies, as listed
+	peak    int64               // see CompilePeak
+	listing []byte              // see Listing
 	goarch  string
 	parsed  chan struct{} // closed when the logs are parsed
 	err     error         // from parsing, once parsed is closed
@@ -205,6 +207,25 @@ type Warmed struct {
 // compiler's flags are part of each compile's cache key). The flags name
 // a log directory that exists until Close.
 func (w *Warmed) BuildFlags() []string { return w.flags }
+
+// flagsFor returns the flags of BuildFlags that the go command needs to
+// reuse Warm's compiles of the dependencies of the package importPath:
+// those of its dependencies. Each flag costs the go command time for each
+// package it loads: given all of std's 362, go list -export of net/http,
+// with nothing to compile, took 0.71 s instead of 0.08 s.
+func (w *Warmed) flagsFor(importPath string) []string {
+	deps, ok := w.depsOf[importPath]
+	if !ok {
+		return w.flags
+	}
+	var flags []string
+	for _, d := range deps {
+		if f, ok := w.flagOf[d]; ok {
+			flags = append(flags, f)
+		}
+	}
+	return flags
+}
 
 // CompilePeak returns the peak resident set size, in bytes, of the
 // largest process of Warm's build (in practice its largest compile), or 0
@@ -317,10 +338,12 @@ type collector struct {
 	// targets are in pending.
 	deferParse bool
 	pending    []*target
-	logDir     string            // where the compiler writes its log ("" until a build)
-	logSubs    map[string]string // import path -> its log directory's name in logDir
-	ctx        context.Context   // of the run, for the go commands of parseLogs
-	flags      []string          // the -gcflags of the builds
+	logDir     string              // where the compiler writes its log ("" until a build)
+	logSubs    map[string]string   // import path -> its log directory's name in logDir
+	ctx        context.Context     // of the run, for the go commands of parseLogs
+	flags      []string            // the -gcflags of the builds
+	flagOf     map[string]string   // import path -> its flag in flags
+	depsOf     map[string][]string // import path -> its dependencies, as listed
 	env        goEnv
 	deps       *load.Keys
 	peak       int64  // the largest peak RSS of the builds, in bytes
@@ -457,6 +480,10 @@ func (c *collector) listPackages(ctx context.Context) ([]*listedPackage, error) 
 		}
 	}
 	c.deps = l.Keys
+	c.depsOf = make(map[string][]string, len(l.Packages))
+	for _, p := range l.Packages {
+		c.depsOf[p.ImportPath] = p.Deps
+	}
 	if c.opts.Tests || !l.Tests {
 		return l.Packages, nil
 	}
@@ -599,6 +626,10 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			if !slices.Contains(c.flags, flag) {
 				c.flags = append(c.flags, flag)
 			}
+			if c.flagOf == nil {
+				c.flagOf = make(map[string]string)
+			}
+			c.flagOf[t.importPath] = flag
 		}
 		path := t.importPath
 		t.logDirs = []string{c.pkgLogDir(t.importPath)}

@@ -323,9 +323,9 @@ func overlayCmd(ctx context.Context, pass *analysis.Pass, written map[string]str
 	}
 	args := []string{"list", "-e", "-export", "-buildvcs=false", "-json=ImportPath,Error,DepsErrors", "-overlay=" + overlay}
 	if w := openWarm.Load(); w != nil {
-		// The package's own flag comes last, and the go command gives
-		// a package the last flag that matches it.
-		args = append(args, w.flags...)
+		// The flags of its dependencies, for the go command to reuse
+		// Warm's compiles of them. The package's own flag comes last.
+		args = append(args, w.flagsFor(path)...)
 	}
 	args = append(args, "-gcflags="+path+"="+quoteFlag(gcflags)+" -dwarf=false", "--")
 	args = append(args, opts.Patterns...)

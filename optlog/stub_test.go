@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,6 +98,7 @@ func TestCompileEditedReusesWarm(t *testing.T) {
 		"go.mod": "module example.com/reuse\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc A(n int) []int { return make([]int, n) }\n",
 		"b/b.go": "package b\n\nimport \"example.com/reuse/a\"\n\nfunc B(n int) int { return len(a.A(n)) }\n",
+		"c/c.go": "package c\n\nfunc C(n int) []int { return make([]int, n) }\n",
 	})
 	wrap := filepath.Join(t.TempDir(), "wrap.sh")
 	if err := os.WriteFile(wrap, []byte("#!/bin/sh\necho \"$@\" >> \"$WRAP_LOG\"\nexec \"$@\"\n"), 0o755); err != nil {
@@ -112,6 +114,14 @@ func TestCompileEditedReusesWarm(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
+	// The go command is given the flags of b's dependencies only: each
+	// flag costs it time for each package it loads.
+	has := func(flags []string, pkg string) bool {
+		return slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "-gcflags="+pkg+"=") })
+	}
+	if flags := w.flagsFor("example.com/reuse/b"); !has(flags, "example.com/reuse/a") || has(flags, "example.com/reuse/c") || len(w.BuildFlags()) != 3 {
+		t.Errorf("flags for b's compile: %q, of %q; want a's and not c's", flags, w.BuildFlags())
+	}
 
 	// As check loads it: against the export data of Warm's build.
 	prog, err := load.List(context.Background(), load.Config{Dir: dir, BuildFlags: w.BuildFlags()}, "./b")
