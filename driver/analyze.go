@@ -242,7 +242,13 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 				load.Check(b.roots)
 				b.pkgs, b.loadErrs, b.failed = withoutErrors(b.roots)
 			default:
-				b.pkgs, b.loadErrs, b.failed, b.err = loadPackages(dir, batch, cfg.Tests, analyzers, buildFlags)
+				flags := buildFlags
+				if warmed != nil && paths != nil {
+					// Each flag costs the go command time for
+					// each package it loads.
+					flags = warmed.FlagsFor(batch)
+				}
+				b.pkgs, b.loadErrs, b.failed, b.err = loadPackages(dir, batch, cfg.Tests, analyzers, flags)
 			}
 			switch {
 			case warmed != nil && paths == nil:

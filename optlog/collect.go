@@ -218,9 +218,40 @@ func (w *Warmed) flagsFor(importPath string) []string {
 	if !ok {
 		return w.flags
 	}
+	return w.flagsOf(deps)
+}
+
+// FlagsFor is like BuildFlags for a go command that loads only the
+// packages with the given import paths, their test variants and their
+// dependencies: it returns the flags of those packages only (see
+// flagsFor), or all of them if one of the packages was not listed.
+func (w *Warmed) FlagsFor(importPaths []string) []string {
+	var need []string
+	for _, p := range importPaths {
+		if _, ok := w.depsOf[p]; !ok {
+			return w.flags
+		}
+		need = append(need, p)
+		for _, v := range []string{p, p + " [" + p + ".test]", p + "_test [" + p + ".test]"} {
+			need = append(need, w.depsOf[v]...)
+		}
+	}
+	return w.flagsOf(need)
+}
+
+// flagsOf returns the flags of the packages, in the order of BuildFlags.
+func (w *Warmed) flagsOf(importPaths []string) []string {
+	want := make(map[string]bool)
+	for _, p := range importPaths {
+		// A package recompiled for a test ("q [p.test]") has q's flag.
+		p, _, _ = strings.Cut(p, " [")
+		if f, ok := w.flagOf[p]; ok {
+			want[f] = true
+		}
+	}
 	var flags []string
-	for _, d := range deps {
-		if f, ok := w.flagOf[d]; ok {
+	for _, f := range w.flags {
+		if want[f] {
 			flags = append(flags, f)
 		}
 	}

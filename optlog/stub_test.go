@@ -122,6 +122,9 @@ func TestCompileEditedReusesWarm(t *testing.T) {
 	if flags := w.flagsFor("example.com/reuse/b"); !has(flags, "example.com/reuse/a") || has(flags, "example.com/reuse/c") || len(w.BuildFlags()) != 3 {
 		t.Errorf("flags for b's compile: %q, of %q; want a's and not c's", flags, w.BuildFlags())
 	}
+	if flags := w.FlagsFor([]string{"example.com/reuse/b"}); !has(flags, "example.com/reuse/a") || !has(flags, "example.com/reuse/b") || has(flags, "example.com/reuse/c") {
+		t.Errorf("flags for loading b: %q, of %q; want a's and b's and not c's", flags, w.BuildFlags())
+	}
 
 	// As check loads it: against the export data of Warm's build.
 	prog, err := load.List(context.Background(), load.Config{Dir: dir, BuildFlags: w.BuildFlags()}, "./b")
