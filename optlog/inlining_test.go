@@ -10,31 +10,17 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/packages"
 )
 
 // inliningFixture writes a package with one function that can be inlined
 // (F) and one too complex to be (G), and returns the pass of it.
 func inliningFixture(t *testing.T) (*analysis.Pass, string) {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return fixturePass(t, map[string]string{
 		"go.mod": "module example.com/inl\n\ngo 1.26\n",
 		"a.go":   "package inl\n\nfunc F(x int) int { return x*2 + 1 }\n\nfunc G(x []int) int {\n\ts := 0\n\tfor i, v := range x {\n\t\tif v > i {\n\t\t\ts += v * i\n\t\t} else {\n\t\t\ts -= F(v) + F(i)*F(s) - F(s+v)*F(s-i) + F(v*i)\n\t\t\ts *= F(s) ^ F(v+1) | F(i+2)\n\t\t}\n\t\tfor j := range v {\n\t\t\ts ^= j << 2\n\t\t}\n\t}\n\treturn s\n}\n",
 		"b.go":   "package inl\n\nimport \"fmt\"\n\nfunc H(n int) string { return fmt.Sprint(n) }\n",
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := &packages.Config{Dir: dir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes}
-	pkgs, err := packages.Load(cfg, ".")
-	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
-		t.Fatalf("loading the fixture: %v %v", err, pkgs)
-	}
-	p := pkgs[0]
-	return &analysis.Pass{Fset: p.Fset, Files: p.Syntax, Pkg: p.Types, TypesInfo: p.TypesInfo, TypesSizes: p.TypesSizes}, dir
+	})
 }
 
 // TestInliningEdited checks that the inlining decisions of a compile
@@ -98,7 +84,9 @@ func TestInliningEdited(t *testing.T) {
 		t.Fatalf("the fixture does not give F a cost under the budget and G one over it: %v", expect)
 	}
 
-	t.Run("stopped", func(t *testing.T) {
+	// stopped checks that InliningEdited gives the full compile's
+	// decisions from a compile it stopped.
+	stopped := func(t *testing.T) {
 		before := inliningStops.Load()
 		got, err := InliningEdited(context.Background(), pass, replace, keep, want)
 		if err != nil {
@@ -108,7 +96,8 @@ func TestInliningEdited(t *testing.T) {
 		if inliningStops.Load() == before {
 			t.Errorf("the compile was not stopped after inlining")
 		}
-	})
+	}
+	t.Run("stopped", stopped)
 	t.Run("wrapped", func(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("wraps the tools with a shell script")
@@ -140,15 +129,7 @@ func TestInliningEdited(t *testing.T) {
 		// Under go vet -vettool the unit's compile is run and watched
 		// directly.
 		useVetUnit(t, dir, "example.com/inl")
-		before := inliningStops.Load()
-		got, err := InliningEdited(context.Background(), pass, replace, keep, want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		check(t, got)
-		if inliningStops.Load() == before {
-			t.Errorf("the compile was not stopped after inlining")
-		}
+		stopped(t)
 	})
 	if b, _ := os.ReadFile(a); string(b) != string(src) {
 		t.Errorf("a.go was modified")

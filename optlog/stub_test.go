@@ -26,26 +26,14 @@ func TestCompileEditedStubs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a fixture package")
 	}
-	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/stub\n\ngo 1.26\n",
 		"a.go":   "package stub\n\nfunc F(x []int) int { return G(x) + G(x[1:]) + 1 }\n",
 		"b.go":   "package stub\n\nimport \"strings\"\n\nfunc G(x []int) int {\n\ts := 0\n\tfor _, v := range x {\n\t\ts += v * len(strings.Repeat(\"a\", v))\n\t}\n\treturn s\n}\n",
 		"c.go":   "package stub\n\nimport (\n\t\"fmt\"\n\tstr \"strconv\"\n)\n\nfunc H(n int) string { return fmt.Sprint(n) + str.Itoa(n) }\n",
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := &packages.Config{Dir: dir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes}
-	pkgs, err := packages.Load(cfg, ".")
-	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
-		t.Fatalf("loading the fixture: %v %v", err, pkgs)
-	}
-	p := pkgs[0]
-	pass := &analysis.Pass{Fset: p.Fset, Files: p.Syntax, Pkg: p.Types, TypesInfo: p.TypesInfo, TypesSizes: p.TypesSizes}
-	f, _ := p.Types.Scope().Lookup("F").(*types.Func)
+	pass, dir := fixturePass(t, files)
+	f, _ := pass.Pkg.Scope().Lookup("F").(*types.Func)
 
 	summary := func(recs []Record) (fCost int, hEscapes bool) {
 		for _, r := range recs {
@@ -82,6 +70,26 @@ func TestCompileEditedStubs(t *testing.T) {
 			t.Errorf("%s was modified", name)
 		}
 	}
+}
+
+// fixturePass writes the files of a module of one package to a new
+// directory and returns the pass of its package, loaded with go/packages,
+// and the directory.
+func fixturePass(t *testing.T, files map[string]string) (*analysis.Pass, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := &packages.Config{Dir: dir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatalf("loading the fixture: %v %v", err, pkgs)
+	}
+	p := pkgs[0]
+	return &analysis.Pass{Fset: p.Fset, Files: p.Syntax, Pkg: p.Types, TypesInfo: p.TypesInfo, TypesSizes: p.TypesSizes}, dir
 }
 
 // TestCompileEditedReusesWarm checks that, while a Warm build is open,
