@@ -132,43 +132,29 @@ func inliningAt(recs []Record, want []Position) []Record {
 }
 
 // inliningRecord parses a line of -m=2 output about a function's
-// inlining (see [toolexec.InliningLine]) into a record, naming the file
-// by the package's file of the same base name.
+// inlining (a [toolexec.Decision]) into a record, naming the file by the
+// package's file of the same base name.
 func inliningRecord(s string, files map[string]string) (Record, bool) {
-	var rec Record
-	kind, rest := CanInline, ""
-	i := strings.Index(s, ": can inline ")
-	if i >= 0 {
-		rest = s[i+len(": can inline "):]
-	} else if i = strings.Index(s, ": cannot inline "); i >= 0 {
-		kind, rest = CannotInline, s[i+len(": cannot inline "):]
-	} else {
-		return rec, false
+	d, ok := toolexec.ParseDecision(s)
+	if !ok {
+		return Record{}, false
 	}
-	pos := strings.Split(s[:i], ":")
-	if len(pos) < 3 {
-		return rec, false
-	}
-	line, err1 := strconv.Atoi(pos[len(pos)-2])
-	col, err2 := strconv.Atoi(pos[len(pos)-1])
-	file := strings.Join(pos[:len(pos)-2], ":")
-	if err1 != nil || err2 != nil {
-		return rec, false
-	}
+	file := d.File
 	if f, ok := files[filepath.Base(file)]; ok {
 		file = f
 	}
-	rec = Record{Kind: kind, Pos: Position{File: file, Line: line, Col: col}, Message: s[i+2:]}
-	switch kind {
-	case CanInline:
+	rec := Record{Kind: CannotInline, Pos: Position{File: file, Line: d.Line, Col: d.Col}, Message: "cannot inline " + d.Text}
+	if d.Can {
+		rec.Message = "can inline " + d.Text
 		// "F with cost 4 as: func(int) int { ... }"
-		name, after, _ := strings.Cut(rest, " with cost ")
+		rec.Kind = CanInline
+		name, after, _ := strings.Cut(d.Text, " with cost ")
 		rec.Func = name
 		c, _, _ := strings.Cut(after, " ")
 		rec.Cost, _ = strconv.Atoi(c)
-	case CannotInline:
+	} else {
 		// "F: function too complex: cost 159 exceeds budget 80"
-		name, reason, _ := strings.Cut(rest, ": ")
+		name, reason, _ := strings.Cut(d.Text, ": ")
 		rec.Func, rec.Reason = name, reason
 		rec.Cost, rec.Budget = tooComplex(reason)
 	}

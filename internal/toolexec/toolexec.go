@@ -192,36 +192,51 @@ func Key(name string, line int) string {
 	return filepath.Base(name) + ":" + strconv.Itoa(line)
 }
 
-// InliningLine parses a line of the compiler's -m=2 output that gives its
+// A Decision is a line of the compiler's -m=2 output that gives its
 // inlining decision about a function: "FILE:LINE:COL: can inline F with
-// cost N as: ..." or "FILE:LINE:COL: cannot inline F: REASON". It returns
-// the line's [Key].
-func InliningLine(s string) (key string, ok bool) {
+// cost N as: ..." or "FILE:LINE:COL: cannot inline F: REASON".
+type Decision struct {
+	File      string
+	Line, Col int
+	Can       bool   // "can inline"
+	Text      string // what follows "can inline " or "cannot inline "
+}
+
+// Key returns the [Key] of the function's declaration.
+func (d Decision) Key() string { return Key(d.File, d.Line) }
+
+// ParseDecision parses s as a [Decision].
+func ParseDecision(s string) (Decision, bool) {
+	var d Decision
 	i := strings.Index(s, ": can inline ")
-	if i < 0 {
-		i = strings.Index(s, ": cannot inline ")
-	}
-	if i < 0 {
-		return "", false
+	if i >= 0 {
+		d.Can, d.Text = true, s[i+len(": can inline "):]
+	} else if i = strings.Index(s, ": cannot inline "); i >= 0 {
+		d.Text = s[i+len(": cannot inline "):]
+	} else {
+		return d, false
 	}
 	pos := s[:i] // FILE:LINE:COL
 	c := strings.LastIndexByte(pos, ':')
 	if c < 0 {
-		return "", false
+		return d, false
 	}
 	l := strings.LastIndexByte(pos[:c], ':')
 	if l < 0 {
-		return "", false
+		return d, false
 	}
-	line, err := strconv.Atoi(pos[l+1 : c])
-	if err != nil {
-		return "", false
+	var err1, err2 error
+	d.Line, err1 = strconv.Atoi(pos[l+1 : c])
+	d.Col, err2 = strconv.Atoi(pos[c+1:])
+	if err1 != nil || err2 != nil {
+		return d, false
 	}
-	return Key(pos[:l], line), true
+	d.File = pos[:l]
+	return d, true
 }
 
 // Watch runs the compile cmd (given -m=2, its stdout unset) and collects
-// its inlining decisions (see [InliningLine]) about the declarations of
+// its inlining decisions (see [Decision]) about the declarations of
 // want. As soon as it has one for each, it kills the compiler and returns
 // them with complete set: inlining decisions are made and printed before
 // escape analysis and code generation, which on a large package take
@@ -245,10 +260,10 @@ func Watch(cmd *exec.Cmd, want []string) (lines []string, complete bool, output 
 	sc.Buffer(nil, 1<<20)
 	for len(wanted) > 0 && sc.Scan() {
 		s := sc.Text()
-		key, ok := InliningLine(s)
+		d, ok := ParseDecision(s)
 		switch {
-		case ok && wanted[key]:
-			delete(wanted, key)
+		case ok && wanted[d.Key()]:
+			delete(wanted, d.Key())
 			lines = append(lines, s)
 		case !ok && len(other) < 64 && !strings.Contains(s, ": inlining call to "):
 			other = append(other, s)

@@ -7,20 +7,22 @@ import (
 	"testing"
 )
 
-func TestInliningLine(t *testing.T) {
+func TestParseDecision(t *testing.T) {
 	for _, c := range []struct {
 		line, key string
+		can       bool
+		text      string
 	}{
-		{"/src/p/a.go:3:6: can inline F with cost 4 as: func(int) int { return x + 2 }", "a.go:3"},
-		{"p/a.go:12:1: cannot inline (*T).M: function too complex: cost 96 exceeds budget 80", "a.go:12"},
-		{"/src/p:q/a.go:7:6: can inline G with cost 10 as: func() {  }", "a.go:7"},
-		{"p/a.go:5:29: inlining call to F", ""},
-		{"p/a.go:5:2: moved to heap: x", ""},
-		{"a.go:x:6: can inline F with cost 4 as: f", ""},
+		{"/src/p/a.go:3:6: can inline F with cost 4 as: func(int) int { return x + 2 }", "a.go:3", true, "F with cost 4 as: func(int) int { return x + 2 }"},
+		{"p/a.go:12:1: cannot inline (*T).M: function too complex: cost 96 exceeds budget 80", "a.go:12", false, "(*T).M: function too complex: cost 96 exceeds budget 80"},
+		{"/src/p:q/a.go:7:6: can inline G with cost 10 as: func() {  }", "a.go:7", true, "G with cost 10 as: func() {  }"},
+		{"p/a.go:5:29: inlining call to F", "", false, ""},
+		{"p/a.go:5:2: moved to heap: x", "", false, ""},
+		{"a.go:x:6: can inline F with cost 4 as: f", "", false, ""},
 	} {
-		key, ok := InliningLine(c.line)
-		if ok != (c.key != "") || key != c.key {
-			t.Errorf("InliningLine(%q) = %q, %v; want %q", c.line, key, ok, c.key)
+		d, ok := ParseDecision(c.line)
+		if ok != (c.key != "") || ok && (d.Key() != c.key || d.Can != c.can || d.Text != c.text) {
+			t.Errorf("ParseDecision(%q) = %+v, %v; want key %q, can %v, text %q", c.line, d, ok, c.key, c.can, c.text)
 		}
 	}
 }
