@@ -64,7 +64,7 @@ func Serve() {
 
 // Program returns the path of the running program if it called [Serve],
 // and "" otherwise: an analyzer running in another driver (golangci-lint,
-// go vet) has no wrapper and must do without.
+// Bazel's nogo) has no wrapper and must do without.
 func Program() string {
 	if p := served.Load(); p != nil {
 		return *p
@@ -144,7 +144,8 @@ type Inlining struct {
 	Want    []string // the functions, as [Key]s of their declarations
 }
 
-// Env returns the environment setting that gives the wrapper in.
+// Env returns the environment setting that passes this request to the
+// wrapper.
 func (in *Inlining) Env() (string, error) {
 	data, err := json.Marshal(in)
 	if err != nil {
