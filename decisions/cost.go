@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goadvise/goadvise/internal/gocmd"
 	"github.com/goadvise/goadvise/internal/toolexec"
 )
 
@@ -190,7 +191,7 @@ func measureCost(ctx context.Context, dir string, env []string, t *targets, prof
 			benv = append(benv, "GOCACHE="+cache)
 		}
 		b := &buildSpec{dir: dir, env: benv, pgo: variants[v], out: filepath.Join(tmp, "bin-"+names[v]),
-			extra: []string{"-toolexec=" + wrapper}}
+			extra: []string{"-toolexec=" + gocmd.Quote(wrapper)}}
 		if len(overlay) > 0 {
 			name, err := writeOverlay(tmp, overlay)
 			if err != nil {

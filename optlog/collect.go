@@ -652,7 +652,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			// directory of its own: the compiler names the log's
 			// subdirectory after the package path it is given, which
 			// is "main" for every main package.
-			flag := "-gcflags=" + t.importPath + "=" + quoteFlag("-json=0,"+c.pkgLogDir(t.importPath)) + c.compileFlags(t) + renameFlag(t)
+			flag := "-gcflags=" + t.importPath + "=" + gocmd.Quote("-json=0,"+c.pkgLogDir(t.importPath)) + c.compileFlags(t) + renameFlag(t)
 			args = append(args, flag)
 			if !slices.Contains(c.flags, flag) {
 				c.flags = append(c.flags, flag)
@@ -860,20 +860,6 @@ func errorLines(s, self string) []string {
 		prefix = ""
 	}
 	return lines
-}
-
-// quoteFlag quotes a compiler flag for a -gcflags list, which the go
-// command splits at spaces, if it needs it (a temporary directory with a
-// space in its name).
-func quoteFlag(f string) string {
-	switch {
-	case !strings.ContainsAny(f, " \t\n'\""):
-		return f
-	case !strings.Contains(f, "'"):
-		return "'" + f + "'"
-	default:
-		return `"` + f + `"`
-	}
 }
 
 // compileFlags returns the compiler flags, besides the log's, of the

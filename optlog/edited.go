@@ -269,7 +269,7 @@ func watchOverlay(ctx context.Context, pass *analysis.Pass, written map[string]s
 	cmd.Env = append(cmd.Environ(), env)
 	// The wrapper does not change the go command's cache keys (they
 	// use the compiler's own -V=full): dependencies are still reused.
-	cmd.Args = slices.Insert(cmd.Args, 2, "-toolexec="+wrapper)
+	cmd.Args = slices.Insert(cmd.Args, 2, "-toolexec="+gocmd.Quote(wrapper))
 	runErr := runOverlay(cmd, pass.Pkg.Path())
 	data, err := os.ReadFile(out)
 	if err != nil && runErr != nil {
@@ -313,7 +313,7 @@ func overlayCmd(ctx context.Context, pass *analysis.Pass, written map[string]str
 		// Warm's compiles of them. The package's own flag comes last.
 		args = append(args, w.flagsFor(path)...)
 	}
-	args = append(args, "-gcflags="+path+"="+quoteFlag(gcflags)+" -dwarf=false", "--")
+	args = append(args, "-gcflags="+path+"="+gocmd.Quote(gcflags)+" -dwarf=false", "--")
 	args = append(args, opts.Patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	gocmd.InterruptOnCancel(cmd)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/internal/gittest"
+	"github.com/goadvise/goadvise/internal/gocmd"
 	"github.com/goadvise/goadvise/load"
 )
 
@@ -652,7 +653,7 @@ func TestDecodeLineCoversCompilerLog(t *testing.T) {
 func compileLog(t *testing.T, pkg, flags string) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command("go", "list", "-e", "-export", "-f", "{{.Export}}", "-gcflags="+pkg+"="+quoteFlag("-json=0,"+dir)+flags, pkg)
+	cmd := exec.Command("go", "list", "-e", "-export", "-f", "{{.Export}}", "-gcflags="+pkg+"="+gocmd.Quote("-json=0,"+dir)+flags, pkg)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/goadvise/goadvise/internal/gocmd"
 	"github.com/goadvise/goadvise/load"
 )
 
@@ -90,7 +91,7 @@ func (c *collector) recoverLost(t *target, lost []string, cgoFix func(*Position)
 	// work directory from the names of generated (cgo) files: cgoFix
 	// matches those by base name.
 	logDir := filepath.Join(dir, "log")
-	flags := quoteFlag("-json=0,"+logDir) + c.compileFlags(t) + " " + quoteFlag("-trimpath="+strings.Join(rewrites, ";"))
+	flags := gocmd.Quote("-json=0,"+logDir) + c.compileFlags(t) + " " + gocmd.Quote("-trimpath="+strings.Join(rewrites, ";"))
 	args := []string{"list", "-e", "-export", "-buildvcs=false", "-json=ImportPath,Error,DepsErrors", "-gcflags=" + t.importPath + "=" + flags, "--", t.importPath}
 	if t.test {
 		args = []string{"test", "-c", "-o", filepath.Join(dir, "bin") + string(filepath.Separator), "-gcflags=" + t.importPath + "=" + flags, t.forTest}

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"github.com/goadvise/goadvise/internal/gocmd"
 )
 
 // The compiler names each log file after a source file's base name
@@ -111,5 +113,5 @@ func renameFlag(t *target) string {
 	if len(rules) == 0 {
 		return ""
 	}
-	return " " + quoteFlag("-trimpath="+strings.Join(rules, ";"))
+	return " " + gocmd.Quote("-trimpath="+strings.Join(rules, ";"))
 }

@@ -22,6 +22,20 @@ func InterruptOnCancel(cmd *exec.Cmd) {
 	cmd.WaitDelay = 10 * time.Second
 }
 
+// Quote quotes s, if it needs it, as one element of the value of a go
+// command flag that the go command splits at spaces (-gcflags, -toolexec):
+// a temporary directory or an executable with a space in its name.
+func Quote(s string) string {
+	switch {
+	case !strings.ContainsAny(s, " \t\n'\""):
+		return s
+	case !strings.Contains(s, "'"):
+		return "'" + s + "'"
+	default:
+		return `"` + s + `"`
+	}
+}
+
 // Tail returns the last n lines of s.
 func Tail(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")

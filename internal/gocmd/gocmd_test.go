@@ -2,6 +2,8 @@ package gocmd
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -32,5 +34,35 @@ func TestOutput(t *testing.T) {
 	_, err = Output(context.Background(), t.TempDir(), nil, "list", "./nothing")
 	if err == nil || strings.Contains(err.Error(), "exit status") || !strings.Contains(err.Error(), "go.mod") {
 		t.Errorf("go list outside a module: %v, want what the go command said", err)
+	}
+}
+
+// TestQuote checks that the go command takes a quoted flag element as one,
+// with a -toolexec wrapper whose path has a space in it.
+func TestQuote(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("wraps the tools with a shell script")
+	}
+	for _, c := range []struct{ in, want string }{
+		{"/bin/x", "/bin/x"},
+		{"/a b/x", "'/a b/x'"},
+		{"/a b/it's", `"/a b/it's"`},
+	} {
+		if got := Quote(c.in); got != c.want {
+			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "a b")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	wrap := filepath.Join(dir, "wrap.sh")
+	if err := os.WriteFile(wrap, []byte("#!/bin/sh\nexec \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The go command asks the compiler for its version through the
+	// wrapper even when nothing is compiled.
+	if _, err := Output(context.Background(), "", nil, "list", "-export", "-toolexec="+Quote(wrap), "errors"); err != nil {
+		t.Errorf("go list -toolexec=%s: %v", Quote(wrap), err)
 	}
 }
