@@ -243,9 +243,10 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 				b.pkgs, b.loadErrs, b.failed = withoutErrors(b.roots)
 			default:
 				flags := buildFlags
-				if warmed != nil && paths != nil {
+				if warmed != nil {
 					// Each flag costs the go command time for
-					// each package it loads.
+					// each package it loads. (A batch of
+					// patterns gets them all.)
 					flags = warmed.FlagsFor(batch)
 				}
 				b.pkgs, b.loadErrs, b.failed, b.err = loadPackages(dir, batch, cfg.Tests, analyzers, flags)

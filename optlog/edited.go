@@ -310,8 +310,10 @@ func overlayCmd(ctx context.Context, pass *analysis.Pass, written map[string]str
 	args := []string{"list", "-e", "-export", "-buildvcs=false", "-json=ImportPath,Error,DepsErrors", "-overlay=" + overlay}
 	if w := openWarm.Load(); w != nil {
 		// The flags of its dependencies, for the go command to reuse
-		// Warm's compiles of them. The package's own flag comes last.
-		args = append(args, w.flagsFor(path)...)
+		// Warm's compiles of them. The package's own flag comes last,
+		// and the go command gives a package the last flag that
+		// matches it.
+		args = append(args, w.FlagsFor([]string{path})...)
 	}
 	args = append(args, "-gcflags="+path+"="+gocmd.Quote(gcflags)+" -dwarf=false", "--")
 	args = append(args, opts.Patterns...)
