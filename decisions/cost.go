@@ -73,7 +73,7 @@ type CostOptions struct {
 
 	// Wrapper is the -toolexec program that records each compile's peak
 	// memory: a program that calls [toolexec.Serve] first thing. ""
-	// means the running executable.
+	// means the running program, if it serves as one.
 	Wrapper string
 }
 
@@ -167,11 +167,10 @@ func measureCost(ctx context.Context, dir string, env []string, t *targets, prof
 	}
 	wrapper := opts.Wrapper
 	if wrapper == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("locating the toolexec wrapper: %w", err)
-		}
-		wrapper = exe
+		wrapper = toolexec.Program()
+	}
+	if wrapper == "" {
+		return nil, errors.New("measuring build costs needs a -toolexec wrapper: the running program does not serve as one (toolexec.Serve)")
 	}
 	tmp, err := os.MkdirTemp("", "goadvise-cost-")
 	if err != nil {
