@@ -100,6 +100,12 @@ run_module() {
 	echo "== workload: $mod@$ver, $pkgs packages (copy in $work/$name)"
 	go build ./... >/dev/null 2>&1 || true # warm the build cache for dependencies
 	go vet ./... >/dev/null 2>&1 || true
+	# The same for goadvise as a vet tool: go vet runs it on every
+	# dependency, std included, to type-check it for the vet units that
+	# import it, and caches those results by the tool's version, as it
+	# caches its own above. The first run after installing goadvise pays
+	# for them (3 s more on x/tools), as go vet's first run does.
+	go vet -vettool="$ga" ./... >/dev/null 2>&1 || true
 	# goadvise's own CPU profile of a cold check, for the -profile runs.
 	GOADVISE_CACHE=$work/cache-$name-warmup "$ga" check -cpuprofile "$work/$name.cpu" ./... >/dev/null 2>&1 || true
 	"$sc" ./... >/dev/null 2>&1 || true
