@@ -17,6 +17,15 @@
 //	case x: A; case y: A                 adjacent switch cases with the same body
 //	case x: A; case y: B; default: A     a case that does what the default does
 //
+// Adjacent arms or cases are merged to share their body, which saves code
+// only when the body has some: a body of one jump (break, continue, goto)
+// or of one return or assignment of names and literals (return 4, n = 4)
+// is not reported. For two arms of continue the compiler emits the same
+// jumps for c1 || c2 (a loop of that shape compiled to 102 bytes instead
+// of 98), and for return 4 merging lowers the inlining cost by 1 to 3 of
+// its budget of 80; such arms are usually written apart for the comment
+// each carries.
+//
 // A case like the default is reported when no case after it could take
 // over its values once it is deleted: the cases after it all do the same
 // as the default too, or, in a switch with a tag, its values and those of

@@ -79,8 +79,10 @@ func sub(s []byte, a, b, k int) []byte {
 // 8. else-if arms with the same body.
 func chain(x int) string {
 	if x < 0 { // want `this if and the else if after it have the same body`
+		sink(x)
 		return "small"
 	} else if x > 100 {
+		sink(x)
 		return "small"
 	} else {
 		return "ok"
@@ -103,8 +105,10 @@ func chainTail(x, y int) int {
 func sw(x int) int {
 	switch x {
 	case 1: // want `cases 1 and 2 have the same body`
+		sink(x)
 		return 10
 	case 2:
+		sink(x)
 		return 10
 	default:
 		return 0
@@ -177,10 +181,13 @@ func recv(ch chan int, x int) int {
 func run3(r rune) bool {
 	switch {
 	case '0' <= r && r <= '9': // want `cases '0' <= r && r <= '9', 'a' <= r && r <= 'z' and r == '_' have the same body`
+		sink(int(r))
 		return true
 	case 'a' <= r && r <= 'z':
+		sink(int(r))
 		return true
 	case r == '_':
+		sink(int(r))
 		return true
 	}
 	return false
@@ -190,8 +197,10 @@ func run3(r rune) bool {
 func kind(x any) int {
 	switch x.(type) {
 	case int, int8: // want `cases int, ... and string have the same body`
+		sink(1)
 		return 1
 	case string:
+		sink(1)
 		return 1
 	}
 	return 0
@@ -389,11 +398,52 @@ func bits(x any) int {
 // 33. A chain of three arms with the same body is one finding.
 func chain3(x int) string {
 	if x < 0 { // want `^this if and the 2 else ifs after it have the same body: join their conditions with \|\| so the function is smaller and cheaper to inline \[cold\]$`
+		sink(x)
 		return "out"
 	} else if x > 100 {
+		sink(x)
 		return "out"
 	} else if x == 50 {
+		sink(x)
 		return "out"
 	}
 	return "in"
+}
+
+// 34. Arms of one statement too small to share are not merged: the
+// compiler emits the same jumps for the joined condition, and the code
+// saved is a few bytes.
+func smallArms(b []byte, v any, x int) (int, bool) {
+	for _, c := range b {
+		switch {
+		case 'A' <= c && c <= 'Z':
+			continue
+		case '0' <= c && c <= '9':
+			continue
+		}
+		if c == '-' {
+			break
+		} else if c == '.' {
+			break
+		}
+	}
+	var n int
+	switch {
+	case x > 5 && b[0] == 'P':
+		n = 4
+	case x > 5 && b[0] == 'H':
+		n = 4
+	}
+	switch v.(type) {
+	case int:
+		return n, true
+	case string:
+		return n, true
+	}
+	if x < 0 {
+		return -1, false
+	} else if x > 100 {
+		return -1, false
+	}
+	return n, false
 }
