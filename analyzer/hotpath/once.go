@@ -23,7 +23,9 @@ import (
 // that no other package can call, whose every reference in non-test files
 // is a call from such code, runs once (or only on error paths) too; one
 // that only tests call (no reference outside _test.go files, a mention in
-// one) is cold as well.
+// one) is cold as well, and so is a function or method that takes a
+// *testing.T, *testing.B, *testing.F or testing.TB: only a test has one to
+// pass.
 
 // kind classifies code that runs once.
 type kind int
@@ -198,7 +200,16 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 func (r *Result) classify(pass *analysis.Pass) {
 	cands := make(map[*types.Func]bool)
 	for _, f := range r.funcs {
-		if f.obj == nil || f.obj.Type().(*types.Signature).Recv() != nil {
+		if f.obj == nil {
+			continue
+		}
+		if t := testingParam(f.obj.Type().(*types.Signature)); t != "" {
+			// A helper of tests in a non-test file (raft's testing.go,
+			// a testutil package): only a test has the value to pass.
+			r.class[f.obj] = class{startup, testsOnly + ": takes a " + t}
+			continue
+		}
+		if f.obj.Type().(*types.Signature).Recv() != nil {
 			continue // methods may be called through interfaces
 		}
 		if n := f.obj.Name(); n == "init" || n == "_" || (n == "main" && pass.Pkg.Name() == "main") {
@@ -283,8 +294,9 @@ func (r *Result) classify(pass *analysis.Pass) {
 			if !ok || c.reason == "runs once: called only from tests" {
 				continue
 			}
-			k, who, onErr := startup, "", false
+			k, who, onErr, tests := startup, "", false, true
 			for _, rf := range rs {
+				tests = tests && r.inTestCode(rf.pos)
 				rk, rwho := rf.kind, "a sync.Once"
 				if rk == normal {
 					rk, rwho = r.context(rf.pos)
@@ -312,6 +324,8 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 			reason := "runs once: called only from " + who
 			switch {
+			case tests && who != "":
+				reason = testsOnly + ": called only from " + who
 			case onErr && who == "":
 				reason = "called only on error paths"
 			case onErr:
@@ -323,6 +337,43 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 		}
 	}
+}
+
+// testsOnly begins the reason of code that only tests run.
+const testsOnly = "runs only in tests"
+
+// inTestCode reports whether pos is in a function that only tests run (see
+// testingParam), outside any function literal.
+func (r *Result) inTestCode(pos token.Pos) bool {
+	if r.region(pos) != nil {
+		return false
+	}
+	fn := r.enclosing(pos)
+	return fn != nil && fn.obj != nil && strings.HasPrefix(r.class[fn.obj].reason, testsOnly)
+}
+
+// testingParam returns the type of sig's first parameter that is
+// *testing.T, *testing.B, *testing.F or testing.TB, as written in Go, or "".
+func testingParam(sig *types.Signature) string {
+	for v := range sig.Params().Variables() {
+		t := v.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := t.(*types.Named)
+		if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "testing" {
+			continue
+		}
+		switch name := n.Obj().Name(); name {
+		case "T", "B", "F":
+			if _, ptr := v.Type().(*types.Pointer); ptr {
+				return "*testing." + name
+			}
+		case "TB":
+			return "testing.TB"
+		}
+	}
+	return ""
 }
 
 // funIdent returns the identifier a call calls, if it is one: f(x) or

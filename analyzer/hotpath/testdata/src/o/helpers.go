@@ -1,0 +1,45 @@
+package o
+
+import "testing"
+
+// Cluster is a fixture that tests of other packages use (as raft's
+// testing.go has): its helpers take the test.
+type Cluster struct{ nodes []int }
+
+// EnsureSame runs only in tests: only a test has a *testing.T to pass.
+func (c *Cluster) EnsureSame(t *testing.T) {
+	for range c.nodes {
+		mark() // want `cold: runs only in tests: takes a \*testing.T`
+		compareNodes()
+	}
+}
+
+// CheckAll takes a testing.TB.
+func CheckAll(tb testing.TB, xs []int) {
+	for range xs {
+		mark() // want `cold: runs only in tests: takes a testing.TB`
+	}
+}
+
+// compareNodes is called only from a test helper.
+func compareNodes() {
+	for range 3 {
+		mark() // want `cold: runs only in tests: called only from \(\*Cluster\).EnsureSame`
+	}
+}
+
+// BenchNodes takes a *testing.B.
+func BenchNodes(b *testing.B) {
+	for b.Loop() {
+		mark() // want `cold: runs only in tests: takes a \*testing.B`
+	}
+}
+
+// notATest takes a testing value that is not a test.
+func notATest(m testing.InternalTest, xs []int) {
+	for range xs {
+		mark() // want `hot-loop: inside a loop`
+	}
+}
+
+var _ = notATest
