@@ -3,7 +3,9 @@
 // it and use its result to rank and filter their findings.
 //
 // Without a profile the estimate is static and coarse: code inside a loop is
-// [Loop]; a function that is called from a loop in the same package, or a
+// [Loop], unless it is in a block that leaves the function (it ends in a
+// return or a panic, with no break, continue or goto), which runs once per
+// call however long the loop; a function that is called from a loop in the same package, or a
 // method whose name marks per-item work (Read, Next, ServeHTTP, ...), is
 // [PerItem]; everything else is [Cold]. Code that runs once is [Cold]
 // whatever its loops or names say: init, package-level initialisers,
@@ -79,7 +81,8 @@ type Result struct {
 	pkg   string       // package path, to name functions as profiles do
 	fset  *token.FileSet
 	funcs []funcSpan // sorted by pos
-	loops []span     // loop bodies, sorted by pos
+	loops []loopSpan // loop bodies, sorted by pos
+	exits []loopSpan // blocks that leave the function (see exitBlocks), sorted by pos
 	calls map[*types.Func]string
 
 	regions   []region              // code that runs once, and holes; sorted by pos
@@ -88,6 +91,14 @@ type Result struct {
 }
 
 type span struct{ pos, end token.Pos }
+
+// A loopSpan is a loop body or an exit block, with the start of the
+// function (declaration or literal) it belongs to: a return leaves only
+// that function.
+type loopSpan struct {
+	span
+	owner token.Pos
+}
 
 type funcSpan struct {
 	span
@@ -232,11 +243,97 @@ func (r *Result) enclosing(pos token.Pos) *funcSpan {
 func (r *Result) inLoop(pos token.Pos) bool {
 	i := sort.Search(len(r.loops), func(i int) bool { return r.loops[i].pos > pos })
 	for j := i - 1; j >= 0; j-- {
-		if l := r.loops[j]; pos < l.end {
+		if l := r.loops[j]; pos < l.end && !r.exitsLoop(pos, l) {
 			return true
 		}
 	}
 	return false
+}
+
+// exitsLoop reports whether pos, inside loop l, is in an exit block within
+// l of the same function: the code there runs at most once per call of
+// the function, however many times l iterates.
+func (r *Result) exitsLoop(pos token.Pos, l loopSpan) bool {
+	i := sort.Search(len(r.exits), func(i int) bool { return r.exits[i].pos > pos })
+	for j := i - 1; j >= 0 && r.exits[j].pos >= l.pos; j-- {
+		if e := r.exits[j]; pos < e.end && e.owner == l.owner {
+			return true
+		}
+	}
+	return false
+}
+
+// exitBlocks returns the blocks and case bodies that end in a return or a
+// call of panic and have no break, continue or goto in them (outside
+// function literals): once such a block starts, the function is left
+// before any loop around it iterates again. A match found in a loop and
+// returned, or an error built just before returning it, runs once per call.
+func exitBlocks(root inspector.Cursor) []loopSpan {
+	var exits []loopSpan
+	add := func(c inspector.Cursor, pos, end token.Pos, list []ast.Stmt) {
+		if len(list) == 0 || !leaves(list[len(list)-1]) || hasJump(list) {
+			return
+		}
+		exits = append(exits, loopSpan{span{pos, end}, ownerOf(c)})
+	}
+	for c := range root.Preorder((*ast.BlockStmt)(nil), (*ast.CaseClause)(nil), (*ast.CommClause)(nil)) {
+		switch n := c.Node().(type) {
+		case *ast.BlockStmt:
+			add(c, n.Lbrace, n.Rbrace, n.List)
+		case *ast.CaseClause:
+			add(c, n.Colon, n.End(), n.Body)
+		case *ast.CommClause:
+			add(c, n.Colon, n.End(), n.Body)
+		}
+	}
+	return exits
+}
+
+// ownerOf returns the start of the function declaration or literal that
+// contains c.
+func ownerOf(c inspector.Cursor) token.Pos {
+	for f := range c.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		return f.Node().Pos()
+	}
+	return token.NoPos
+}
+
+// leaves reports whether s leaves the function: a return, or a call of
+// the builtin panic (not shadowed: a local panic function is rare enough).
+func leaves(s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		call, ok := s.X.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := call.Fun.(*ast.Ident)
+		return ok && id.Name == "panic"
+	}
+	return false
+}
+
+// hasJump reports whether list has a break, continue or goto outside
+// function literals: a continue could run the block's first statements
+// again in the next iteration.
+func hasJump(list []ast.Stmt) bool {
+	found := false
+	for _, s := range list {
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if n.Tok != token.FALLTHROUGH {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // The profile seam. A driver that has loaded profiles itself hands them
@@ -286,7 +383,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 	// Function declarations and loop bodies.
 	var stack []*types.Func
-	ins.Nodes([]ast.Node{(*ast.FuncDecl)(nil), (*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)}, func(n ast.Node, push bool) bool {
+	ins.Nodes([]ast.Node{(*ast.FuncDecl)(nil)}, func(n ast.Node, push bool) bool {
 		switch n := n.(type) {
 		case *ast.FuncDecl:
 			if !push {
@@ -306,24 +403,26 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 			}
 			r.funcs = append(r.funcs, f)
-		case *ast.ForStmt:
-			if push {
-				// The condition and post statement run per iteration too.
-				start := n.Body.Pos()
-				if n.Cond != nil {
-					start = n.Cond.Pos()
-				}
-				r.loops = append(r.loops, span{start, n.Body.End()})
-			}
-		case *ast.RangeStmt:
-			if push {
-				r.loops = append(r.loops, span{n.Body.Pos(), n.Body.End()})
-			}
 		}
 		return true
 	})
+	for c := range ins.Root().Preorder((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
+		switch n := c.Node().(type) {
+		case *ast.ForStmt:
+			// The condition and post statement run per iteration too.
+			start := n.Body.Pos()
+			if n.Cond != nil {
+				start = n.Cond.Pos()
+			}
+			r.loops = append(r.loops, loopSpan{span{start, n.Body.End()}, ownerOf(c)})
+		case *ast.RangeStmt:
+			r.loops = append(r.loops, loopSpan{span{n.Body.Pos(), n.Body.End()}, ownerOf(c)})
+		}
+	}
+	r.exits = exitBlocks(ins.Root())
 	sort.Slice(r.funcs, func(i, j int) bool { return r.funcs[i].pos < r.funcs[j].pos })
 	sort.Slice(r.loops, func(i, j int) bool { return r.loops[i].pos < r.loops[j].pos })
+	sort.Slice(r.exits, func(i, j int) bool { return r.exits[i].pos < r.exits[j].pos })
 	r.regions = onceRegions(pass)
 	r.regionEnd = make([]token.Pos, len(r.regions))
 	for i, reg := range r.regions {

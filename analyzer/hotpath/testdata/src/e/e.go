@@ -21,7 +21,7 @@ func Sum(xs []int) (int, error) {
 			return 0, fmt.Errorf("negative %d", mark()) // want `cold: on an error path`
 		}
 		if x == 0 {
-			mark() // want `hot-loop: inside a loop`
+			mark() // want `per-item: function Sum runs per item`
 			return s, nil
 		}
 		mark() // want `hot-loop: inside a loop`

@@ -44,7 +44,7 @@ func several(c bool, a, b int) int {
 // Early return whose body has several statements.
 func tail(c bool, a int) int {
 	for i := 0; i < 3; i++ {
-		if c { // want `this if does the same as the code after it.*\[hot-loop: inside a loop\]`
+		if c { // want `this if does the same as the code after it.*\[cold\]`
 			a++
 			return a
 		}
