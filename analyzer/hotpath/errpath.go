@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -22,12 +23,18 @@ import (
 //   - panic recovery: the block of "if r != nil" (or "if recover() != nil")
 //     where r holds the result of recover, and the code after
 //     "if r == nil { return }" (or the else block of "if r == nil").
+//
+// The block of an if whose condition is a tracing or debug switch ("if
+// trace {", see debugGuard) is cold the same way, for another reason.
 
 // errorRegions returns the error paths of file as regions.
 func errorRegions(info *types.Info, file *ast.File) []region {
 	var regs []region
 	add := func(pos, end token.Pos) {
 		regs = append(regs, region{span{pos, end}, errPath, "an error path", ErrorPath})
+	}
+	addDebug := func(pos, end token.Pos) {
+		regs = append(regs, region{span{pos, end}, errPath, debugWho, DebugOnly})
 	}
 	rec := recovered(info, file)
 	var stack []ast.Node // from the file inwards
@@ -51,6 +58,9 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 				add(n.Pos(), n.End())
 			}
 		case *ast.IfStmt:
+			if debugGuard(info, n.Cond) {
+				addDebug(n.Body.Pos(), n.Body.End())
+			}
 			path := outer()
 			results := enclosingResults(info, path)
 			if errNotNil(info, n.Cond) || recoverCheck(info, rec, n.Cond, token.NEQ) ||
@@ -90,6 +100,46 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 		return true
 	})
 	return regs
+}
+
+// DebugOnly is the reason of code that runs only when tracing or debug
+// output is on (see debugGuard).
+const DebugOnly = "only when tracing or debugging is on"
+
+// debugWho names debug-guarded code in the reasons of its callees.
+const debugWho = "tracing or debug output"
+
+// debugName matches the names of boolean switches of tracing and debug
+// output: trace, c.trace, opts.Debug, verbose, traceEnabled, isDebug. It
+// names no negation (noTrace, skipDebug), under which the block runs when
+// the output is off.
+var debugName = regexp.MustCompile(`^(is|do|should|enable|enabled)?(trace|tracing|debug|debugging|verbose)(verbose|enabled|on|mode|log|logs|logging)?$`)
+
+// debugGuard reports whether cond, or one of its && operands, is a
+// boolean variable or field named like a tracing or debug switch (see
+// debugName): "if trace {", "if err == nil && c.trace {". The block it
+// guards writes trace or debug output, off in production, so it is cold
+// like an error path: nats-server builds its MQTT trace strings under
+// "if trace".
+func debugGuard(info *types.Info, cond ast.Expr) bool {
+	cond = ast.Unparen(cond)
+	if b, ok := cond.(*ast.BinaryExpr); ok && b.Op == token.LAND {
+		return debugGuard(info, b.X) || debugGuard(info, b.Y)
+	}
+	var id *ast.Ident
+	switch e := cond.(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || !types.Identical(v.Type().Underlying(), types.Typ[types.Bool]) {
+		return false
+	}
+	return debugName.MatchString(strings.ToLower(id.Name))
 }
 
 // endsInReturn reports whether the last statement of a block is a return.

@@ -11,6 +11,7 @@
 // whatever its loops or names say: init, package-level initialisers,
 // sync.Once bodies, flag registration, main outside its loops, error paths
 // (returning an error, panicking, exiting, recovering; see errpath.go),
+// trace and debug output (the block of "if trace {"),
 // functions no other package can call whose only callers are such code or
 // tests, and functions and methods that take a *testing.T, *testing.B,
 // *testing.F or testing.TB, which only tests can call (see once.go). Profile-based hotness is added

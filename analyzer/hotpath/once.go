@@ -294,7 +294,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 			if !ok || c.reason == "runs once: called only from tests" {
 				continue
 			}
-			k, who, onErr, tests := startup, "", false, true
+			k, who, onErr, onDebug, tests := startup, "", false, false, true
 			for _, rf := range rs {
 				tests = tests && r.inTestCode(rf.pos)
 				rk, rwho := rf.kind, "a sync.Once"
@@ -308,7 +308,11 @@ func (r *Result) classify(pass *analysis.Pass) {
 					k = rk
 				}
 				if rk == errPath {
-					onErr = true
+					if rwho == debugWho {
+						onDebug = true
+					} else {
+						onErr = true
+					}
 					continue
 				}
 				if who == "" {
@@ -322,14 +326,21 @@ func (r *Result) classify(pass *analysis.Pass) {
 				changed = true
 				continue
 			}
+			var cold []string // the cold paths it is also called from
+			if onErr {
+				cold = append(cold, "on error paths")
+			}
+			if onDebug {
+				cold = append(cold, "when tracing or debugging is on")
+			}
 			reason := "runs once: called only from " + who
 			switch {
 			case tests && who != "":
 				reason = testsOnly + ": called only from " + who
-			case onErr && who == "":
-				reason = "called only on error paths"
-			case onErr:
-				reason = "called only from " + who + " or on error paths"
+			case len(cold) > 0 && who == "":
+				reason = "called only " + strings.Join(cold, " or ")
+			case len(cold) > 0:
+				reason = "called only from " + who + " or " + strings.Join(cold, " or ")
 			}
 			if nc := (class{k, reason}); nc != c {
 				r.class[fn] = nc
