@@ -14,7 +14,8 @@
 // trace and debug output (the block of "if trace {"),
 // functions no other package can call whose only callers are such code or
 // tests, and functions and methods that take a *testing.T, *testing.B,
-// *testing.F or testing.TB, which only tests can call (see once.go). Profile-based hotness is added
+// *testing.F or testing.TB, which only tests can call, and the whole of a
+// package of test support such as .../e2e or .../testutil (see once.go). Profile-based hotness is added
 // through the same result, so analyzers never need to know which one they got.
 package hotpath
 
@@ -89,6 +90,7 @@ type Result struct {
 	regions   []region              // code that runs once, and holes; sorted by pos
 	regionEnd []token.Pos           // regionEnd[i]: the largest end of regions[:i+1]
 	class     map[*types.Func]class // functions that run once
+	testPkg   string                // the reason all the package's code is cold, if it is test support
 }
 
 type span struct{ pos, end token.Pos }
@@ -171,6 +173,10 @@ func (r *Result) static(pos token.Pos) Info {
 	if fn != nil {
 		info.Func = fn.name
 	}
+	if r.testPkg != "" {
+		info.Reason = r.testPkg
+		return info
+	}
 	loop := r.inLoop(pos)
 	// Code that runs once is cold, whatever its name or callers say; in a
 	// hole (a function literal run elsewhere), the function's estimate
@@ -213,6 +219,10 @@ func (r *Result) FuncTier(fn *types.Func) Info {
 		if r.funcs[i].obj == fn {
 			f := &r.funcs[i]
 			info := Info{Func: f.name}
+			if r.testPkg != "" {
+				info.Reason = r.testPkg
+				return info
+			}
 			if c, ok := r.class[fn]; ok {
 				info.Reason = c.reason
 			} else if why, ok := r.calls[fn]; ok {
@@ -433,6 +443,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	r.class = make(map[*types.Func]class)
+	if elem := testSupport(pass.Pkg.Path()); elem != "" {
+		r.testPkg = testsOnly + ": in a test-support package (" + elem + ")"
+	}
 	r.classify(pass)
 
 	// Calls from loops, and from per-item functions, to functions of this

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -352,6 +353,23 @@ func (r *Result) classify(pass *analysis.Pass) {
 
 // testsOnly begins the reason of code that only tests run.
 const testsOnly = "runs only in tests"
+
+// testSupportElems are the import path elements that name packages of
+// test support: end-to-end test servers (go-redis's maintnotifications/e2e
+// runs a fault injector for its tests) and helpers. Not std's testing
+// packages, whose speed (benchmarks, fuzzing) is what they are for.
+var testSupportElems = []string{"e2e", "testutil", "testutils", "testhelper", "testhelpers", "testenv"}
+
+// testSupport returns the element of the import path that makes the
+// package test support, or "".
+func testSupport(path string) string {
+	for elem := range strings.SplitSeq(path, "/") {
+		if slices.Contains(testSupportElems, elem) {
+			return elem
+		}
+	}
+	return ""
+}
 
 // inTestCode reports whether pos is in a function that only tests run (see
 // testingParam), outside any function literal.
