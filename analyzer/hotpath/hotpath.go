@@ -190,6 +190,9 @@ func (r *Result) static(pos token.Pos) Info {
 		}
 	case reg.kind != hole:
 		c = class{reg.kind, reg.reason}
+	case fn != nil && fn.obj != nil && strings.HasPrefix(r.class[fn.obj].reason, testsOnly):
+		// A function literal made by a test helper runs in tests only.
+		c = r.class[fn.obj]
 	}
 	if c.kind == startup || c.kind == errPath || (c.kind == mainOnce && !loop) {
 		info.Reason = c.reason

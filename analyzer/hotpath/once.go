@@ -113,6 +113,13 @@ func onceRegions(pass *analysis.Pass) []region {
 				if !inPlace[n] {
 					add(n.Body, hole, "", "")
 				}
+				if sig, ok := pass.TypesInfo.TypeOf(n).(*types.Signature); ok {
+					if t := testingParam(sig); t != "" {
+						// t.Run(name, func(t *testing.T) {...}) in a
+						// non-test file: after the hole, so innermost.
+						add(n.Body, startup, "a test function literal", testsOnly+": takes a "+t)
+					}
+				}
 			}
 			return true
 		})
@@ -170,6 +177,7 @@ func (r *Result) region(pos token.Pos) *region {
 // context says how often the code at pos runs, given the classes known so
 // far: startup, mainOnce or normal, and who runs it.
 func (r *Result) context(pos token.Pos) (kind, string) {
+	fn := r.enclosing(pos)
 	if reg := r.region(pos); reg != nil {
 		switch reg.kind {
 		case startup, errPath:
@@ -178,10 +186,13 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 			if !r.inLoop(pos) {
 				return mainOnce, reg.who
 			}
+		case hole:
+			if fn != nil && fn.obj != nil && strings.HasPrefix(r.class[fn.obj].reason, testsOnly) {
+				return startup, fn.name // a literal made by a test helper
+			}
 		}
 		return normal, ""
 	}
-	fn := r.enclosing(pos)
 	if fn == nil || fn.obj == nil {
 		return normal, ""
 	}
@@ -371,11 +382,12 @@ func testSupport(path string) string {
 	return ""
 }
 
-// inTestCode reports whether pos is in a function that only tests run (see
-// testingParam), outside any function literal.
+// inTestCode reports whether pos is in code that only tests run: a
+// function or function literal that takes a test (see testingParam), or a
+// literal such a function makes.
 func (r *Result) inTestCode(pos token.Pos) bool {
-	if r.region(pos) != nil {
-		return false
+	if reg := r.region(pos); reg != nil && reg.kind != hole {
+		return strings.HasPrefix(reg.reason, testsOnly)
 	}
 	fn := r.enclosing(pos)
 	return fn != nil && fn.obj != nil && strings.HasPrefix(r.class[fn.obj].reason, testsOnly)

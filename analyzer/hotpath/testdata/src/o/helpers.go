@@ -43,3 +43,41 @@ func notATest(m testing.InternalTest, xs []int) {
 }
 
 var _ = notATest
+
+// RunAll is a helper of tests such as crypto/internal/cryptotest's: the
+// literals it passes to t.Run run in tests only, as do those of a
+// literal that takes a *testing.T itself.
+func RunAll(t *testing.T, lengths []int) {
+	for range lengths {
+		t.Run("", func(t *testing.T) {
+			for range lengths {
+				mark() // want `cold: runs only in tests: takes a \*testing.T`
+			}
+		})
+	}
+	go func() {
+		for range lengths {
+			mark() // want `cold: runs only in tests: takes a \*testing.T`
+			helped()
+		}
+	}()
+}
+
+// subtests returns a literal that takes a test, in code that tests do not
+// otherwise reach.
+func subtests(xs []int) func(*testing.T) {
+	return func(t *testing.T) {
+		for range xs {
+			mark() // want `cold: runs only in tests: takes a \*testing.T`
+		}
+	}
+}
+
+// helped is called only from a literal made by a test helper.
+func helped() {
+	for range 3 {
+		mark() // want `cold: runs only in tests: called only from RunAll`
+	}
+}
+
+var _ = subtests
