@@ -89,6 +89,11 @@ func (c *checker) checkExpr(e ast.Expr, self *types.Var, fd *ast.FuncDecl, par p
 				e = p // an element that is itself an array or struct
 				continue
 			}
+			if p.X == e && addressTaken(par, p) {
+				// &s[0]: a pointer into the value, which can be kept
+				// (the runtime's maps keep a new directory this way).
+				return flow{retained: "its address is taken"}
+			}
 			return flow{} // an element, or an index
 		case *ast.StarExpr:
 			e = p // the pointee
@@ -103,6 +108,9 @@ func (c *checker) checkExpr(e ast.Expr, self *types.Var, fd *ast.FuncDecl, par p
 				if isValue(sel.Type()) {
 					e = p // a field stored inside the value
 					continue
+				}
+				if addressTaken(par, p) {
+					return flow{retained: "its address is taken"}
 				}
 				return flow{} // a pointer, slice or scalar field: read or written
 			case types.MethodVal:
@@ -376,3 +384,17 @@ func isBytes(t types.Type) bool {
 func isInt(t types.Type) bool { return types.Identical(t, types.Typ[types.Int]) }
 
 func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+
+// addressTaken reports whether e is the operand of &, through parentheses.
+func addressTaken(par parents, e ast.Expr) bool {
+	for {
+		switch p := par[e].(type) {
+		case *ast.ParenExpr:
+			e = p
+		case *ast.UnaryExpr:
+			return p.Op == token.AND
+		default:
+			return false
+		}
+	}
+}

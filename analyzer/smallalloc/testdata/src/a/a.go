@@ -287,3 +287,32 @@ func ReadByte(r io.Reader) byte {
 	r.Read(buf)
 	return buf[0]
 }
+
+// Dir keeps a pointer into a buffer it makes, as the runtime's maps keep
+// their first directory.
+type Dir struct {
+	first **int
+	count *int
+}
+
+// Put keeps the address of the buffer's element: the buffer outlives the
+// call, so it cannot be a field reused by every call.
+func (d *Dir) Put(x *int) {
+	dir := make([]*int, 1)
+	dir[0] = x
+	d.first = &dir[0]
+}
+
+type counter struct{ n *int }
+
+// Get keeps the address of a field of the value.
+func (d *Dir) Get(x *int) {
+	c := new(counter)
+	c.n = x
+	d.count = (*int)(nil)
+	keep(&c.n)
+}
+
+var kept **int
+
+func keep(p **int) { kept = p }
