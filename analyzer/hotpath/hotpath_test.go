@@ -37,5 +37,5 @@ var marker = &analysis.Analyzer{
 }
 
 func TestHotpath(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e")
+	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e", "testing/quick2", "example.com/mod/test")
 }

@@ -366,16 +366,20 @@ func (r *Result) classify(pass *analysis.Pass) {
 const testsOnly = "runs only in tests"
 
 // testSupportElems are the import path elements that name packages of
-// test support: end-to-end test servers (go-redis's maintnotifications/e2e
-// runs a fault injector for its tests) and helpers. Not std's testing
-// packages, whose speed (benchmarks, fuzzing) is what they are for.
-var testSupportElems = []string{"e2e", "testutil", "testutils", "testhelper", "testhelpers", "testenv"}
+// test support: end-to-end and integration test servers (go-redis's
+// maintnotifications/e2e runs a fault injector for its tests,
+// nats-server's test package the servers of its integration tests) and
+// helpers. "testing" counts only outside std: std's testing packages are
+// there for benchmarks and fuzzing, whose speed is what they are for.
+var testSupportElems = []string{"e2e", "test", "tests", "testing", "testutil", "testutils", "testhelper", "testhelpers", "testenv"}
 
 // testSupport returns the element of the import path that makes the
 // package test support, or "".
 func testSupport(path string) string {
+	first, _, _ := strings.Cut(path, "/")
+	std := !strings.Contains(first, ".")
 	for elem := range strings.SplitSeq(path, "/") {
-		if slices.Contains(testSupportElems, elem) {
+		if slices.Contains(testSupportElems, elem) && !(std && elem == "testing") {
 			return elem
 		}
 	}
