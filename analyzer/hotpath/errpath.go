@@ -16,7 +16,8 @@ import (
 // any region). These are error paths:
 //   - a return statement that returns a non-nil error (see nonNilError);
 //   - an if, else or case block whose last statement is such a return or a
-//     call that does not return (see Terminal);
+//     call that does not return (see Terminal), or that builds an error
+//     value (see buildsError);
 //   - the block of "if err != nil" for a value of type error;
 //   - the arguments of a call that does not return, of t.Error and
 //     t.Errorf;
@@ -64,12 +65,12 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 			path := outer()
 			results := enclosingResults(info, path)
 			if errNotNil(info, n.Cond) || recoverCheck(info, rec, n.Cond, token.NEQ) ||
-				endsInError(info, results, n.Body.List, append([]ast.Node{n.Body}, path...)) {
+				endsInError(info, results, n.Body.List, append([]ast.Node{n.Body}, path...)) || buildsError(info, n.Body.List) {
 				add(n.Body.Pos(), n.Body.End())
 			}
 			if els, ok := n.Else.(*ast.BlockStmt); ok {
 				if recoverCheck(info, rec, n.Cond, token.EQL) ||
-					endsInError(info, results, els.List, append([]ast.Node{els}, path...)) {
+					endsInError(info, results, els.List, append([]ast.Node{els}, path...)) || buildsError(info, els.List) {
 					add(els.Pos(), els.End())
 				}
 			}
@@ -82,12 +83,12 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 			}
 		case *ast.CaseClause:
 			path := outer()
-			if endsInError(info, enclosingResults(info, path), n.Body, path) {
+			if endsInError(info, enclosingResults(info, path), n.Body, path) || buildsError(info, n.Body) {
 				add(n.Colon+1, n.End())
 			}
 		case *ast.CommClause:
 			path := outer()
-			if endsInError(info, enclosingResults(info, path), n.Body, path) {
+			if endsInError(info, enclosingResults(info, path), n.Body, path) || buildsError(info, n.Body) {
 				add(n.Colon+1, n.End())
 			}
 		case *ast.CallExpr:
@@ -267,6 +268,43 @@ func endsInError(info *types.Info, results *types.Tuple, list []ast.Stmt, outer 
 			return false
 		}
 		return Terminal(info, call)
+	}
+	return false
+}
+
+// buildsError reports whether a statement of list (not of a block nested
+// in it) builds an error value: a composite literal of a type that
+// implements error, itself or through a pointer, or a call of fmt.Errorf
+// or errors.New. Such a block handles a failure even when it does not
+// return: nats-server's configuration parser appends
+// &configErr{tk, fmt.Sprintf(...)} to its errors and goes on.
+func buildsError(info *types.Info, list []ast.Stmt) bool {
+	iface := errorType.Underlying().(*types.Interface)
+	isError := func(t types.Type) bool {
+		return t != nil && !types.IsInterface(t) &&
+			(types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface))
+	}
+	found := false
+	for _, s := range list {
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BlockStmt, *ast.FuncLit, *ast.CaseClause, *ast.CommClause:
+				return false
+			case *ast.CompositeLit:
+				found = found || isError(info.TypeOf(n))
+			case *ast.CallExpr:
+				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil {
+					switch fn.Pkg().Path() + "." + fn.Name() {
+					case "fmt.Errorf", "errors.New":
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
 	}
 	return false
 }
