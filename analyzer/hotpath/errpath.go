@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -15,9 +16,10 @@ import (
 // enclosing function (a function literal that runs elsewhere is a hole in
 // any region). These are error paths:
 //   - a return statement that returns a non-nil error (see nonNilError);
-//   - an if, else or case block whose last statement is such a return or a
-//     call that does not return (see Terminal), or that builds an error
-//     value (see buildsError);
+//   - an if, else or case block whose last statement is such a return, a
+//     call that does not return (see Terminal) or one that logs a warning
+//     or an error (see logsProblem), or that builds an error value (see
+//     buildsError);
 //   - the block of "if err != nil" for a value of type error;
 //   - the arguments of a call that does not return, of t.Error and
 //     t.Errorf;
@@ -259,7 +261,17 @@ func endsInError(info *types.Info, results *types.Tuple, list []ast.Stmt, outer 
 	if len(list) == 0 {
 		return false
 	}
-	switch s := list[len(list)-1].(type) {
+	last := list[len(list)-1]
+	if len(list) > 1 && skipsOn(last) {
+		// log.Warn(...); continue: the block logs a problem and
+		// goes on with the next item.
+		if s, ok := list[len(list)-2].(*ast.ExprStmt); ok {
+			if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok && logsProblem(info, call) {
+				return true
+			}
+		}
+	}
+	switch s := last.(type) {
 	case *ast.ReturnStmt:
 		return returnsError(info, results, s, outer)
 	case *ast.ExprStmt:
@@ -267,9 +279,37 @@ func endsInError(info *types.Info, results *types.Tuple, list []ast.Stmt, outer 
 		if !ok {
 			return false
 		}
-		return Terminal(info, call)
+		return Terminal(info, call) || logsProblem(info, call)
 	}
 	return false
+}
+
+// skipsOn reports whether s is continue, break or a return without results.
+func skipsOn(s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.BranchStmt:
+		return s.Tok == token.CONTINUE || s.Tok == token.BREAK
+	case *ast.ReturnStmt:
+		return len(s.Results) == 0
+	}
+	return false
+}
+
+// problemLogs are the names of the functions and methods that log a
+// warning or an error (slog, logrus, zap, glog, nats-server's Server, and
+// http.Error, which answers with one).
+var problemLogs = []string{"Error", "Errorf", "Errorw", "Warn", "Warnf", "Warnw", "Warning", "Warningf", "ErrorContext", "WarnContext"}
+
+// logsProblem reports whether call logs a warning or an error: a function
+// or method named as in problemLogs that returns nothing (so neither
+// err.Error() nor fmt.Errorf). A block that ends by logging one has met
+// a problem: nats-server warns that it detected an unsupported consumer.
+func logsProblem(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || !slices.Contains(problemLogs, fn.Name()) {
+		return false
+	}
+	return fn.Signature().Results().Len() == 0
 }
 
 // buildsError reports whether a statement of list (not of a block nested

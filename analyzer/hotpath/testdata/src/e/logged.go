@@ -1,0 +1,45 @@
+package e
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+)
+
+type server struct{ logger *slog.Logger }
+
+// Warnf logs a warning, as nats-server's Server does.
+func (s *server) Warnf(format string, args ...any) {}
+
+// Error returns a message: calls of it log nothing.
+func (s *server) Error() string { return "" }
+
+// check logs the problems it meets: the blocks that end by logging a
+// warning or an error are error paths.
+func (s *server) check(w http.ResponseWriter, names []string) {
+	for _, n := range names {
+		if n == "" {
+			reason := fmt.Sprint("empty", mark()) // want `cold: on an error path`
+			s.Warnf("skipping: %s", reason)
+			continue
+		}
+		if len(n) > 8 {
+			mark() // want `cold: on an error path`
+			s.logger.Error("too long", "name", n)
+		}
+		if n == "x" {
+			mark() // want `cold: on an error path`
+			http.Error(w, "x", http.StatusBadRequest)
+		}
+		if n == "y" {
+			mark() // want `hot-loop: inside a loop`
+			_ = s.Error()
+		}
+		if n == "z" {
+			mark() // want `hot-loop: inside a loop`
+			s.logger.Info("z")
+		}
+	}
+}
+
+var _ = (*server).check
