@@ -2,21 +2,23 @@
 // a package, how often the code there runs. Other goadvise analyzers require
 // it and use its result to rank and filter their findings.
 //
-// Without a profile the estimate is static and coarse: code inside a loop is
-// [Loop], unless it is in a block that leaves the function (it ends in a
-// return or a panic, with no break, continue or goto), which runs once per
-// call however long the loop; a function that is called from a loop in the same package, or a
-// method whose name marks per-item work (Read, Next, ServeHTTP, ...), is
-// [PerItem]; everything else is [Cold]. Code that runs once is [Cold]
-// whatever its loops or names say: init, package-level initialisers,
-// sync.Once bodies, flag registration, main outside its loops, error paths
-// (returning an error, panicking, exiting, recovering; see errpath.go),
-// trace and debug output (the block of "if trace {"),
-// functions no other package can call whose only callers are such code or
-// tests, and functions and methods that take a *testing.T, *testing.B,
-// *testing.F or testing.TB, which only tests can call, and the whole of a
-// package of test support such as .../e2e or .../testutil (see once.go). Profile-based hotness is added
-// through the same result, so analyzers never need to know which one they got.
+// Without a profile the estimate is static and coarse: code inside a loop
+// is [Loop], unless it is in a block that leaves the function (it ends in
+// a return or a panic, with no break, continue or goto), which runs once
+// per call however long the loop; a function that is called from a loop
+// in the same package, or a method whose name marks per-item work (Read,
+// Next, ServeHTTP, ...), is [PerItem]; everything else is [Cold]. Code
+// that runs once or rarely is [Cold] whatever its loops or names say:
+// init, package-level initialisers, sync.Once bodies, flag registration,
+// main outside its loops, error paths (returning an error, panicking,
+// exiting, recovering, logging a warning or an error, building an error
+// value; see errpath.go), trace and debug output (the block of "if trace
+// {"), functions no other package can call whose only callers are such
+// code or tests, functions, methods and function literals that take a
+// *testing.T, *testing.B, *testing.F or testing.TB, which only tests can
+// call, and the whole of a package of test support such as .../e2e or
+// .../testutil (see once.go). Profile-based hotness is added through the
+// same result, so analyzers never need to know which one they got.
 package hotpath
 
 import (
