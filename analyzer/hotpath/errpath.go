@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // Error paths: code that runs only when something failed is cold,
@@ -129,20 +131,11 @@ func debugGuard(info *types.Info, cond ast.Expr) bool {
 	if b, ok := cond.(*ast.BinaryExpr); ok && b.Op == token.LAND {
 		return debugGuard(info, b.X) || debugGuard(info, b.Y)
 	}
-	var id *ast.Ident
-	switch e := cond.(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	default:
-		return false
-	}
-	v, ok := info.Uses[id].(*types.Var)
+	v, ok := syntax.VarOf(info, cond)
 	if !ok || !types.Identical(v.Type().Underlying(), types.Typ[types.Bool]) {
 		return false
 	}
-	return debugName.MatchString(strings.ToLower(id.Name))
+	return debugName.MatchString(strings.ToLower(v.Name()))
 }
 
 // endsInReturn reports whether the last statement of a block is a return.

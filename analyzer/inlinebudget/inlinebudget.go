@@ -19,6 +19,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/optlog"
 )
@@ -202,7 +203,7 @@ func calleeCharge(pass *analysis.Pass, own recordIndex, call *ast.CallExpr) (cha
 			// A local variable may hold a function literal the inliner
 			// sees through; only fields and package-level variables are
 			// surely dynamic.
-			if v, ok := varOf(info, fun); ok && !isParam(v) && v.Kind() != types.LocalVar {
+			if v, ok := syntax.VarOf(info, fun); ok && !isParam(v) && v.Kind() != types.LocalVar {
 				return charge{pos: call.Pos(), what: "a call of the function value " + v.Name(), cost: callCost, call: call}, true
 			}
 		}
@@ -239,20 +240,6 @@ func calleeCharge(pass *analysis.Pass, own recordIndex, call *ast.CallExpr) (cha
 		}
 	}
 	return charge{}, false
-}
-
-func varOf(info *types.Info, e ast.Expr) (*types.Var, bool) {
-	var id *ast.Ident
-	switch e := e.(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	default:
-		return nil, false
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	return v, ok
 }
 
 // isParam reports whether v is a parameter: the inliner charges calls of

@@ -52,3 +52,18 @@ func IsNil(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
 	return ok && tv.IsNil()
 }
+
+// VarOf returns the variable or field that e names, as x or as x.f.
+func VarOf(info *types.Info, e ast.Expr) (*types.Var, bool) {
+	var id *ast.Ident
+	switch e := e.(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return nil, false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	return v, ok
+}
