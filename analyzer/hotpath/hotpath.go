@@ -192,7 +192,7 @@ func (r *Result) static(pos token.Pos) Info {
 		}
 	case reg.kind != hole:
 		c = class{reg.kind, reg.reason}
-	case fn != nil && fn.obj != nil && strings.HasPrefix(r.class[fn.obj].reason, testsOnly):
+	case r.testHelper(fn):
 		// A function literal made by a test helper runs in tests only.
 		c = r.class[fn.obj]
 	}
@@ -241,19 +241,15 @@ func (r *Result) FuncTier(fn *types.Func) Info {
 	return Info{}
 }
 
-// enclosing returns the innermost named function declaration containing pos.
+// enclosing returns the function declaration containing pos, or nil.
+// Declarations do not nest, so it is the last one starting at or before
+// pos, if it ends after it.
 func (r *Result) enclosing(pos token.Pos) *funcSpan {
-	var best *funcSpan
-	for i := range r.funcs {
-		f := &r.funcs[i]
-		if f.pos > pos {
-			break
-		}
-		if pos < f.end {
-			best = f
-		}
+	i := sort.Search(len(r.funcs), func(i int) bool { return r.funcs[i].pos > pos })
+	if i > 0 && pos < r.funcs[i-1].end {
+		return &r.funcs[i-1]
 	}
-	return best
+	return nil
 }
 
 func (r *Result) inLoop(pos token.Pos) bool {
@@ -397,19 +393,14 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r := &Result{prof: p, pkg: pass.Pkg.Path(), fset: pass.Fset, calls: make(map[*types.Func]string)}
 
-	// Function declarations and loop bodies.
-	var stack []*types.Func
-	ins.Nodes([]ast.Node{(*ast.FuncDecl)(nil)}, func(n ast.Node, push bool) bool {
-		switch n := n.(type) {
+	// Function declarations and loop bodies, with the function each loop
+	// belongs to (see exitsLoop).
+	for c := range ins.Root().Preorder((*ast.FuncDecl)(nil), (*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
+		switch n := c.Node().(type) {
 		case *ast.FuncDecl:
-			if !push {
-				stack = stack[:len(stack)-1]
-				return true
-			}
 			obj, _ := pass.TypesInfo.Defs[n.Name].(*types.Func)
-			stack = append(stack, obj)
 			if n.Body == nil || obj == nil {
-				return true
+				continue
 			}
 			f := funcSpan{span: span{n.Pos(), n.End()}, name: funcname.InPackage(obj), obj: obj}
 			if perItemName(obj.Name()) {
@@ -419,11 +410,6 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 			}
 			r.funcs = append(r.funcs, f)
-		}
-		return true
-	})
-	for c := range ins.Root().Preorder((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil)) {
-		switch n := c.Node().(type) {
 		case *ast.ForStmt:
 			// The condition and post statement run per iteration too.
 			start := n.Body.Pos()

@@ -187,7 +187,7 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 				return mainOnce, reg.who
 			}
 		case hole:
-			if fn != nil && fn.obj != nil && strings.HasPrefix(r.class[fn.obj].reason, testsOnly) {
+			if r.testHelper(fn) {
 				return startup, fn.name // a literal made by a test helper
 			}
 		}
@@ -393,7 +393,12 @@ func (r *Result) inTestCode(pos token.Pos) bool {
 	if reg := r.region(pos); reg != nil && reg.kind != hole {
 		return strings.HasPrefix(reg.reason, testsOnly)
 	}
-	fn := r.enclosing(pos)
+	return r.testHelper(r.enclosing(pos))
+}
+
+// testHelper reports whether fn is classed as running only in tests (see
+// testingParam and classify).
+func (r *Result) testHelper(fn *funcSpan) bool {
 	return fn != nil && fn.obj != nil && strings.HasPrefix(r.class[fn.obj].reason, testsOnly)
 }
 
