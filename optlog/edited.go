@@ -161,7 +161,8 @@ func inliningRecord(s string, files map[string]string) (Record, bool) {
 	return rec, true
 }
 
-// An edit is an edited package's files written out for the compiler.
+// editedFiles are an edited package's files, written out for the
+// compiler.
 type editedFiles struct {
 	dir     string            // holds the replacements; removed by the caller
 	written map[string]string // original file -> its replacement
