@@ -95,21 +95,40 @@ func guard(a *analysis.Analyzer) {
 }
 
 // panicSite returns the file:line of the function that panicked, called
-// from a deferred function during the panic.
+// from a deferred function during the panic, and, if that function is
+// not goadvise's (go/types asserting, say), the goadvise code that called
+// it.
 func panicSite() string {
-	pc := make([]uintptr, 32)
+	pc := make([]uintptr, 64)
 	n := runtime.Callers(3, pc)
 	frames := runtime.CallersFrames(pc[:n])
+	site := ""
 	for {
 		f, more := frames.Next()
 		if !strings.HasPrefix(f.Function, "runtime.") && !strings.Contains(f.Function, "/suite.guard") {
-			return fmt.Sprintf("%s:%d in %s", f.File, f.Line, f.Function)
+			at := fmt.Sprintf("%s:%d in %s", f.File, f.Line, f.Function)
+			switch {
+			case site == "":
+				site = at
+				if strings.HasPrefix(f.Function, ownPrefix) {
+					return site
+				}
+			case strings.HasPrefix(f.Function, ownPrefix):
+				return site + ", called from " + at
+			}
 		}
 		if !more {
-			return "unknown"
+			break
 		}
 	}
+	if site == "" {
+		return "unknown"
+	}
+	return site
 }
+
+// ownPrefix starts the names of goadvise's functions.
+const ownPrefix = "github.com/goadvise/goadvise/"
 
 // Analyzers returns goadvise's analyzers that report findings, in the order
 // they are documented, each honouring suppression directives. Helper

@@ -27,6 +27,25 @@ func TestGuard(t *testing.T) {
 	}
 }
 
+// TestGuardLibraryPanic checks that a panic in a library function names
+// the library's function and goadvise's code that called it.
+func TestGuardLibraryPanic(t *testing.T) {
+	n := -1
+	boom := &analysis.Analyzer{
+		Name: "libboom",
+		Doc:  "panics in the standard library",
+		Run: func(pass *analysis.Pass) (any, error) {
+			return strings.Repeat("x", n), nil // a negative count panics
+		},
+	}
+	guard(boom)
+	var errs []string
+	analysistest.Run(errRecorder{t, &errs}, analysistest.TestData(), boom, "p")
+	if len(errs) != 1 || !strings.Contains(errs[0], "in strings.Repeat, called from ") || !strings.Contains(errs[0], "suite_test.go:") {
+		t.Errorf("errors = %q; want one naming strings.Repeat and the test's function that called it", errs)
+	}
+}
+
 // errRecorder records analysistest's errors instead of failing.
 type errRecorder struct {
 	*testing.T
