@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -30,21 +31,30 @@ import (
 // (or why nothing is to be done), then the tier in brackets.
 func (fd *finding) message() (string, bool) {
 	rec := fd.rec
-	// Generic code is compiled for shapes: "go.shape.string" is string.
-	name := strings.ReplaceAll(rec.Name, "go.shape.", "")
+	name := rec.Name
 	if strings.HasPrefix(name, "~r") {
 		// The result of an inlined call, which the compiler names "~r0".
 		if call := callAt(fd.path, rec.TokPos); call != nil {
 			name = "the result of " + types.ExprString(call)
 		}
-	} else if strings.Contains(name, "~r") || strings.Contains(name, ".dict[") {
-		// An expression using such a result, or a generic call through
-		// its dictionary ("f[*uint8]((*[3]uintptr)(.dict[0]), x)"): print
-		// the source instead.
-		if e := fd.exprAt(); e != nil {
-			name = types.ExprString(e)
+	} else if strings.Contains(name, "~r") || strings.Contains(name, ".dict[") ||
+		strings.Contains(name, "go.shape.") || strings.Contains(name, "<node ") {
+		// An expression using such a result, a generic call through its
+		// dictionary ("f[*uint8]((*[3]uintptr)(.dict[0]), x)"), generic
+		// code as compiled for a shape ("pair[go.shape.int]{...}" for
+		// pair[T]{...}), or an expression the compiler prints as its
+		// own node ("new(<node DYNAMICTYPE>)" for new(T)): print the
+		// source instead, that of the inlined function if it is there.
+		e := fd.exprAt()
+		if len(rec.InlinedFrom) > 0 {
+			e = fd.exprAtPos(rec.InlinedFrom[0])
+		}
+		if e != nil {
+			name = strings.ReplaceAll(types.ExprString(e), "{…}", "{...}")
 		}
 	}
+	// Generic code is compiled for shapes: "go.shape.string" is string.
+	name = strings.ReplaceAll(name, "go.shape.", "")
 	subject := name + " escapes to heap"
 	if rec.Kind == optlog.MovedToHeap {
 		subject = "variable " + rec.Name + " is moved to heap"
@@ -425,7 +435,8 @@ func (fd *finding) constBuffer() (int64, string) {
 		}
 		t = s.Elem()
 	}
-	if n <= 0 || n*fd.pass.TypesSizes.Sizeof(t) > smallBuffer {
+	size, ok := bycopy.Size(t, fd.pass.TypesSizes)
+	if n <= 0 || !ok || n*size > smallBuffer {
 		return 0, ""
 	}
 	return n, types.TypeString(t, types.RelativeTo(fd.pass.Pkg))

@@ -2,7 +2,6 @@ package heapescape
 
 import (
 	_ "embed"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -16,7 +15,9 @@ import (
 	"github.com/goadvise/goadvise/analyzer/deepequal"
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
+	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -385,6 +386,35 @@ func (fd *finding) exprAt() ast.Expr {
 	return e
 }
 
+// exprAtPos returns the outermost expression that starts at p in one of
+// the package's files, or nil.
+func (fd *finding) exprAtPos(p optlog.Position) ast.Expr {
+	tf := fd.files[p.File]
+	if tf == nil || p.Line < 1 || p.Line > tf.LineCount() || p.Col < 1 {
+		return nil
+	}
+	pos := tf.LineStart(p.Line) + token.Pos(p.Col-1)
+	if pos >= token.Pos(tf.Base()+tf.Size()) {
+		return nil
+	}
+	cur, ok := fd.root.FindByPos(pos, pos)
+	if !ok {
+		return nil
+	}
+	var e ast.Expr
+	for c := range cur.Enclosing() {
+		x, ok := c.Node().(ast.Expr)
+		if !ok || !startsAt(x, pos) {
+			if e != nil {
+				break
+			}
+			continue
+		}
+		e = x
+	}
+	return e
+}
+
 // zeroSize reports whether the escaping value, or the pointee of an
 // escaping &T{}/new(T), has size zero.
 func (fd *finding) zeroSize() bool {
@@ -404,7 +434,8 @@ func (fd *finding) zeroSize() bool {
 	} else if types.IsInterface(t) {
 		return false
 	}
-	return fd.pass.TypesSizes.Sizeof(t) == 0
+	size, ok := bycopy.Size(t, fd.pass.TypesSizes)
+	return ok && size == 0
 }
 
 // startsAt reports whether n is at pos as the compiler reports positions:

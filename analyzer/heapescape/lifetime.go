@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -65,7 +66,7 @@ func (fd *finding) nonAllocating() bool {
 	if t == nil || types.IsInterface(t) {
 		return false
 	}
-	if fd.pass.TypesSizes.Sizeof(t) == 0 || isStaticLit(info, e) {
+	if size, ok := bycopy.Size(t, fd.pass.TypesSizes); ok && size == 0 || isStaticLit(info, e) {
 		return true
 	}
 	return singleByte(t, fd.pass.TypesSizes)
@@ -103,7 +104,9 @@ func singleByte(t types.Type, sizes types.Sizes) bool {
 			var sole types.Type
 			for i := 0; i < u.NumFields(); i++ {
 				f := u.Field(i).Type()
-				if sizes.Sizeof(f) == 0 {
+				if size, ok := bycopy.Size(f, sizes); !ok {
+					return false // its size depends on a type argument
+				} else if size == 0 {
 					continue
 				}
 				if sole != nil {

@@ -20,8 +20,8 @@ func Small(t types.Type, sizes types.Sizes) (int64, bool) {
 	if _, ok := t.Underlying().(*types.Struct); !ok {
 		return 0, false
 	}
-	size := sizes.Sizeof(t)
-	if size > MaxSize || mustNotCopy(t, make(map[types.Type]bool)) {
+	size, ok := Size(t, sizes)
+	if !ok || size > MaxSize || mustNotCopy(t, make(map[types.Type]bool)) {
 		return size, false
 	}
 	return size, true
@@ -66,6 +66,43 @@ func hasPtrMethod(n *types.Named, name string) bool {
 		if ms.At(i).Obj().Name() == name {
 			return true
 		}
+	}
+	return false
+}
+
+// Size returns the size in bytes of values of type t by sizes, or false
+// if it is not fixed: t holds a value of a type parameter (itself, in a
+// field or as an array element), whose size depends on the type argument.
+// (types.Sizes panics on such a type.)
+func Size(t types.Type, sizes types.Sizes) (int64, bool) {
+	if ofTypeParam(t, nil) {
+		return 0, false
+	}
+	return sizes.Sizeof(t), true
+}
+
+// ofTypeParam reports whether the layout of t depends on a type parameter.
+func ofTypeParam(t types.Type, seen map[*types.Named]bool) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Named:
+		if seen[t] {
+			return false
+		}
+		if seen == nil {
+			seen = make(map[*types.Named]bool)
+		}
+		seen[t] = true
+		return ofTypeParam(t.Underlying(), seen)
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if ofTypeParam(t.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Array:
+		return ofTypeParam(t.Elem(), seen)
 	}
 	return false
 }
