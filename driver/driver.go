@@ -101,6 +101,9 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	if cfg.HeapIndex == "" {
 		cfg.HeapIndex = "alloc_space"
 	}
+	// The findings in cold code are counted and hidden below (Config.Cold
+	// shows them): the analyzers must report them all.
+	hotpath.SetReportCold(true)
 	var hot *pgo.Hotness
 	if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
 		if len(cfg.Profiles) == 0 {

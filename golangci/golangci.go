@@ -29,6 +29,7 @@ type Settings struct {
 	Enable  []string `json:"enable"`  // analyzers to run (default all)
 	Disable []string `json:"disable"` // analyzers not to run
 	Profile string   `json:"profile"` // CPU profiles (comma-separated) that decide hotness
+	Cold    bool     `json:"cold"`    // also report findings in cold code
 }
 
 type plugin struct {
@@ -53,6 +54,11 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	if prof := strings.TrimSpace(p.settings.Profile); prof != "" {
 		if err := hotpath.Analyzer.Flags.Set("profile", prof); err != nil {
 			return nil, fmt.Errorf("goadvise plugin: profile: %w", err)
+		}
+	}
+	if p.settings.Cold {
+		if err := hotpath.Analyzer.Flags.Set("cold", "true"); err != nil {
+			return nil, fmt.Errorf("goadvise plugin: cold: %w", err)
 		}
 	}
 	return as, nil

@@ -6,24 +6,38 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	_ "github.com/goadvise/goadvise/golangci"
 )
 
 // TestPlugin builds the plugin the way golangci-lint does (by name, with
-// settings decoded from YAML-like maps) and runs what it returns.
+// settings decoded from YAML-like maps) and runs what it returns: by
+// default findings in cold code are not reported (package q), with the
+// cold setting they are (package p).
 func TestPlugin(t *testing.T) {
 	newPlugin, err := register.GetPlugin("goadvise")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newPlugin(map[string]any{"enable": []any{"deepequal"}})
+	def, err := newPlugin(map[string]any{"enable": []any{"deepequal"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := def.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, analysistest.TestData(), as[0], "q")
+
+	t.Cleanup(func() { hotpath.Analyzer.Flags.Set("cold", "false") })
+	p, err := newPlugin(map[string]any{"enable": []any{"deepequal"}, "cold": true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.GetLoadMode() != register.LoadModeTypesInfo {
 		t.Errorf("load mode %q", p.GetLoadMode())
 	}
-	as, err := p.BuildAnalyzers()
+	as, err = p.BuildAnalyzers()
 	if err != nil {
 		t.Fatal(err)
 	}

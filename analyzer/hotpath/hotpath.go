@@ -361,7 +361,22 @@ var (
 
 func init() {
 	Analyzer.Flags.StringVar(&profileFlag, "profile", "", "comma-separated CPU `profiles` that decide hotness instead of the static estimate")
+	Analyzer.Flags.BoolVar(&reportCold, "cold", false, "also report findings in cold code (goadvise check counts them, and shows them with -cold)")
 }
+
+// reportCold is the value of the Analyzer's -cold flag.
+var reportCold bool
+
+// ReportCold reports whether findings in cold code are to be reported
+// (-hotpath.cold, or SetReportCold): otherwise the analyzers of package
+// suite drop them, for the drivers that print what they get (go vet,
+// golangci-lint, nogo).
+func ReportCold() bool { return reportCold }
+
+// SetReportCold makes the analyzers of this process report findings in
+// cold code (on) or not, as -hotpath.cold does: a driver that counts them
+// and hides them itself, as goadvise check does, wants them all.
+func SetReportCold(on bool) { reportCold = on }
 
 // SetProfile makes every later run of the Analyzer in this process use h
 // (nil: the static estimate, unless -profile is given).

@@ -48,7 +48,7 @@ var wrapped = func() []*analysis.Analyzer {
 		for _, r := range a.Requires {
 			guardAll(r, seen)
 		}
-		out[i] = directive.Wrap(a)
+		out[i] = directive.Wrap(hideCold(a))
 		guard(out[i])
 		run := out[i].Run
 		out[i].Run = func(pass *analysis.Pass) (any, error) {
@@ -58,6 +58,34 @@ var wrapped = func() []*analysis.Analyzer {
 	}
 	return out
 }()
+
+// hideCold returns a, dropping its diagnostics in cold code (category
+// "cold" or "cold,...") unless -hotpath.cold or a's own -cold flag asks for
+// them: goadvise check counts them in its summary and hides them, and
+// every other driver (go vet, golangci-lint, nogo) prints what it gets.
+func hideCold(a *analysis.Analyzer) *analysis.Analyzer {
+	w := *a
+	w.Run = func(pass *analysis.Pass) (any, error) {
+		if hotpath.ReportCold() || ownCold(a) {
+			return a.Run(pass)
+		}
+		report := pass.Report
+		pass.Report = func(d analysis.Diagnostic) {
+			if d.Category != "cold" && !strings.HasPrefix(d.Category, "cold,") {
+				report(d)
+			}
+		}
+		return a.Run(pass)
+	}
+	return &w
+}
+
+// ownCold reports whether a has a -cold flag of its own (heapescape's) and
+// it is set.
+func ownCold(a *analysis.Analyzer) bool {
+	f := a.Flags.Lookup("cold")
+	return f != nil && f.Value.String() == "true"
+}
 
 // completed counts finished runs of the reporting analyzers (one per
 // analyzer and package), for progress reports.

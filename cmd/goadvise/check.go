@@ -268,6 +268,9 @@ func findAll(fs *flag.FlagSet, analyzers []*analysis.Analyzer, cf *checkFlags) {
 func registerAnalyzerFlags(fs *flag.FlagSet, analyzers []*analysis.Analyzer) {
 	for _, a := range analyzers {
 		a.Flags.VisitAll(func(f *flag.Flag) {
+			if a.Name == "hotpath" && f.Name == "cold" {
+				return // check's own -cold decides what it shows (see driver.Run)
+			}
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
 	}

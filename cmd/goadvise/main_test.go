@@ -108,10 +108,12 @@ func sameLink(a, b link) bool {
 	if code != 1 {
 		t.Fatalf("go vet -vettool exit code %d, want 1 (diagnostics)\n%s", code, stderr)
 	}
+	// Findings in cold code are not printed, as check hides them: only
+	// Dedup's DeepEqual is in a loop.
 	for _, pos := range wantFixture {
 		re := regexp.MustCompile(`(?m)^shop/shop.go:` + pos + `: reflect.DeepEqual on `)
-		if !re.MatchString(stderr) {
-			t.Errorf("go vet output lacks a finding at shop/shop.go:%s\n%s", pos, stderr)
+		if hot := pos == "31:15"; re.MatchString(stderr) != hot {
+			t.Errorf("go vet output: a finding at shop/shop.go:%s is %v, want %v (in a loop)\n%s", pos, !hot, hot, stderr)
 		}
 	}
 	// heapescape gets the compiler's decisions for the vet unit: the
@@ -131,8 +133,9 @@ func sameLink(a, b link) bool {
 		t.Errorf("go vet reported the DeepEqual on interfaces (line 51):\n%s", stderr)
 	}
 
-	// -json: diagnostics as JSON, exit status 0.
-	stdout, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-json", "./...")
+	// -json: diagnostics as JSON, exit status 0; -hotpath.cold prints
+	// the findings in cold code too.
+	stdout, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-json", "-hotpath.cold", "./...")
 	if code != 0 {
 		t.Fatalf("go vet -json exit code %d\n%s", code, stderr)
 	}
