@@ -75,6 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	own := funcRecords(esc)
 	names := &namer{pkg: pass.Pkg}
+	direct := directCalls(pass)
 	var props []*proposal
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.FileStart).Name()
@@ -95,7 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			obj, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if obj == nil || fd.Recv != nil && calledThroughInterface[obj.Name()] {
+			if obj == nil || fd.Recv != nil && calledThroughInterface[obj.Name()] || !direct.callable(obj) {
 				continue
 			}
 			info := hot.FuncTier(obj)
@@ -119,6 +120,72 @@ var calledThroughInterface = map[string]bool{
 	"MarshalBinary": true, "UnmarshalBinary": true, "MarshalXML": true, "UnmarshalXML": true,
 	"MarshalYAML": true, "UnmarshalYAML": true, "GobEncode": true, "GobDecode": true,
 	"Scan": true, "Value": true,
+}
+
+// directs records which functions of a package its code calls directly,
+// and which of its types other types embed.
+type directs struct {
+	static   map[*types.Func]bool
+	embedded map[*types.TypeName]bool
+}
+
+// directCalls finds the static calls of the package's non-test files and
+// the types its struct types embed.
+func directCalls(pass *analysis.Pass) directs {
+	c := directs{static: make(map[*types.Func]bool), embedded: make(map[*types.TypeName]bool)}
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if fn := typeutil.StaticCallee(pass.TypesInfo, n); fn != nil {
+					c.static[fn.Origin()] = true
+				}
+			case *ast.Field:
+				if len(n.Names) == 0 { // an embedded field
+					t := pass.TypesInfo.TypeOf(n.Type)
+					if p, ok := t.(*types.Pointer); ok {
+						t = p.Elem()
+					}
+					if named, ok := types.Unalias(t).(*types.Named); ok {
+						c.embedded[named.Origin().Obj()] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return c
+}
+
+// callable reports whether some code may call fn directly, the only
+// calls the compiler inlines: the package calls it (outside tests), or
+// other packages may, because it is exported and, for a method, its
+// receiver's type is exported or embedded in another type (which promotes
+// the method). A method of an unexported type that nothing embeds, called
+// only through an interface, gains nothing from fitting the budget.
+func (c directs) callable(fn *types.Func) bool {
+	if c.static[fn] {
+		return true
+	}
+	if !fn.Exported() {
+		return false
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return true
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return true
+	}
+	return named.Obj().Exported() || c.embedded[named.Origin().Obj()]
 }
 
 // recordIndex maps a line and a file base name to the inlining record of
