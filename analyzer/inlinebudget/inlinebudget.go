@@ -143,9 +143,12 @@ func directCalls(pass *analysis.Pass) directs {
 				if fn := typeutil.StaticCallee(pass.TypesInfo, n); fn != nil {
 					c.static[fn.Origin()] = true
 				}
-			case *ast.Field:
-				if len(n.Names) == 0 { // an embedded field
-					t := pass.TypesInfo.TypeOf(n.Type)
+			case *ast.StructType:
+				for _, field := range n.Fields.List {
+					if len(field.Names) > 0 {
+						continue // not embedded
+					}
+					t := pass.TypesInfo.TypeOf(field.Type)
 					if p, ok := t.(*types.Pointer); ok {
 						t = p.Elem()
 					}
