@@ -34,7 +34,10 @@ var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": t
 //     escape; byvalue and optional name the variable the compiler moves
 //     to the heap);
 //   - heapescape findings on one line of one function with the same cause
-//     (the text after "because") are one finding, at the first of them.
+//     (the text after "because") are one finding, at the first of them;
+//     so are those of one function whose cause gives one rewrite of the
+//     call ("write a + strconv.Itoa(n) instead of fmt.Sprintf"), whatever
+//     their lines: the arguments of one call written over several lines.
 //
 // The folded findings become the survivor's Related locations. The order
 // of the survivors is kept.
@@ -78,13 +81,16 @@ func Merge(fs []Finding) []Finding {
 			continue
 		}
 		k := lineKey{h.File, h.Function, cause, h.Line}
+		if strings.Contains(cause, "; write ") && strings.Contains(cause, " instead of ") {
+			k.line = 0 // one rewrite of one call
+		}
 		j, seen := first[k]
 		if !seen {
 			first[k] = i
 			continue
 		}
-		if h.Column < fs[j].Column {
-			// The leftmost is the finding; the other is folded.
+		if h.Line < fs[j].Line || h.Line == fs[j].Line && h.Column < fs[j].Column {
+			// The first is the finding; the other is folded.
 			fs[i], fs[j] = fs[j], fs[i]
 			fs[j].Related, fs[i].Related = fs[i].Related, nil
 		}

@@ -38,6 +38,9 @@ func TestMerge(t *testing.T) {
 		// Two allocations of one inlined call, with different causes.
 		esc(40, 30, "calling httptest.NewRecorder allocates (inlined): make(http.Header) escapes to heap because it is stored"),
 		esc(40, 30, "calling httptest.NewRecorder allocates (inlined): &httptest.ResponseRecorder{...} escapes to heap because of an interface call"),
+		// The arguments of one call over two lines, with one rewrite.
+		esc(71, 23, `p.Y escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write "(" + p.X + "," + p.Y + ")" instead of fmt.Sprintf`),
+		esc(70, 23, `p.X escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write "(" + p.X + "," + p.Y + ")" instead of fmt.Sprintf`),
 		// Same cause on another line, and in another function: kept.
 		esc(31, 41, "key escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
 		{Analyzer: "heapescape", File: file, Line: 30, Column: 70, Function: "p.G", Message: "y escapes to heap because it is converted to an interface and passed to fmt.Sprintf"},
@@ -57,10 +60,11 @@ func TestMerge(t *testing.T) {
 		"smallalloc 20:9":  {"20:13"},
 		"heapescape 30:41": {"30:47", "30:60"},
 		"heapescape 40:30": {"40:30"},
+		"heapescape 70:23": {"71:23"},
 		"byvalue 50:9":     {"50:9"},
 		"optional 60:27":   {"60:27"},
 	}
-	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "optional 60:27", "heapescape 30:41", "heapescape 40:30", "heapescape 31:41", "heapescape 30:70"}
+	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "optional 60:27", "heapescape 30:41", "heapescape 40:30", "heapescape 70:23", "heapescape 31:41", "heapescape 30:70"}
 	if strings.Join(order, ", ") != strings.Join(wantOrder, ", ") {
 		t.Errorf("findings after Merge:\n got %v\nwant %v", order, wantOrder)
 	}
