@@ -18,6 +18,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 //go:embed doc.go
@@ -242,7 +243,7 @@ func equalMethod(t types.Type) bool {
 }
 
 func report(pass *analysis.Pass, hot *hotpath.Result, file *ast.File, call *ast.CallExpr, t types.Type, s suggestion) {
-	qual := types.RelativeTo(pass.Pkg)
+	qual, _ := syntax.Qualifier(pass, call.Pos())
 	tstr := types.TypeString(t, qual)
 	a, b := call.Args[0], call.Args[1]
 	src := func(e ast.Expr) string { return nodeText(pass, e) }
@@ -287,7 +288,7 @@ func report(pass *analysis.Pass, hot *hotpath.Result, file *ast.File, call *ast.
 		case *types.Map:
 			elem = u.Elem()
 		}
-		es := types.TypeString(elem, qualifier(pass, file))
+		es := types.TypeString(elem, qual)
 		repl = fmt.Sprintf("%s.EqualFunc(%s, %s, func(x, y %s) bool { return x.Equal(y) })", name, src(a), src(b), es)
 		what = s.pkg + ".EqualFunc with the elements' Equal method"
 		if !typeNameable(elem, pass.Pkg, file) {
@@ -416,25 +417,6 @@ func importName(pass *analysis.Pass, file *ast.File, pos token.Pos, path string)
 		}
 	}
 	return name, true
-}
-
-// qualifier prints package-qualified type names the way file refers to them.
-func qualifier(pass *analysis.Pass, file *ast.File) types.Qualifier {
-	return func(p *types.Package) string {
-		if p == pass.Pkg {
-			return ""
-		}
-		for _, imp := range file.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if path == p.Path() {
-				if imp.Name != nil {
-					return imp.Name.Name
-				}
-				return p.Name()
-			}
-		}
-		return p.Name()
-	}
 }
 
 // typeNameable reports whether a type can be spelled in file of package

@@ -10,11 +10,11 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), deepequal.Analyzer, "a", "single", "shadow", "gen")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), deepequal.Analyzer, "a", "single", "shadow", "gen", "qual")
 }
 
 // TestNoFixSaysWhy checks that every finding without a fix says in its
 // message why there is none, and that no finding with a fix says so.
 func TestNoFixSaysWhy(t *testing.T) {
-	fixtest.SaysWhy(t, analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), deepequal.Analyzer, "a", "single", "shadow", "gen"))
+	fixtest.SaysWhy(t, analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), deepequal.Analyzer, "a", "single", "shadow", "gen", "qual"))
 }

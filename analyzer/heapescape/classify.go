@@ -13,6 +13,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -439,7 +440,8 @@ func (fd *finding) constBuffer() (int64, string) {
 	if n <= 0 || !ok || n*size > smallBuffer {
 		return 0, ""
 	}
-	return n, types.TypeString(t, types.RelativeTo(fd.pass.Pkg))
+	qual, _ := syntax.Qualifier(fd.pass, fd.rec.TokPos)
+	return n, types.TypeString(t, qual)
 }
 
 // usesStayLocalIn reports whether every use of v, a variable of the
@@ -729,7 +731,8 @@ func (fd *finding) preallocAdvice() (advice, noFix string) {
 	if size == "" {
 		return "", ""
 	}
-	t := types.TypeString(v.Type(), types.RelativeTo(fd.pass.Pkg))
+	qual, _ := syntax.Qualifier(fd.pass, loop.Pos())
+	t := types.TypeString(v.Type(), qual)
 	noFix = "the count is known where the loop starts, which need not be where the slice is declared"
 	if isNil {
 		noFix = "make gives a non-nil slice where the code has nil when the loop does not run"

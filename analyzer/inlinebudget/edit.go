@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // An edit replaces the bytes [start, end) of a file with text. The advice
@@ -43,47 +45,11 @@ func text(pass *analysis.Pass, src []byte, n ast.Node) string {
 	return string(src[offset(pass, n.Pos()):offset(pass, n.End())])
 }
 
-// fileQualifier returns a types.Qualifier that names packages as the file
-// of pos imports them, and a function that reports whether it met a
-// package the file does not import (the type cannot be written there).
-func fileQualifier(pass *analysis.Pass, pos token.Pos) (types.Qualifier, func() bool) {
-	var file *ast.File
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			file = f
-		}
-	}
-	bad := false
-	q := func(p *types.Package) string {
-		if p == pass.Pkg {
-			return ""
-		}
-		if file != nil {
-			for _, imp := range file.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
-				if path != p.Path() {
-					continue
-				}
-				if imp.Name != nil {
-					if imp.Name.Name == "_" || imp.Name.Name == "." {
-						break
-					}
-					return imp.Name.Name
-				}
-				return p.Name()
-			}
-		}
-		bad = true
-		return p.Name()
-	}
-	return q, func() bool { return bad }
-}
-
 // typeText writes t as source in the file of pos, or reports that it
 // cannot be written there (a package the file does not import, or an
 // unexported type of another package).
 func typeText(pass *analysis.Pass, pos token.Pos, t types.Type) (string, bool) {
-	q, bad := fileQualifier(pass, pos)
+	q, bad := syntax.Qualifier(pass, pos)
 	s := types.TypeString(t, q)
 	ok := !bad()
 	var walk func(t types.Type)

@@ -156,7 +156,7 @@ func (c *checker) field(s *types.Named, fv *types.Var) {
 		// package with its tests, when there is one, reports it.
 		return
 	}
-	tname := types.TypeString(elem, c.qualifier)
+	tname := types.TypeString(elem, syntax.NameQualifier(c.pass.Pkg))
 	what := fmt.Sprintf("%s.%s", s.Obj().Name(), fv.Name())
 	head := fmt.Sprintf("field %s holds an optional %s by pointer, so storing &%s in it allocates %s on the heap (the compiler: %s)",
 		what, tname, site.local.Name(), site.local.Name(), rec.Message)
@@ -380,15 +380,6 @@ func (c *checker) otherNames() map[string]bool {
 		})
 	}
 	return c.other
-}
-
-// qualifier names the package's own types without a qualifier and the
-// others' by package name, for messages.
-func (c *checker) qualifier(p *types.Package) string {
-	if p == c.pass.Pkg {
-		return ""
-	}
-	return p.Name()
 }
 
 // where returns "file.go:line" of pos.

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // How a type holds the struct.
@@ -224,7 +226,7 @@ func (sc *scan) assign(to, from types.Type, at ast.Node) {
 		return
 	}
 	if mismatch(to, from, sc.s) {
-		sc.fail("a value holding %s is assigned to %s at %s", at, sc.name, types.TypeString(to, sc.c.qualifier))
+		sc.fail("a value holding %s is assigned to %s at %s", at, sc.name, types.TypeString(to, syntax.NameQualifier(sc.c.pass.Pkg)))
 	}
 }
 
@@ -241,7 +243,7 @@ func (sc *scan) boxed(to, from types.Type, at ast.Node) {
 		empty = true
 	}
 	if empty && holds(from, sc.s, deep) {
-		sc.fail("a value holding %s is converted to %s at %s, where reflection could see the field", at, sc.name, types.TypeString(to, sc.c.qualifier))
+		sc.fail("a value holding %s is converted to %s at %s, where reflection could see the field", at, sc.name, types.TypeString(to, syntax.NameQualifier(sc.c.pass.Pkg)))
 	} else if holds(from, sc.s, byValue) {
 		sc.fail("%s is put in an interface by value at %s", at, sc.name)
 	}
@@ -350,7 +352,7 @@ func (sc *scan) call(n *ast.CallExpr) {
 		if types.IsInterface(to) {
 			sc.boxed(to, from, n)
 		} else if mismatch(to, from, sc.s) {
-			sc.fail("a value holding %s is converted to %s at %s", n, sc.name, types.TypeString(to, sc.c.qualifier))
+			sc.fail("a value holding %s is converted to %s at %s", n, sc.name, types.TypeString(to, syntax.NameQualifier(sc.c.pass.Pkg)))
 		}
 		return
 	}

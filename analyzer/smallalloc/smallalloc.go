@@ -16,6 +16,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -546,7 +547,7 @@ func (c *checker) source(n ast.Node) string {
 }
 
 func typeString(pkg *types.Package, t types.Type) string {
-	return types.TypeString(t, types.RelativeTo(pkg))
+	return types.TypeString(t, syntax.NameQualifier(pkg))
 }
 
 // staticCallee returns the function or method that call statically calls.
