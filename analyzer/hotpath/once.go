@@ -211,6 +211,7 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 // comment at the top of this file) and records them in r.class.
 func (r *Result) classify(pass *analysis.Pass) {
 	cands := make(map[*types.Func]bool)
+	testing := testingFiles(pass)
 	for _, f := range r.funcs {
 		if f.obj == nil {
 			continue
@@ -219,6 +220,11 @@ func (r *Result) classify(pass *analysis.Pass) {
 			// A helper of tests in a non-test file (raft's testing.go,
 			// a testutil package): only a test has the value to pass.
 			r.class[f.obj] = class{startup, testsOnly + ": takes a " + t}
+			continue
+		}
+		if testing[pass.Fset.File(f.pos)] {
+			// lib/pq's internal/pqtest: a fake server for its tests.
+			r.class[f.obj] = class{startup, testsOnly + ": in a file that uses package testing"}
 			continue
 		}
 		if f.obj.Type().(*types.Signature).Recv() != nil {
@@ -400,6 +406,43 @@ func (r *Result) inTestCode(pos token.Pos) bool {
 // testingParam and classify).
 func (r *Result) testHelper(fn *funcSpan) bool {
 	return fn != nil && fn.obj != nil && strings.HasPrefix(r.class[fn.obj].reason, testsOnly)
+}
+
+// testingFiles returns the files of the package, other than _test.go
+// files, that use package testing for more than testing.Testing (which
+// production code may call to learn whether it runs under go test): code
+// that only tests run, such as a fake server or a helper that takes a
+// *testing.T.
+func testingFiles(pass *analysis.Pass) map[*token.File]bool {
+	out := make(map[*token.File]bool)
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.FileStart)
+		if strings.HasSuffix(tf.Name(), "_test.go") {
+			continue
+		}
+		imports := false
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"testing"` {
+				imports = true
+			}
+		}
+		if !imports {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok || out[tf] {
+				return !out[tf]
+			}
+			if id, ok := sel.X.(*ast.Ident); ok {
+				if pn, ok := pass.TypesInfo.Uses[id].(*types.PkgName); ok && pn.Imported().Path() == "testing" && sel.Sel.Name != "Testing" {
+					out[tf] = true
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // testingParam returns the type of sig's first parameter that is
