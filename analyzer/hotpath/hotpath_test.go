@@ -37,5 +37,5 @@ var marker = &analysis.Analyzer{
 }
 
 func TestHotpath(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e", "testing/quick2", "example.com/mod/test")
+	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e", "x/corpus-test", "x/contest", "testing/quick2", "example.com/mod/test")
 }

@@ -380,13 +380,20 @@ const testsOnly = "runs only in tests"
 var testSupportElems = []string{"e2e", "test", "tests", "testing", "testutil", "testutils", "testhelper", "testhelpers", "testenv"}
 
 // testSupport returns the element of the import path that makes the
-// package test support, or "".
+// package test support, or "": one of testSupportElems, or a compound of
+// "test" or "tests" joined by a hyphen or an underscore (brotli's
+// corpus-test command, an integration_tests package).
 func testSupport(path string) string {
 	first, _, _ := strings.Cut(path, "/")
 	std := !strings.Contains(first, ".")
 	for elem := range strings.SplitSeq(path, "/") {
 		if slices.Contains(testSupportElems, elem) && !(std && elem == "testing") {
 			return elem
+		}
+		for part := range strings.FieldsFuncSeq(elem, func(r rune) bool { return r == '-' || r == '_' }) {
+			if part != elem && (part == "test" || part == "tests") {
+				return elem
+			}
 		}
 	}
 	return ""
