@@ -139,7 +139,7 @@ func (fd *finding) message() (string, bool) {
 		advice += "; no automatic fix: " + orDefault(fd.noFix, "none is implemented for this change")
 	}
 	if why == "" {
-		why = "because " + orDefault(explanationDetail(rec), "the compiler's escape analysis could not keep it on the stack")
+		why = "because " + orDefault(fd.explanationDetail(), "the compiler's escape analysis could not keep it on the stack")
 	}
 	var b strings.Builder
 	b.WriteString(prefix)
@@ -215,7 +215,7 @@ func (fd *finding) inlinedAdvice(fn *types.Func) (advice, noFix string) {
 // setting fd.fix when a change is identified that removes the allocation.
 func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	rec := fd.rec
-	detail := explanationDetail(rec)
+	detail := fd.explanationDetail()
 	switch {
 	case ctor != nil && part != "":
 		return "because it is part of " + part + ", which " + fd.funcName(ctor) + " returns",

@@ -1,10 +1,12 @@
 package heapescape
 
 import (
+	"cmp"
 	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -195,11 +197,27 @@ type finding struct {
 }
 
 // explanationDetail returns package optlog's explanation without the
-// name: "passed to io.Reader.Read (interface method call)".
-func explanationDetail(rec *optlog.Record) string {
-	_, why, ok := strings.Cut(rec.Explanation, " escapes: ")
+// name: "passed to io.Reader.Read (interface method call)". The compiler
+// names the functions of other packages by their import path
+// ("github.com/redis/go-redis/v9/internal/routing.ResponseAggregator.BatchSlice");
+// the explanation names them by their package's name, as Go code does.
+func (fd *finding) explanationDetail() string {
+	_, why, ok := strings.Cut(fd.rec.Explanation, " escapes: ")
 	if !ok {
 		return ""
+	}
+	if strings.Contains(why, "/") {
+		var paths []string
+		for path := range fd.res.imports {
+			if strings.Contains(path, "/") && strings.Contains(why, path+".") {
+				paths = append(paths, path)
+			}
+		}
+		// The longest first: x/a/b before a/b.
+		slices.SortFunc(paths, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+		for _, path := range paths {
+			why = strings.ReplaceAll(why, path+".", fd.res.imports[path].Name()+".")
+		}
 	}
 	why = strings.Replace(why, "(interface method call)", "(an interface method call)", 1)
 	why = strings.Replace(why, "passed to append, which keeps it", "appended to a slice that outlives the call", 1)
