@@ -33,8 +33,9 @@ type Finding struct {
 	Column    int    `json:"column"`
 	EndLine   int    `json:"end_line,omitempty"`
 	EndColumn int    `json:"end_column,omitempty"`
-	Function  string `json:"function"` // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
-	Package   string `json:"package"`  // import path
+	Function  string `json:"function"`          // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
+	Package   string `json:"package"`           // import path
+	Program   bool   `json:"program,omitempty"` // in a command's code (see IsProgram), not a library's
 	Message   string `json:"message"`
 	Tier      string `json:"tier"`            // "hot-loop", "per-item" or "cold"
 	Class     string `json:"class,omitempty"` // "inherent": an allocation the code needs for what it does (hidden by check unless -heapescape.all)
@@ -174,6 +175,7 @@ func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnos
 		Line:     pos.Line,
 		Column:   pos.Column,
 		Package:  pkg.PkgPath,
+		Program:  IsProgram(pkg.Name, pkg.PkgPath),
 		Message:  d.Message,
 		Fixes:    []Fix{},
 		Offset:   pos.Offset,
@@ -266,13 +268,18 @@ func tierRank(t string) int {
 }
 
 // Rank sorts findings without a profile and numbers them: by tier,
-// hottest first, then by the estimated cost of one execution of their
-// code (EstimateNS), highest first. Ties are broken by file, position and
-// analyzer so that the order is deterministic.
+// hottest first, then a library's code before a command's (see
+// IsProgram: a command's loops often run once per invocation, and a
+// library's code runs in every program that imports it), then by the
+// estimated cost of
+// one execution of their code (EstimateNS), highest first. Ties are
+// broken by file, position and analyzer so that the order is
+// deterministic.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
+			boolCompare(a.Program, b.Program),
 			cmp.Compare(EstimateNS(b), EstimateNS(a)),
 			cmp.Compare(a.File, b.File),
 			cmp.Compare(a.Offset, b.Offset),
@@ -283,6 +290,32 @@ func Rank(fs []Finding) {
 	for i := range fs {
 		fs[i].Rank = i + 1
 	}
+}
+
+// IsProgram reports whether the package named name at path is a
+// command's code: a package main, or a package below a cmd directory of
+// its module, where Go keeps commands and the packages only they use
+// (golang.org/x/tools/cmd/signature-fuzzer/internal/fuzz-generator).
+func IsProgram(name, path string) bool {
+	if name == "main" {
+		return true
+	}
+	first, rest, _ := strings.Cut(path, "/")
+	if !strings.Contains(first, ".") {
+		return false // std: its cmd directory is the toolchain's
+	}
+	return slices.Contains(strings.Split(rest, "/"), "cmd")
+}
+
+// boolCompare orders false before true.
+func boolCompare(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // relPath returns path relative to dir when it lies below it.
