@@ -279,7 +279,7 @@ func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
-			boolCompare(a.Program, b.Program),
+			cmpBool(a.Program, b.Program),
 			cmp.Compare(EstimateNS(b), EstimateNS(a)),
 			cmp.Compare(a.File, b.File),
 			cmp.Compare(a.Offset, b.Offset),
@@ -305,17 +305,6 @@ func IsProgram(name, path string) bool {
 		return false // std: its cmd directory is the toolchain's
 	}
 	return slices.Contains(strings.Split(rest, "/"), "cmd")
-}
-
-// boolCompare orders false before true.
-func boolCompare(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
 
 // relPath returns path relative to dir when it lies below it.

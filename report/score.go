@@ -386,6 +386,7 @@ func RankByScore(fs []Finding) {
 	}
 }
 
+// cmpBool orders false before true.
 func cmpBool(a, b bool) int {
 	switch {
 	case a == b:
