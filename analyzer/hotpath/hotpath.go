@@ -18,8 +18,9 @@
 // *testing.T, *testing.B, *testing.F or testing.TB, which only tests can
 // call, the functions of a non-test file that uses package testing for
 // more than testing.Testing (a fake server for tests), and the whole of a
-// package of test support such as .../e2e or .../testutil (see once.go). Profile-based hotness is added through the
-// same result, so analyzers never need to know which one they got.
+// package of test support such as .../e2e or .../testutil (see once.go).
+// Profile-based hotness is added through the same result, so analyzers
+// never need to know which one they got.
 package hotpath
 
 import (

@@ -123,16 +123,18 @@ var calledThroughInterface = map[string]bool{
 }
 
 // directs records which functions of a package its code calls directly,
-// and which of its types other types embed.
+// and which of its types other packages can hold a value of: those its
+// struct types embed, and those its exported API names.
 type directs struct {
-	static   map[*types.Func]bool
-	embedded map[*types.TypeName]bool
+	static  map[*types.Func]bool
+	exposed map[*types.TypeName]bool
 }
 
 // directCalls finds the static calls of the package's non-test files and
-// the types its struct types embed.
+// the types other packages can call methods of.
 func directCalls(pass *analysis.Pass) directs {
-	c := directs{static: make(map[*types.Func]bool), embedded: make(map[*types.TypeName]bool)}
+	c := directs{static: make(map[*types.Func]bool), exposed: make(map[*types.TypeName]bool)}
+	c.expose(pass.Pkg)
 	for _, f := range pass.Files {
 		if strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
 			continue
@@ -153,7 +155,7 @@ func directCalls(pass *analysis.Pass) directs {
 						t = p.Elem()
 					}
 					if named, ok := types.Unalias(t).(*types.Named); ok {
-						c.embedded[named.Origin().Obj()] = true
+						c.exposed[named.Origin().Obj()] = true
 					}
 				}
 			}
@@ -188,7 +190,70 @@ func (c directs) callable(fn *types.Func) bool {
 	if !ok {
 		return true
 	}
-	return named.Obj().Exported() || c.embedded[named.Origin().Obj()]
+	return named.Obj().Exported() || c.exposed[named.Origin().Obj()]
+}
+
+// expose records the types of pkg that its exported API names: in the
+// signatures of its exported functions and methods, the types of its
+// exported variables and fields. A value of such a type reaches other
+// packages with its type known, so they can call its methods directly.
+func (c directs) expose(pkg *types.Package) {
+	seen := make(map[types.Type]bool)
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := types.Unalias(t).(type) {
+		case *types.Named:
+			if t.Obj().Pkg() == pkg {
+				c.exposed[t.Origin().Obj()] = true
+				walk(t.Underlying())
+			}
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Signature:
+			for v := range t.Params().Variables() {
+				walk(v.Type())
+			}
+			for v := range t.Results().Variables() {
+				walk(v.Type())
+			}
+		case *types.Struct:
+			for f := range t.Fields() {
+				if f.Exported() || f.Embedded() {
+					walk(f.Type())
+				}
+			}
+		}
+	}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if !obj.Exported() {
+			continue
+		}
+		walk(obj.Type())
+		if tn, ok := obj.(*types.TypeName); ok {
+			if named, ok := tn.Type().(*types.Named); ok {
+				for m := range named.Methods() {
+					if m.Exported() {
+						walk(m.Type())
+					}
+				}
+			}
+		}
+	}
 }
 
 // recordIndex maps a line and a file base name to the inlining record of
