@@ -70,9 +70,10 @@
 // Methods that encoding packages and database/sql call through an
 // interface (MarshalJSON, UnmarshalJSON, MarshalText, Scan, Value and the
 // like) are never inlined there, and are not reported; nor is a method
-// of an unexported type that nothing embeds and the package never calls
-// directly (pgx's encode plans, called through an interface), nor an
-// unexported function the package never calls. The
+// of an unexported type that the package never calls directly and that
+// no other package can hold a value of (nothing embeds the type and the
+// exported API does not name it: pgx's encode plans, called through an
+// interface), nor an unexported function the package never calls. The
 // edited package is compiled without a PGO profile. Functions that cannot
 // be inlined for other reasons (defer, go, recover, go:noinline) have no
 // cost in the log and are not reported. Generated files and test files are
