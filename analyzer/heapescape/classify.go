@@ -39,13 +39,16 @@ func (fd *finding) message() (string, bool) {
 			name = "the result of " + types.ExprString(call)
 		}
 	} else if strings.Contains(name, "~r") || strings.Contains(name, ".dict[") ||
-		strings.Contains(name, "go.shape.") || strings.Contains(name, "<node ") {
+		strings.Contains(name, "go.shape.") || strings.Contains(name, "<node ") ||
+		strings.Contains(name, ".(") {
 		// An expression using such a result, a generic call through its
 		// dictionary ("f[*uint8]((*[3]uintptr)(.dict[0]), x)"), generic
 		// code as compiled for a shape ("pair[go.shape.int]{...}" for
-		// pair[T]{...}), or an expression the compiler prints as its
-		// own node ("new(<node DYNAMICTYPE>)" for new(T)): print the
-		// source instead, that of the inlined function if it is there.
+		// pair[T]{...}), an expression the compiler prints as its own
+		// node ("new(<node DYNAMICTYPE>)" for new(T)), or a method call
+		// it made direct ("(*iter).next(it.(*iter))" for it.next(), it
+		// an interface): print the source instead, that of the inlined
+		// function if it is there.
 		e := fd.exprAt()
 		if len(rec.InlinedFrom) > 0 {
 			e = fd.exprAtPos(rec.InlinedFrom[0])
