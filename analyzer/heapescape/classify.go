@@ -56,6 +56,13 @@ func (fd *finding) message() (string, bool) {
 		if e != nil {
 			name = strings.ReplaceAll(types.ExprString(e), "{…}", "{...}")
 		}
+	} else if call, ok := fd.exprAt().(*ast.CallExpr); ok && len(rec.InlinedFrom) == 0 && strings.HasSuffix(name, ")") {
+		// A method call's result, which the compiler writes as a call
+		// of the method expression: "time.Time.Format(time.Now(),
+		// layout)" for time.Now().Format(layout).
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fd.pass.TypesInfo.Selections[sel] != nil {
+			name = types.ExprString(call)
+		}
 	}
 	// Generic code is compiled for shapes: "go.shape.string" is string.
 	name = strings.ReplaceAll(name, "go.shape.", "")
