@@ -78,21 +78,6 @@ func loopComponents(fn *ssa.Function) map[*ssa.BasicBlock]int {
 	return in
 }
 
-// perItemName reports whether a function name marks per-item work, as
-// the hotpath analyzer decides it.
-func perItemName(name string) bool {
-	for _, p := range hotpath.PerItemNames {
-		if pre, ok := strings.CutSuffix(p, "*"); ok {
-			if strings.HasPrefix(name, pre) {
-				return true
-			}
-		} else if name == p {
-			return true
-		}
-	}
-	return false
-}
-
 // perItemFuncs computes which functions of reported packages run per
 // item: named like per-item work, called from a loop, or called from a
 // per-item function, through the whole-program call graph (calls with a
@@ -109,7 +94,7 @@ func (p *program) perItemFuncs(all map[*ssa.Function]bool) map[*ssa.Function]str
 		if fn.Pkg == nil || !p.reported[fn.Pkg.Pkg] || len(fn.Blocks) == 0 {
 			continue
 		}
-		if fn.Parent() == nil && perItemName(fn.Name()) {
+		if fn.Parent() == nil && hotpath.PerItemName(fn.Name()) {
 			work = append(work, item{fn, "function " + fn.Name() + " runs per item"})
 		}
 		loops := loopBlocks(fn)

@@ -7,8 +7,9 @@
 // a return or a panic, with no break, continue or goto), which runs once
 // per call however long the loop; a function that is called from a loop
 // in the same package, or a method whose name marks per-item work (Read,
-// Next, ServeHTTP, ...), is [PerItem]; everything else is [Cold]. Code
-// that runs once or rarely is [Cold] whatever its loops or names say:
+// Next, ServeHTTP, Parse*, ..., but not ParseConfig), is [PerItem];
+// everything else is [Cold]. Code that runs once or rarely is [Cold]
+// whatever its loops or names say:
 // init, package-level initialisers, sync.Once bodies, flag registration,
 // main outside its loops, error paths (returning an error, panicking,
 // exiting, recovering, logging a warning or an error, building an error
@@ -125,15 +126,44 @@ var PerItemNames = []string{
 	"ServeHTTP", "Serve", "Handle*", "Process*", "Parse*", "Get", "Set", "Put", "Lookup",
 }
 
-// perItemName reports whether a function or method name marks per-item work.
-func perItemName(name string) bool {
+// PerItemName reports whether a function or method name marks per-item
+// work (see PerItemNames). A name matched by a prefix is not, when a word
+// after the prefix names set-up work: ProcessSignal, ParseConfig,
+// HandleFlags (nats-server's ProcessSignal reloads the configuration;
+// pgx's ParseConfig runs once per pool).
+func PerItemName(name string) bool {
 	for _, p := range PerItemNames {
-		if strings.HasSuffix(p, "*") {
-			if strings.HasPrefix(name, p[:len(p)-1]) {
+		if pre, ok := strings.CutSuffix(p, "*"); ok {
+			if strings.HasPrefix(name, pre) && !namesSetup(name[len(pre):]) {
 				return true
 			}
 		} else if name == p {
 			return true
+		}
+	}
+	return false
+}
+
+// setupWords are the words of a name that say it does set-up work, not
+// work per item.
+var setupWords = []string{"Config", "Configs", "Conf", "Signal", "Signals", "Flag", "Flags",
+	"Option", "Options", "Opts", "Setting", "Settings", "Env", "Args", "DSN", "Init", "Setup", "Reload"}
+
+// namesSetup reports whether the mixedCaps name has a word of setupWords,
+// one followed by the end of the name or an upper-case letter:
+// "ConfigFile" and "DSN" do, "Envelope" does not.
+func namesSetup(name string) bool {
+	for _, w := range setupWords {
+		for i := 0; ; {
+			j := strings.Index(name[i:], w)
+			if j < 0 {
+				break
+			}
+			end := i + j + len(w)
+			if end == len(name) || 'A' <= name[end] && name[end] <= 'Z' {
+				return true
+			}
+			i += j + 1
 		}
 	}
 	return false
@@ -420,7 +450,7 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			f := funcSpan{span: span{n.Pos(), n.End()}, name: funcname.InPackage(obj), obj: obj}
-			if perItemName(obj.Name()) {
+			if PerItemName(obj.Name()) {
 				f.perItm = "method " + obj.Name() + " runs per item"
 				if n.Recv == nil {
 					f.perItm = "function " + obj.Name() + " runs per item"

@@ -39,3 +39,17 @@ var marker = &analysis.Analyzer{
 func TestHotpath(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e", "x/corpus-test", "x/contest", "testing/quick2", "example.com/mod/test")
 }
+
+func TestPerItemName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Next": true, "ServeHTTP": true, "HandleConn": true, "ProcessEnvelope": true,
+		"ParseRequest": true, "Parse": true, "ProcessArguments": true,
+		"ProcessSignal": false, "ProcessConfigFile": false, "ParseConfig": false,
+		"ParseConfigWithOptions": false, "HandleFlags": false, "ParseDSN": false,
+		"ParseEnv": false, "Nexts": false,
+	} {
+		if got := hotpath.PerItemName(name); got != want {
+			t.Errorf("PerItemName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
