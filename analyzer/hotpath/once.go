@@ -109,6 +109,16 @@ func onceRegions(pass *analysis.Pass) []region {
 				case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "flag":
 					add(n, startup, "flag registration", "runs once: flag registration")
 				}
+			case *ast.CommClause:
+				// case sig := <-sigc: of a channel of os.Signal runs
+				// when the process gets a signal.
+				if n.Comm != nil && receivesSignal(pass.TypesInfo, n.Comm) {
+					add(n, startup, "an OS signal's handling", "runs rarely: handles an OS signal")
+				}
+			case *ast.RangeStmt:
+				if isSignalChan(pass.TypesInfo.TypeOf(n.X)) {
+					add(n.Body, startup, "an OS signal's handling", "runs rarely: handles an OS signal")
+				}
 			case *ast.FuncLit:
 				if !inPlace[n] {
 					add(n.Body, hole, "", "")
@@ -366,6 +376,32 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 		}
 	}
+}
+
+// receivesSignal reports whether the select case's statement comm
+// receives from a channel of os.Signal.
+func receivesSignal(info *types.Info, comm ast.Stmt) bool {
+	var x ast.Expr
+	switch c := comm.(type) {
+	case *ast.ExprStmt:
+		x = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			x = c.Rhs[0]
+		}
+	}
+	u, ok := ast.Unparen(x).(*ast.UnaryExpr)
+	return ok && u.Op == token.ARROW && isSignalChan(info.TypeOf(u.X))
+}
+
+// isSignalChan reports whether t is a channel of os.Signal.
+func isSignalChan(t types.Type) bool {
+	ch, ok := types.Unalias(t).(*types.Chan)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(ch.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "os" && n.Obj().Name() == "Signal"
 }
 
 // testsOnly begins the reason of code that only tests run.
