@@ -9,19 +9,20 @@
 // in the same package, or a method whose name marks per-item work (Read,
 // Next, ServeHTTP, Parse*, ..., but not ParseConfig), is [PerItem];
 // everything else is [Cold]. Code that runs once or rarely is [Cold]
-// whatever its loops or names say:
-// init, package-level initialisers, sync.Once bodies, flag registration,
-// main outside its loops, error paths (returning an error, panicking,
-// exiting, recovering, logging a warning or an error, building an error
-// value; see errpath.go), trace and debug output (the block of "if trace
-// {"), functions no other package can call whose only callers are such
-// code or tests, functions, methods and function literals that take a
-// *testing.T, *testing.B, *testing.F or testing.TB, which only tests can
-// call, the functions of a non-test file that uses package testing for
-// more than testing.Testing (a fake server for tests), and the whole of a
-// package of test support such as .../e2e or .../testutil (see once.go).
-// Profile-based hotness is added through the same result, so analyzers
-// never need to know which one they got.
+// whatever its loops or names say: init, package-level initialisers,
+// sync.Once bodies, flag registration, main outside its loops, error
+// paths (returning an error, panicking, exiting, recovering, logging a
+// warning or an error, building an error value; see errpath.go), the
+// handling of an OS signal (a select case receiving from, or a range
+// over, a channel of os.Signal), trace and debug output (the block of
+// "if trace {"), functions no other package can call whose only callers
+// are such code or tests, functions, methods and function literals that
+// take a *testing.T, *testing.B, *testing.F or testing.TB, which only
+// tests can call, the functions of a non-test file that uses package
+// testing for more than testing.Testing (a fake server for tests), and
+// the whole of a package of test support such as .../e2e or
+// .../testutil (see once.go). Profile-based hotness is added through the
+// same result, so analyzers never need to know which one they got.
 package hotpath
 
 import (
