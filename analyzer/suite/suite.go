@@ -59,19 +59,27 @@ var wrapped = func() []*analysis.Analyzer {
 	return out
 }()
 
-// hideCold returns a, dropping its diagnostics in cold code (category
-// "cold" or "cold,...") unless -hotpath.cold or a's own -cold flag asks for
-// them: goadvise check counts them in its summary and hides them, and
-// every other driver (go vet, golangci-lint, nogo) prints what it gets.
+// hideCold returns a, dropping the diagnostics that goadvise check hides
+// by default, which every other driver (go vet, golangci-lint, nogo)
+// would print: those in cold code (category "cold" or "cold,...")
+// unless -hotpath.cold or a's own -cold flag (heapescape's) asks for
+// them, and inherent allocations (category "<tier>,inherent", from
+// byvalue and optional) unless -heapescape.all does, as in check.
+// check's driver asks for all of them (hotpath.SetReportCold): it counts
+// them in its summary and hides them itself.
 func hideCold(a *analysis.Analyzer) *analysis.Analyzer {
 	w := *a
 	w.Run = func(pass *analysis.Pass) (any, error) {
-		if hotpath.ReportCold() || ownCold(a) {
+		all := hotpath.ReportCold()
+		cold := all || flagSet(a, "cold")
+		inherent := all || flagSet(heapescape.Analyzer, "all")
+		if cold && inherent {
 			return a.Run(pass)
 		}
 		report := pass.Report
 		pass.Report = func(d analysis.Diagnostic) {
-			if d.Category != "cold" && !strings.HasPrefix(d.Category, "cold,") {
+			tier, class, _ := strings.Cut(d.Category, ",")
+			if (cold || tier != "cold") && (inherent || class != "inherent") {
 				report(d)
 			}
 		}
@@ -80,10 +88,9 @@ func hideCold(a *analysis.Analyzer) *analysis.Analyzer {
 	return &w
 }
 
-// ownCold reports whether a has a -cold flag of its own (heapescape's) and
-// it is set.
-func ownCold(a *analysis.Analyzer) bool {
-	f := a.Flags.Lookup("cold")
+// flagSet reports whether a has the boolean flag name and it is set.
+func flagSet(a *analysis.Analyzer, name string) bool {
+	f := a.Flags.Lookup(name)
 	return f != nil && f.Value.String() == "true"
 }
 

@@ -2,11 +2,14 @@ package suite
 
 import (
 	"fmt"
+	"go/ast"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 )
 
 func TestGuard(t *testing.T) {
@@ -100,4 +103,36 @@ func TestNoFacts(t *testing.T) {
 	for _, a := range append(Analyzers(), Helpers()...) {
 		visit(a, "")
 	}
+}
+
+// TestHideCold checks that the suite's analyzers drop what goadvise check
+// hides by default, findings in cold code and inherent allocations, for
+// the drivers that print every diagnostic (go vet, golangci-lint), and
+// report them all when hotpath.SetReportCold asks for them, as check's
+// driver does.
+func TestHideCold(t *testing.T) {
+	tiers := &analysis.Analyzer{
+		Name: "tiers",
+		Doc:  "reports one finding per tier",
+		Run: func(pass *analysis.Pass) (any, error) {
+			for _, f := range pass.Files {
+				for _, d := range f.Decls {
+					fd := d.(*ast.FuncDecl)
+					switch fd.Name.Name {
+					case "Hot":
+						pass.Report(analysis.Diagnostic{Pos: fd.Pos(), Category: "hot-loop", Message: "hot finding"})
+					case "Cold":
+						pass.Report(analysis.Diagnostic{Pos: fd.Pos(), Category: "cold", Message: "cold finding"})
+					case "Inherent":
+						pass.Report(analysis.Diagnostic{Pos: fd.Pos(), Category: "per-item,inherent", Message: "inherent finding"})
+					}
+				}
+			}
+			return nil, nil
+		},
+	}
+	analysistest.Run(t, analysistest.TestData(), hideCold(tiers), "tiers")
+	hotpath.SetReportCold(true)
+	defer hotpath.SetReportCold(false)
+	analysistest.Run(t, analysistest.TestData(), hideCold(tiers), "tiersall")
 }

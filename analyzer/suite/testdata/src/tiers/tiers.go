@@ -1,0 +1,7 @@
+package tiers
+
+func Hot() {} // want "hot finding"
+
+func Cold() {}
+
+func Inherent() {}

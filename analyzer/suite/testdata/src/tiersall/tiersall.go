@@ -1,0 +1,7 @@
+package tiersall
+
+func Hot() {} // want "hot finding"
+
+func Cold() {} // want "cold finding"
+
+func Inherent() {} // want "inherent finding"
