@@ -75,7 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	own := funcRecords(esc)
 	names := &namer{pkg: pass.Pkg}
-	direct := directCalls(pass)
+	var direct *directs // found when the first candidate needs it
 	var props []*proposal
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.FileStart).Name()
@@ -96,11 +96,17 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			obj, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if obj == nil || fd.Recv != nil && calledThroughInterface[obj.Name()] || !direct.callable(obj) {
+			if obj == nil || fd.Recv != nil && calledThroughInterface[obj.Name()] {
 				continue
 			}
 			info := hot.FuncTier(obj)
 			if info.Tier == hotpath.Cold {
+				continue
+			}
+			if direct == nil {
+				direct = directCalls(pass)
+			}
+			if !direct.callable(obj) {
 				continue
 			}
 			if p := check(pass, own, names, fd, obj, rec, info); p != nil {
@@ -132,8 +138,8 @@ type directs struct {
 
 // directCalls finds the static calls of the package's non-test files and
 // the types other packages can call methods of.
-func directCalls(pass *analysis.Pass) directs {
-	c := directs{static: make(map[*types.Func]bool), exposed: make(map[*types.TypeName]bool)}
+func directCalls(pass *analysis.Pass) *directs {
+	c := &directs{static: make(map[*types.Func]bool), exposed: make(map[*types.TypeName]bool)}
 	c.expose(pass.Pkg)
 	for _, f := range pass.Files {
 		if strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
@@ -171,7 +177,7 @@ func directCalls(pass *analysis.Pass) directs {
 // receiver's type is exported or embedded in another type (which promotes
 // the method). A method of an unexported type that nothing embeds, called
 // only through an interface, gains nothing from fitting the budget.
-func (c directs) callable(fn *types.Func) bool {
+func (c *directs) callable(fn *types.Func) bool {
 	if c.static[fn] {
 		return true
 	}
@@ -197,7 +203,7 @@ func (c directs) callable(fn *types.Func) bool {
 // signatures of its exported functions and methods, the types of its
 // exported variables and fields. A value of such a type reaches other
 // packages with its type known, so they can call its methods directly.
-func (c directs) expose(pkg *types.Package) {
+func (c *directs) expose(pkg *types.Package) {
 	seen := make(map[types.Type]bool)
 	var walk func(t types.Type)
 	walk = func(t types.Type) {
