@@ -1,6 +1,7 @@
 package heapescape
 
 import (
+	"cmp"
 	"container/list"
 	"go/ast"
 	"go/build"
@@ -9,6 +10,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,6 +59,31 @@ func (r *resolver) leakOf(fn *types.Func, idx int) leak {
 type resolver struct {
 	fset    *token.FileSet            // the pass's, which holds the positions of imported objects
 	imports map[string]*types.Package // all packages the pass's package depends on, by path
+	names   *strings.Replacer         // "a/b/c." to "c.", for every path of imports with a slash; see pkgNames
+}
+
+// pkgNames returns the replacer that writes the import paths of r's
+// packages, before a dot, as their package names: the compiler names
+// another package's function by its path
+// ("github.com/redis/go-redis/v9/internal/routing.ResponseAggregator"),
+// Go code by its package's name. The longest paths come first, so that
+// x/a/b is replaced before a/b could match inside it.
+func (r *resolver) pkgNames() *strings.Replacer {
+	if r.names == nil {
+		var paths []string
+		for path := range r.imports {
+			if strings.Contains(path, "/") {
+				paths = append(paths, path)
+			}
+		}
+		slices.SortFunc(paths, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+		pairs := make([]string, 0, 2*len(paths))
+		for _, path := range paths {
+			pairs = append(pairs, path+".", r.imports[path].Name()+".")
+		}
+		r.names = strings.NewReplacer(pairs...)
+	}
+	return r.names
 }
 
 func (r *resolver) leakOfDepth(fn *types.Func, idx int, depth int) leak {

@@ -1,12 +1,10 @@
 package heapescape
 
 import (
-	"cmp"
 	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -207,17 +205,7 @@ func (fd *finding) explanationDetail() string {
 		return ""
 	}
 	if strings.Contains(why, "/") {
-		var paths []string
-		for path := range fd.res.imports {
-			if strings.Contains(path, "/") && strings.Contains(why, path+".") {
-				paths = append(paths, path)
-			}
-		}
-		// The longest first: x/a/b before a/b.
-		slices.SortFunc(paths, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
-		for _, path := range paths {
-			why = strings.ReplaceAll(why, path+".", fd.res.imports[path].Name()+".")
-		}
+		why = fd.res.pkgNames().Replace(why)
 	}
 	why = strings.Replace(why, "(interface method call)", "(an interface method call)", 1)
 	why = strings.Replace(why, "passed to append, which keeps it", "appended to a slice that outlives the call", 1)
