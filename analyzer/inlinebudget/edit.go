@@ -45,33 +45,25 @@ func text(pass *analysis.Pass, src []byte, n ast.Node) string {
 	return string(src[offset(pass, n.Pos()):offset(pass, n.End())])
 }
 
-// typeText writes t as source in the file of pos, or reports that it
-// cannot be written there (a package the file does not import, or an
-// unexported type of another package).
-func typeText(pass *analysis.Pass, pos token.Pos, t types.Type) (string, bool) {
-	q, bad := syntax.Qualifier(pass, pos)
-	s := types.TypeString(t, q)
-	ok := !bad()
-	var walk func(t types.Type)
+// walkType calls visit for t and, where visit returns true, for the
+// types t is written with: elements, keys, parameters and results,
+// struct fields and type arguments, each type once.
+func walkType(t types.Type, visit func(types.Type) bool) {
 	seen := make(map[types.Type]bool)
+	var walk func(t types.Type)
 	walk = func(t types.Type) {
-		if !ok || seen[t] {
+		if t == nil || seen[t] {
 			return
 		}
 		seen[t] = true
-		switch t := t.(type) {
+		if !visit(t) {
+			return
+		}
+		switch t := types.Unalias(t).(type) {
 		case *types.Named:
-			if o := t.Obj(); o.Pkg() != nil && o.Pkg() != pass.Pkg && !o.Exported() {
-				ok = false
-			}
-			if o := t.Obj(); o.Parent() != nil && o.Parent() != o.Pkg().Scope() && o.Pkg() == pass.Pkg {
-				ok = false // a type declared in a function
-			}
 			for a := range t.TypeArgs().Types() {
 				walk(a)
 			}
-		case *types.TypeParam:
-			ok = false
 		case *types.Pointer:
 			walk(t.Elem())
 		case *types.Slice:
@@ -97,6 +89,29 @@ func typeText(pass *analysis.Pass, pos token.Pos, t types.Type) (string, bool) {
 		}
 	}
 	walk(t)
+}
+
+// typeText writes t as source in the file of pos, or reports that it
+// cannot be written there (a package the file does not import, or an
+// unexported type of another package).
+func typeText(pass *analysis.Pass, pos token.Pos, t types.Type) (string, bool) {
+	q, bad := syntax.Qualifier(pass, pos)
+	s := types.TypeString(t, q)
+	ok := !bad()
+	walkType(t, func(t types.Type) bool {
+		switch t := t.(type) {
+		case *types.Named:
+			if o := t.Obj(); o.Pkg() != nil && o.Pkg() != pass.Pkg && !o.Exported() {
+				ok = false
+			}
+			if o := t.Obj(); o.Parent() != nil && o.Parent() != o.Pkg().Scope() && o.Pkg() == pass.Pkg {
+				ok = false // a type declared in a function
+			}
+		case *types.TypeParam:
+			ok = false
+		}
+		return ok
+	})
 	return s, ok
 }
 

@@ -204,44 +204,26 @@ func (c *directs) callable(fn *types.Func) bool {
 // exported variables and fields. A value of such a type reaches other
 // packages with its type known, so they can call its methods directly.
 func (c *directs) expose(pkg *types.Package) {
-	seen := make(map[types.Type]bool)
-	var walk func(t types.Type)
-	walk = func(t types.Type) {
-		if t == nil || seen[t] {
-			return
-		}
-		seen[t] = true
+	var visit func(t types.Type) bool
+	visit = func(t types.Type) bool {
 		switch t := types.Unalias(t).(type) {
 		case *types.Named:
-			if t.Obj().Pkg() == pkg {
-				c.exposed[t.Origin().Obj()] = true
-				walk(t.Underlying())
-			}
-		case *types.Pointer:
-			walk(t.Elem())
-		case *types.Slice:
-			walk(t.Elem())
-		case *types.Array:
-			walk(t.Elem())
-		case *types.Map:
-			walk(t.Key())
-			walk(t.Elem())
-		case *types.Chan:
-			walk(t.Elem())
-		case *types.Signature:
-			for v := range t.Params().Variables() {
-				walk(v.Type())
-			}
-			for v := range t.Results().Variables() {
-				walk(v.Type())
+			obj := t.Origin().Obj()
+			if obj.Pkg() == pkg && !c.exposed[obj] {
+				c.exposed[obj] = true
+				walkType(t.Underlying(), visit)
 			}
 		case *types.Struct:
+			// Other packages see the exported fields and the
+			// embedded ones, whose methods are promoted.
 			for f := range t.Fields() {
 				if f.Exported() || f.Embedded() {
-					walk(f.Type())
+					walkType(f.Type(), visit)
 				}
 			}
+			return false
 		}
+		return true
 	}
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
@@ -249,12 +231,12 @@ func (c *directs) expose(pkg *types.Package) {
 		if !obj.Exported() {
 			continue
 		}
-		walk(obj.Type())
+		walkType(obj.Type(), visit)
 		if tn, ok := obj.(*types.TypeName); ok {
 			if named, ok := tn.Type().(*types.Named); ok {
 				for m := range named.Methods() {
 					if m.Exported() {
-						walk(m.Type())
+						walkType(m.Type(), visit)
 					}
 				}
 			}
