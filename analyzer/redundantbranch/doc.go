@@ -48,7 +48,7 @@
 //	}
 //
 //	if err := f(); err != nil {
-//		return err // under err == nil this is return nil
+//		return err // under err == nil this is return nil (with -nilfacts)
 //	}
 //	return nil
 //
@@ -90,10 +90,12 @@
 // are not preserved. No fix is offered when removing code would leave a
 // variable or import unused or would drop a label.
 //
-// Flags: -nilfacts=false stops using x == nil for interfaces, which is
-// what reports the common if err != nil { return err }; return nil;
-// -mergecases=false stops reporting adjacent switch cases with the same
-// body.
+// Flags: -nilfacts uses x == nil for interfaces, which is what reports the
+// common if err != nil { return err }; return nil. It is off by default:
+// the saving is one compare and a jump that the branch predictor gets
+// right, the if is Go's error-check idiom, and in goadvise's readings of
+// some twenty real modules none was judged worth changing. -mergecases=false
+// stops reporting adjacent switch cases with the same body.
 //
 // Generated files are not reported. The message ends with the hot-path tier
 // of the branch, and the diagnostic's Category is that tier.

@@ -38,8 +38,8 @@ var (
 )
 
 func init() {
-	Analyzer.Flags.BoolVar(&nilFacts, "nilfacts", true,
-		"use x == nil for interface variables (reports if err != nil { return err }; return nil)")
+	Analyzer.Flags.BoolVar(&nilFacts, "nilfacts", false,
+		"use x == nil for interface variables (reports if err != nil { return err }; return nil; off by default)")
 	Analyzer.Flags.BoolVar(&mergeCases, "mergecases", true,
 		"report adjacent switch cases with the same body")
 }

@@ -25,13 +25,27 @@ var update = flag.Bool("update", false, "rewrite the .golden files from the anal
 
 var packages = []string{"a", "fix", "gen"}
 
+// setFlag sets one of the analyzer's flags for the rest of the test.
+func setFlag(t *testing.T, name, value string) {
+	t.Helper()
+	old := redundantbranch.Analyzer.Flags.Lookup(name).Value.String()
+	if err := redundantbranch.Analyzer.Flags.Set(name, value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { redundantbranch.Analyzer.Flags.Set(name, old) })
+}
+
+// The fixtures a and fix pin the findings that use err == nil too, which
+// -nilfacts turns on.
 func TestAnalyzer(t *testing.T) {
+	setFlag(t, "nilfacts", "true")
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), redundantbranch.Analyzer, packages...)
 }
 
 // TestNoFixSaysWhy checks that every finding without a fix says in its
 // message why there is none, and that no finding with a fix says so.
 func TestNoFixSaysWhy(t *testing.T) {
+	setFlag(t, "nilfacts", "true")
 	fixtest.SaysWhy(t, analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), redundantbranch.Analyzer, packages...))
 }
 
@@ -39,6 +53,7 @@ func TestNoFixSaysWhy(t *testing.T) {
 // checks that the result is byte for byte the golden file, that the golden
 // file is gofmt-clean, and that it type-checks.
 func TestGoldenExact(t *testing.T) {
+	setFlag(t, "nilfacts", "true")
 	results := analysistest.Run(t, analysistest.TestData(), redundantbranch.Analyzer, packages...)
 	type edit struct {
 		start, end int
@@ -112,18 +127,10 @@ func TestGoldenExact(t *testing.T) {
 	}
 }
 
-// TestFlags checks that -nilfacts=false and -mergecases=false turn off
-// their findings (package flags has no want comments for them).
+// TestFlags checks that -nilfacts is off by default and that
+// -mergecases=false turns off its findings (package flags has no want
+// comments for them).
 func TestFlags(t *testing.T) {
-	for _, name := range []string{"nilfacts", "mergecases"} {
-		if err := redundantbranch.Analyzer.Flags.Set(name, "false"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer func() {
-		for _, name := range []string{"nilfacts", "mergecases"} {
-			redundantbranch.Analyzer.Flags.Set(name, "true")
-		}
-	}()
+	setFlag(t, "mergecases", "false")
 	analysistest.Run(t, analysistest.TestData(), redundantbranch.Analyzer, "flags")
 }

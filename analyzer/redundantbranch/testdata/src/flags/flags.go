@@ -1,6 +1,6 @@
 package flags
 
-// With -nilfacts=false, err == nil is not used.
+// By default (without -nilfacts), err == nil is not used.
 func wrap(err error) error {
 	if err != nil {
 		return err
