@@ -21,7 +21,8 @@
 // tests can call, the functions of a non-test file that uses package
 // testing for more than testing.Testing (a fake server for tests), and
 // the whole of a package of test support such as .../e2e or
-// .../testutil (see once.go). Profile-based hotness is added through the
+// .../testutil, of examples (.../examples/chat) or of a benchmark harness
+// (.../benchmark) below the module's path (see once.go). Profile-based hotness is added through the
 // same result, so analyzers never need to know which one they got.
 package hotpath
 
@@ -96,7 +97,7 @@ type Result struct {
 	regions   []region              // code that runs once, and holes; sorted by pos
 	regionEnd []token.Pos           // regionEnd[i]: the largest end of regions[:i+1]
 	class     map[*types.Func]class // functions that run once
-	testPkg   string                // the reason all the package's code is cold, if it is test support
+	coldPkg   string                // the reason all the package's code is cold: test support, examples, benchmark harnesses
 }
 
 type span struct{ pos, end token.Pos }
@@ -208,8 +209,8 @@ func (r *Result) static(pos token.Pos) Info {
 	if fn != nil {
 		info.Func = fn.name
 	}
-	if r.testPkg != "" {
-		info.Reason = r.testPkg
+	if r.coldPkg != "" {
+		info.Reason = r.coldPkg
 		return info
 	}
 	loop := r.inLoop(pos)
@@ -257,8 +258,8 @@ func (r *Result) FuncTier(fn *types.Func) Info {
 		if r.funcs[i].obj == fn {
 			f := &r.funcs[i]
 			info := Info{Func: f.name}
-			if r.testPkg != "" {
-				info.Reason = r.testPkg
+			if r.coldPkg != "" {
+				info.Reason = r.coldPkg
 				return info
 			}
 			if c, ok := r.class[fn]; ok {
@@ -483,7 +484,13 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r.class = make(map[*types.Func]class)
 	if elem := testSupport(pass.Pkg.Path()); elem != "" {
-		r.testPkg = testsOnly + ": in a test-support package (" + elem + ")"
+		r.coldPkg = testsOnly + ": in a test-support package (" + elem + ")"
+	} else {
+		var mod string
+		if pass.Module != nil {
+			mod = pass.Module.Path
+		}
+		r.coldPkg = demoPackage(pass.Pkg.Path(), mod)
 	}
 	r.classify(pass)
 

@@ -435,6 +435,40 @@ func testSupport(path string) string {
 	return ""
 }
 
+// demoElems name the import path elements, below the module's path, of
+// example programs and benchmark harnesses: code that shows or measures
+// the module, whose own speed is not what the module is for (nats.go's
+// examples, grpc's benchmark clients and servers, std's
+// log/slog/internal/benchmarks).
+var demoElems = map[string]string{
+	"example":    "example code",
+	"examples":   "example code",
+	"_example":   "example code",
+	"_examples":  "example code",
+	"bench":      "a benchmark harness",
+	"benchmark":  "a benchmark harness",
+	"benchmarks": "a benchmark harness",
+}
+
+// demoPackage returns why the package at path, of the module at modPath
+// ("" if unknown), is example or benchmark code, or "". Only the elements
+// below the module's path count: a module named example.com/bench is a
+// library.
+func demoPackage(path, modPath string) string {
+	if modPath != "" {
+		if path == modPath || !strings.HasPrefix(path, modPath+"/") {
+			return ""
+		}
+		path = path[len(modPath)+1:]
+	}
+	for elem := range strings.SplitSeq(path, "/") {
+		if what, ok := demoElems[elem]; ok {
+			return what + " (package " + elem + ")"
+		}
+	}
+	return ""
+}
+
 // inTestCode reports whether pos is in code that only tests run: a
 // function or function literal that takes a test (see testingParam), or a
 // literal such a function makes.

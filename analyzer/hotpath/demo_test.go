@@ -1,0 +1,22 @@
+package hotpath
+
+import "testing"
+
+// TestDemoPackage checks that only the import path below the module's
+// path names example and benchmark code.
+func TestDemoPackage(t *testing.T) {
+	for _, tc := range []struct{ path, mod, want string }{
+		{"github.com/nats-io/nats.go/examples/docs/basics", "github.com/nats-io/nats.go", "example code (package examples)"},
+		{"google.golang.org/grpc/benchmark/worker", "google.golang.org/grpc", "a benchmark harness (package benchmark)"},
+		{"log/slog/internal/benchmarks", "", "a benchmark harness (package benchmarks)"},
+		{"github.com/examples/lib", "github.com/examples/lib", ""},
+		{"github.com/acme/bench", "github.com/acme/bench", ""},
+		{"github.com/acme/bench/codec", "github.com/acme/bench", ""},
+		{"github.com/acme/x/benchstat", "github.com/acme/x", ""},
+		{"github.com/acme/x/exampleapi", "github.com/acme/x", ""},
+	} {
+		if got := demoPackage(tc.path, tc.mod); got != tc.want {
+			t.Errorf("demoPackage(%q, %q) = %q, want %q", tc.path, tc.mod, got, tc.want)
+		}
+	}
+}
