@@ -40,7 +40,9 @@ var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": t
 //     their lines: the arguments of one call written over several lines.
 //
 // The folded findings become the survivor's Related locations. The order
-// of the survivors is kept.
+// of the survivors is kept. An escape heapescape judged inherent that a
+// byvalue or optional finding removes keeps the compiler's reason in its
+// Related message, not that judgement.
 func Merge(fs []Finding) []Finding {
 	folded := make([]bool, len(fs))
 	// Owners first, innermost (shortest) range first, so that an escape
@@ -59,7 +61,14 @@ func Merge(fs []Finding) []Finding {
 		}
 		for _, o := range own {
 			if contains(fs[o], *h) {
-				fs[o].Related = append(fs[o].Related, related(*h))
+				r := related(*h)
+				if h.Class == "inherent" && fs[o].Class != "inherent" {
+					// The owner says the allocation can go; the
+					// compiler's reason for it still helps, the
+					// judgement that it cannot does not.
+					r.Message = dropInherent(r.Message)
+				}
+				fs[o].Related = append(fs[o].Related, r)
 				folded[i] = true
 				break
 			}
@@ -119,6 +128,20 @@ func sameCost(h Finding) (string, bool) {
 	}
 	_, cause, ok := strings.Cut(h.Message, " because ")
 	return cause, ok
+}
+
+// dropInherent removes heapescape's "; inherent: why" from msg, which it
+// writes before the tier in brackets.
+func dropInherent(msg string) string {
+	i := strings.Index(msg, "; inherent: ")
+	if i < 0 {
+		return msg
+	}
+	j := strings.Index(msg[i:], " [")
+	if j < 0 {
+		return msg[:i]
+	}
+	return msg[:i] + msg[i+j:]
 }
 
 func related(f Finding) Related {

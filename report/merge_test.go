@@ -30,7 +30,7 @@ func TestMerge(t *testing.T) {
 		{Analyzer: "heapescape", File: file, Line: 50, Column: 9, Function: "p.newPoint", Message: "&point{...} escapes to heap because it is returned"},
 		// optional's local and the compiler's escape of it, at one position.
 		{Analyzer: "optional", File: file, Line: 60, Column: 27, EndLine: 60, EndColumn: 29, Function: "p.(*conn).setTimeout", Message: "field conn.timeout holds an optional int by pointer"},
-		{Analyzer: "heapescape", File: file, Line: 60, Column: 27, Function: "p.(*conn).setTimeout", Message: "moved to heap: ms because its address is stored in c.timeout"},
+		{Analyzer: "heapescape", File: file, Line: 60, Column: 27, Function: "p.(*conn).setTimeout", Class: "inherent", Message: "moved to heap: ms because its address is stored in c.timeout; inherent: its address is what the code keeps or passes on [per-item: runs per item]"},
 		// Three arguments of one fmt.Sprintf: one cause.
 		esc(30, 60, "len(v) escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
 		esc(30, 41, "key escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
@@ -76,6 +76,17 @@ func TestMerge(t *testing.T) {
 	for k, g := range got {
 		if want[k] == nil {
 			t.Errorf("%s: unexpected related %v", k, g)
+		}
+	}
+	// The optional finding says the allocation can go: its related escape
+	// keeps the compiler's reason, not heapescape's judgement that the
+	// allocation is inherent.
+	for _, f := range out {
+		if f.Analyzer == "optional" {
+			const want = "moved to heap: ms because its address is stored in c.timeout [per-item: runs per item]"
+			if len(f.Related) != 1 || f.Related[0].Message != want {
+				t.Errorf("optional's related: %+v, want one with message %q", f.Related, want)
+			}
 		}
 	}
 }
