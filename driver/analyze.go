@@ -25,6 +25,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/memo"
 	"github.com/goadvise/goadvise/optlog"
@@ -604,15 +605,7 @@ func listForMemo(ctx context.Context, cfg *Config) (*memo.Run, *load.Listing, er
 // executable identifies this executable for the caches: its name, size,
 // modification time and version.
 func executable(version string) string {
-	exe, err := os.Executable()
-	if err != nil {
-		return "unknown " + version
-	}
-	fi, err := os.Stat(exe)
-	if err != nil {
-		return exe + " " + version
-	}
-	return fmt.Sprintf("%s %d %d %s", exe, fi.Size(), fi.ModTime().UnixNano(), version)
+	return cache.Executable() + " " + version
 }
 
 // loadPackages loads the packages matching patterns with go/packages.

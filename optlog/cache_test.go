@@ -86,3 +86,27 @@ func TestCompileMemoryLimit(t *testing.T) {
 		t.Errorf("std and a package outside it: limit %q, want none", got)
 	}
 }
+
+// TestKeysNameExecutable checks that the keys of the compiler's decisions
+// change with goadvise's executable: the records hold what it parsed from
+// the log (causes, explanations), which a rebuilt goadvise may parse
+// differently.
+func TestKeysNameExecutable(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.go")
+	if err := os.WriteFile(src, []byte("package p\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cfg := &vetConfigFile{ImportPath: "example.com/p", GoVersion: "go1.26", GoFiles: []string{src}}
+	c := &collector{}
+	vet1, global1 := vetKey(cfg), c.globalKey(nil)
+	old := cache.Executable
+	t.Cleanup(func() { cache.Executable = old })
+	cache.Executable = func() string { return "/elsewhere/goadvise 1 2" }
+	if vetKey(cfg) == vet1 {
+		t.Error("vetKey does not change with the executable")
+	}
+	if c.globalKey(nil) == global1 {
+		t.Error("globalKey does not change with the executable")
+	}
+}

@@ -202,10 +202,27 @@ func firstWord(s string) string {
 	return w
 }
 
-// callee returns the called function of a call expression "f(x, y)".
+// callee returns the called function of a call expression "f(x, y)", or
+// of a method expression the compiler writes for a method call,
+// "(*T).m(x, y)".
 func callee(call string) string {
-	if i := strings.IndexByte(call, '('); i > 0 {
-		return call[:i]
+	start := 0
+	if strings.HasPrefix(call, "(") {
+		depth := 0
+		for i, c := range call {
+			if c == '(' {
+				depth++
+			} else if c == ')' {
+				depth--
+				if depth == 0 {
+					start = i + 1
+					break
+				}
+			}
+		}
+	}
+	if i := strings.IndexByte(call[start:], '('); i >= 0 && start+i > 0 {
+		return call[:start+i]
 	}
 	return call
 }

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/internal/gocmd"
 	"github.com/goadvise/goadvise/load"
 )
@@ -557,11 +558,12 @@ func (c *collector) targets(order []*listedPackage) []*target {
 }
 
 // globalKey hashes what determines every package's result besides its own
-// content: the cache format, the toolchain, the target platform, flags and
-// experiments, and any PGO profile.
+// content: the cache format, goadvise's executable (which parses the log),
+// the toolchain, the target platform, flags and experiments, and any PGO
+// profile.
 func (c *collector) globalKey(pkgs []*listedPackage) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "goadvise-escape-cache-v2\n%+v\n", c.env)
+	fmt.Fprintf(h, "goadvise-escape-cache-v2\n%+v\nexe %s\n", c.env, cache.Executable())
 	for _, p := range pkgs {
 		if p.Name == "main" && !p.DepOnly {
 			if data, err := os.ReadFile(filepath.Join(p.Dir, "default.pgo")); err == nil {

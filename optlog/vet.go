@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/internal/toolexec"
 )
 
@@ -128,12 +129,13 @@ func nonTestFiles(files []string) []string {
 	return out
 }
 
-// vetKey hashes what determines the compile of a vet unit: its files, the
-// export data of its dependencies (whose build-cache file names are content
-// hashes, so they also change with the toolchain), and the target.
+// vetKey hashes what determines the compile of a vet unit and its parse:
+// goadvise's executable, its files, the export data of its dependencies
+// (whose build-cache file names are content hashes, so they also change
+// with the toolchain), and the target.
 func vetKey(cfg *vetConfigFile) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "goadvise-escape-vet-v1\n%s\n%s\n", cfg.ImportPath, cfg.GoVersion)
+	fmt.Fprintf(h, "goadvise-escape-vet-v1\n%s\n%s\nexe %s\n", cfg.ImportPath, cfg.GoVersion, cache.Executable())
 	for _, v := range []string{"GOOS", "GOARCH", "GOAMD64", "GOARM64", "GOARM", "GOEXPERIMENT", "GOFLAGS"} {
 		fmt.Fprintf(h, "%s=%s\n", v, os.Getenv(v))
 	}

@@ -53,6 +53,23 @@ func Dir() (string, error) {
 	return filepath.Join(d, "goadvise"), nil
 }
 
+// Executable identifies the running executable for cache keys: its path,
+// size and modification time. Entries hold what goadvise computed (the
+// records it parsed from the compiler's log, with their causes and
+// explanations, as well as findings), so a key that includes it keeps a
+// rebuilt or upgraded goadvise from reusing what an older one computed.
+var Executable = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return exe
+	}
+	return fmt.Sprintf("%s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
+})
+
 // A Cache is one subdirectory of the cache directory.
 type Cache struct {
 	name string
