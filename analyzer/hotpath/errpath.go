@@ -293,16 +293,61 @@ func skipsOn(s ast.Stmt) bool {
 // http.Error, which answers with one).
 var problemLogs = []string{"Error", "Errorf", "Errorw", "Warn", "Warnf", "Warnw", "Warning", "Warningf", "ErrorContext", "WarnContext"}
 
+// levelLogs are the names of the functions and methods that log at a level
+// given as an argument: slog's Log and LogAttrs, zap's Log, franz-go's
+// Logger.Log.
+var levelLogs = []string{"Log", "Logf", "Logw", "LogAttrs"}
+
 // logsProblem reports whether call logs a warning or an error: a function
-// or method named as in problemLogs that returns nothing (so neither
-// err.Error() nor fmt.Errorf). A block that ends by logging one has met
-// a problem: nats-server warns that it detected an unsupported consumer.
+// or method named as in problemLogs, or one named as in levelLogs given a
+// level of warning or worse (see problemLevel), that returns nothing (so
+// neither err.Error() nor fmt.Errorf). A block that ends by logging one
+// has met a problem: nats-server warns that it detected an unsupported
+// consumer, franz-go logs at LogLevelError that a broker answered a
+// request it did not send.
 func logsProblem(info *types.Info, call *ast.CallExpr) bool {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok || !slices.Contains(problemLogs, fn.Name()) {
+	if !ok || fn.Signature().Results().Len() != 0 {
 		return false
 	}
-	return fn.Signature().Results().Len() == 0
+	if slices.Contains(problemLogs, fn.Name()) {
+		return true
+	}
+	return slices.Contains(levelLogs, fn.Name()) && slices.ContainsFunc(call.Args, func(e ast.Expr) bool { return problemLevel(info, e) })
+}
+
+// problemLevel reports whether e names a constant log level of warning or
+// worse: a constant whose type's name has Level, Lvl or Severity in it and
+// whose own name has Warn, Error, Crit, Alert, Emerg, Fatal or Panic in it
+// (slog.LevelError, zapcore.WarnLevel, kgo.LogLevelError, hclog.Error).
+func problemLevel(info *types.Info, e ast.Expr) bool {
+	var id *ast.Ident
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return false
+	}
+	c, ok := info.Uses[id].(*types.Const)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(c.Type()).(*types.Named)
+	if !ok {
+		return false
+	}
+	tn := named.Obj().Name()
+	if !strings.Contains(tn, "Level") && !strings.Contains(tn, "Lvl") && !strings.Contains(tn, "Severity") {
+		return false
+	}
+	for _, w := range []string{"Warn", "Error", "Crit", "Alert", "Emerg", "Fatal", "Panic"} {
+		if strings.Contains(c.Name(), w) {
+			return true
+		}
+	}
+	return false
 }
 
 // buildsError reports whether a statement of list (not of a block nested

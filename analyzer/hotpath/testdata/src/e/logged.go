@@ -6,7 +6,24 @@ import (
 	"net/http"
 )
 
-type server struct{ logger *slog.Logger }
+type server struct {
+	logger *slog.Logger
+	log    leveled
+}
+
+// LogLevel is the level of a message, as franz-go's kgo.LogLevel.
+type LogLevel int8
+
+const (
+	LogLevelInfo LogLevel = iota
+	LogLevelWarn
+	LogLevelError
+)
+
+// leveled logs at a level given as an argument, as franz-go's kgo.Logger.
+type leveled interface {
+	Log(level LogLevel, msg string, keyvals ...any)
+}
 
 // Warnf logs a warning, as nats-server's Server does.
 func (s *server) Warnf(format string, args ...any) {}
@@ -38,6 +55,20 @@ func (s *server) check(w http.ResponseWriter, names []string) {
 		if n == "z" {
 			mark() // want `hot-loop: inside a loop`
 			s.logger.Info("z")
+		}
+		if n == "bad kafka" {
+			msg := fmt.Sprint("bad reply", mark()) // want `cold: on an error path`
+			s.log.Log(LogLevelError, msg, "name", n)
+			continue
+		}
+		if n == "w" {
+			mark() // want `cold: on an error path`
+			s.logger.Log(nil, slog.LevelWarn, "w")
+		}
+		if n == "i" {
+			mark() // want `hot-loop: inside a loop`
+			s.log.Log(LogLevelInfo, "i")
+			s.logger.Log(nil, slog.LevelInfo, "i")
 		}
 	}
 }
