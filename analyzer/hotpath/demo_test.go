@@ -20,3 +20,23 @@ func TestDemoPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestMockFile checks which file names mark mocks and fakes.
+func TestMockFile(t *testing.T) {
+	for name, want := range map[string]bool{
+		"/m/sarama/mockbroker.go":    true,
+		"/m/sarama/mockresponses.go": true,
+		"mock_store.go":              true,
+		"store_mock.go":              true,
+		"fake_clock.go":              true,
+		"clock-fakes.go":             true,
+		"fakeip.go":                  false,
+		"broker.go":                  false,
+		"unmock.go":                  false,
+		"store_mocking.go":           false,
+	} {
+		if got := mockFile(name); got != want {
+			t.Errorf("mockFile(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -352,8 +352,8 @@ func problemLevel(info *types.Info, e ast.Expr) bool {
 
 // buildsError reports whether a statement of list (not of a block nested
 // in it) builds an error value: a composite literal of a type that
-// implements error, itself or through a pointer, or a call of fmt.Errorf
-// or errors.New. Such a block handles a failure even when it does not
+// implements error, itself or through a pointer, a conversion to such a
+// type, or a call of fmt.Errorf or errors.New. Such a block handles a failure even when it does not
 // return: nats-server's configuration parser appends
 // &configErr{tk, fmt.Sprintf(...)} to its errors and goes on.
 func buildsError(info *types.Info, list []ast.Stmt) bool {
@@ -371,6 +371,12 @@ func buildsError(info *types.Info, list []ast.Stmt) bool {
 			case *ast.CompositeLit:
 				found = found || isError(info.TypeOf(n))
 			case *ast.CallExpr:
+				if tv, ok := info.Types[n.Fun]; ok && tv.IsType() {
+					// A conversion to an error type:
+					// sarama's ConfigurationError(fmt.Sprintf(...)).
+					found = found || isError(tv.Type)
+					break
+				}
 				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil {
 					switch fn.Pkg().Path() + "." + fn.Name() {
 					case "fmt.Errorf", "errors.New":

@@ -232,9 +232,9 @@ func (r *Result) classify(pass *analysis.Pass) {
 			r.class[f.obj] = class{startup, testsOnly + ": takes a " + t}
 			continue
 		}
-		if testing[pass.Fset.File(f.pos)] {
+		if why := testing[pass.Fset.File(f.pos)]; why != "" {
 			// lib/pq's internal/pqtest: a fake server for its tests.
-			r.class[f.obj] = class{startup, testsOnly + ": in a file that uses package testing"}
+			r.class[f.obj] = class{startup, testsOnly + ": " + why}
 			continue
 		}
 		if f.obj.Type().(*types.Signature).Recv() != nil {
@@ -410,10 +410,10 @@ const testsOnly = "runs only in tests"
 // testSupportElems are the import path elements that name packages of
 // test support: end-to-end and integration test servers (go-redis's
 // maintnotifications/e2e runs a fault injector for its tests,
-// nats-server's test package the servers of its integration tests) and
-// helpers. "testing" counts only outside std: std's testing packages are
+// nats-server's test package the servers of its integration tests),
+// helpers, and mocks and fakes (sarama's mocks). "testing" counts only outside std: std's testing packages are
 // there for benchmarks and fuzzing, whose speed is what they are for.
-var testSupportElems = []string{"e2e", "test", "tests", "testing", "testutil", "testutils", "testhelper", "testhelpers", "testenv"}
+var testSupportElems = []string{"e2e", "test", "tests", "testing", "testutil", "testutils", "testhelper", "testhelpers", "testenv", "mock", "mocks", "fake", "fakes"}
 
 // testSupport returns the element of the import path that makes the
 // package test support, or "": one of testSupportElems, or a compound of
@@ -486,12 +486,13 @@ func (r *Result) testHelper(fn *funcSpan) bool {
 }
 
 // testingFiles returns the files of the package, other than _test.go
-// files, that use package testing for more than testing.Testing (which
-// production code may call to learn whether it runs under go test): code
-// that only tests run, such as a fake server or a helper that takes a
-// *testing.T.
-func testingFiles(pass *analysis.Pass) map[*token.File]bool {
-	out := make(map[*token.File]bool)
+// files, whose code only tests run, with why: those that use package
+// testing for more than testing.Testing (which production code may call
+// to learn whether it runs under go test), such as a fake server or a
+// helper that takes a *testing.T, and those named as mocks or fakes (see
+// mockFile).
+func testingFiles(pass *analysis.Pass) map[*token.File]string {
+	out := make(map[*token.File]string)
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		if strings.HasSuffix(tf.Name(), "_test.go") {
@@ -503,23 +504,44 @@ func testingFiles(pass *analysis.Pass) map[*token.File]bool {
 				imports = true
 			}
 		}
-		if !imports {
-			continue
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok || out[tf] {
-				return !out[tf]
-			}
-			if id, ok := sel.X.(*ast.Ident); ok {
-				if pn, ok := pass.TypesInfo.Uses[id].(*types.PkgName); ok && pn.Imported().Path() == "testing" && sel.Sel.Name != "Testing" {
-					out[tf] = true
+		if imports {
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok || out[tf] != "" {
+					return out[tf] == ""
 				}
-			}
-			return true
-		})
+				if id, ok := sel.X.(*ast.Ident); ok {
+					if pn, ok := pass.TypesInfo.Uses[id].(*types.PkgName); ok && pn.Imported().Path() == "testing" && sel.Sel.Name != "Testing" {
+						out[tf] = "in a file that uses package testing"
+					}
+				}
+				return true
+			})
+		}
+		if out[tf] == "" && mockFile(tf.Name()) {
+			out[tf] = "in a mock's file (" + filepath.Base(tf.Name()) + ")"
+		}
 	}
 	return out
+}
+
+// mockFile reports whether the file name marks a mock or a fake for tests:
+// its first word (split at _ and -) begins with mock (sarama's
+// mockbroker.go and mockresponses.go, gomock's mock_store.go), or a word
+// is mock, mocks, fake or fakes (store_mock.go, fake_clock.go; not
+// fakeip.go, which may be what a proxy's fake-IP DNS mode runs on).
+func mockFile(name string) bool {
+	words := strings.FieldsFunc(strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".go"), func(r rune) bool { return r == '_' || r == '-' })
+	for i, w := range words {
+		if i == 0 && strings.HasPrefix(w, "mock") {
+			return true
+		}
+		switch w {
+		case "mock", "mocks", "fake", "fakes":
+			return true
+		}
+	}
+	return false
 }
 
 // testingParam returns the type of sig's first parameter that is

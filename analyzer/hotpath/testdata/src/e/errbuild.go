@@ -9,6 +9,15 @@ type configErr struct{ reason string }
 
 func (e *configErr) Error() string { return e.reason }
 
+// configError is an error type that is a string, as sarama's
+// ConfigurationError.
+type configError string
+
+func (e configError) Error() string { return string(e) }
+
+// label is a string type that is not an error.
+type label string
+
 type item struct {
 	name string
 	err  error
@@ -31,6 +40,11 @@ func parse(keys []string, errs *[]error) []item {
 		case len(k) > 8:
 			mark() // want `cold: on an error path`
 			*errs = append(*errs, fmt.Errorf("long key %q", k))
+		case len(k) > 6:
+			returnError(configError(fmt.Sprint("key too long: ", k, mark()))) // want `cold: on an error path`
+			continue
+		case len(k) > 4:
+			out = append(out, item{name: string(label(fmt.Sprint(k, mark())))}) // want `hot-loop: inside a loop`
 		default:
 			mark() // want `hot-loop: inside a loop`
 			out = append(out, item{name: k})
@@ -45,5 +59,7 @@ func parse(keys []string, errs *[]error) []item {
 	}
 	return out
 }
+
+func returnError(error) {}
 
 var _ = parse
