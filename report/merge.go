@@ -35,9 +35,10 @@ var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": t
 //     to the heap);
 //   - heapescape findings on one line of one function with the same cause
 //     (the text after "because") are one finding, at the first of them;
-//     so are those of one function whose cause gives one rewrite of the
-//     call ("write a + strconv.Itoa(n) instead of fmt.Sprintf"), whatever
-//     their lines: the arguments of one call written over several lines.
+//     so are those of one function that give one rewrite of the call
+//     ("write a + strconv.Itoa(n) instead of fmt.Sprintf"), whatever
+//     their lines (the arguments of one call written over several lines)
+//     and whatever the compiler says of each argument's escape.
 //
 // The folded findings become the survivor's Related locations. The order
 // of the survivors is kept. An escape heapescape judged inherent that a
@@ -90,8 +91,11 @@ func Merge(fs []Finding) []Finding {
 			continue
 		}
 		k := lineKey{h.File, h.Function, cause, h.Line}
-		if strings.Contains(cause, "; write ") && strings.Contains(cause, " instead of ") {
-			k.line = 0 // one rewrite of one call
+		if _, rewrite, ok := strings.Cut(cause, "; write "); ok && strings.Contains(rewrite, " instead of ") {
+			// One rewrite of one call, whatever the line of each
+			// argument and however the compiler explains its
+			// escape: an int boxed, a call's result converted.
+			k.cause, k.line = rewrite, 0
 		}
 		j, seen := first[k]
 		if !seen {

@@ -41,6 +41,10 @@ func TestMerge(t *testing.T) {
 		// The arguments of one call over two lines, with one rewrite.
 		esc(71, 23, `p.Y escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write "(" + p.X + "," + p.Y + ")" instead of fmt.Sprintf`),
 		esc(70, 23, `p.X escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write "(" + p.X + "," + p.Y + ")" instead of fmt.Sprintf`),
+		// One rewrite, two explanations: an int expression and a call's
+		// result (VictoriaMetrics' awsapi filters).
+		esc(80, 57, `i + 1 escapes to heap because it is passed to fmt.Sprintf, which lets it escape; write "Filter." + strconv.Itoa(i + 1) + ".Name=" + url.QueryEscape(f.Name) instead of fmt.Sprintf`),
+		esc(80, 76, `the result of url.QueryEscape(f.Name) escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write "Filter." + strconv.Itoa(i + 1) + ".Name=" + url.QueryEscape(f.Name) instead of fmt.Sprintf`),
 		// Same cause on another line, and in another function: kept.
 		esc(31, 41, "key escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
 		{Analyzer: "heapescape", File: file, Line: 30, Column: 70, Function: "p.G", Message: "y escapes to heap because it is converted to an interface and passed to fmt.Sprintf"},
@@ -63,8 +67,9 @@ func TestMerge(t *testing.T) {
 		"heapescape 70:23": {"71:23"},
 		"byvalue 50:9":     {"50:9"},
 		"optional 60:27":   {"60:27"},
+		"heapescape 80:57": {"80:76"},
 	}
-	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "optional 60:27", "heapescape 30:41", "heapescape 40:30", "heapescape 70:23", "heapescape 31:41", "heapescape 30:70"}
+	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "optional 60:27", "heapescape 30:41", "heapescape 40:30", "heapescape 70:23", "heapescape 80:57", "heapescape 31:41", "heapescape 30:70"}
 	if strings.Join(order, ", ") != strings.Join(wantOrder, ", ") {
 		t.Errorf("findings after Merge:\n got %v\nwant %v", order, wantOrder)
 	}
