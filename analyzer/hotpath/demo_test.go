@@ -21,7 +21,7 @@ func TestDemoPackage(t *testing.T) {
 	}
 }
 
-// TestMockFile checks which file names mark mocks and fakes.
+// TestMockFile checks which file names mark mocks, fakes and test helpers.
 func TestMockFile(t *testing.T) {
 	for name, want := range map[string]bool{
 		"/m/sarama/mockbroker.go":    true,
@@ -34,6 +34,12 @@ func TestMockFile(t *testing.T) {
 		"broker.go":                  false,
 		"unmock.go":                  false,
 		"store_mocking.go":           false,
+		"test_utils.go":              true,
+		"testutil.go":                true,
+		"testutil_server.go":         true,
+		"test.go":                    false,
+		"contest.go":                 false,
+		"latest_version.go":          false,
 	} {
 		if got := mockFile(name); got != want {
 			t.Errorf("mockFile(%q) = %v, want %v", name, got, want)

@@ -485,6 +485,8 @@ func run(pass *analysis.Pass) (any, error) {
 	r.class = make(map[*types.Func]class)
 	if elem := testSupport(pass.Pkg.Path()); elem != "" {
 		r.coldPkg = testsOnly + ": in a test-support package (" + elem + ")"
+	} else if testNamed(pass) {
+		r.coldPkg = testsOnly + ": in a test-support package (" + pass.Pkg.Name() + ")"
 	} else {
 		var mod string
 		if pass.Module != nil {

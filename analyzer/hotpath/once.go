@@ -469,6 +469,25 @@ func demoPackage(path, modPath string) string {
 	return ""
 }
 
+// testNamed reports whether the package is named as test support in the
+// way of std's httptest and iotest, and Prometheus' promqltest: its name
+// ends in "test", and one of its files imports package testing (so not a
+// package named latest or contest).
+func testNamed(pass *analysis.Pass) bool {
+	name := pass.Pkg.Name()
+	if len(name) <= len("test") || !strings.HasSuffix(name, "test") {
+		return false
+	}
+	for _, f := range pass.Files {
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"testing"` {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // inTestCode reports whether pos is in code that only tests run: a
 // function or function literal that takes a test (see testingParam), or a
 // literal such a function makes.
@@ -519,19 +538,30 @@ func testingFiles(pass *analysis.Pass) map[*token.File]string {
 			})
 		}
 		if out[tf] == "" && mockFile(tf.Name()) {
-			out[tf] = "in a mock's file (" + filepath.Base(tf.Name()) + ")"
+			out[tf] = "in a test-support file (" + filepath.Base(tf.Name()) + ")"
 		}
 	}
 	return out
 }
 
-// mockFile reports whether the file name marks a mock or a fake for tests:
-// its first word (split at _ and -) begins with mock (sarama's
-// mockbroker.go and mockresponses.go, gomock's mock_store.go), or a word
-// is mock, mocks, fake or fakes (store_mock.go, fake_clock.go; not
-// fakeip.go, which may be what a proxy's fake-IP DNS mode runs on).
+// mockFile reports whether the file name marks test support: a mock or a
+// fake, or helpers for tests. That is, its first word (split at _ and -)
+// begins with mock (sarama's mockbroker.go and mockresponses.go, gomock's
+// mock_store.go); or a word is mock, mocks, fake or fakes (store_mock.go,
+// fake_clock.go; not fakeip.go, which may be what a proxy's fake-IP DNS
+// mode runs on); or the name is testutil.go, testhelpers.go and the like,
+// or test followed by other words (Prometheus' test_utils.go).
 func mockFile(name string) bool {
 	words := strings.FieldsFunc(strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".go"), func(r rune) bool { return r == '_' || r == '-' })
+	if len(words) == 1 {
+		switch words[0] {
+		case "testutil", "testutils", "testhelper", "testhelpers":
+			return true
+		}
+	}
+	if len(words) > 1 && (words[0] == "test" || words[0] == "testutil" || words[0] == "testutils") {
+		return true
+	}
 	for i, w := range words {
 		if i == 0 && strings.HasPrefix(w, "mock") {
 			return true

@@ -7,6 +7,6 @@ type mockBroker struct{}
 // ServeRequests is named like per-item work.
 func (b *mockBroker) ServeRequests(reqs []string) {
 	for range reqs {
-		mark() // want `cold: runs only in tests: in a mock's file \(mockbroker.go\)`
+		mark() // want `cold: runs only in tests: in a test-support file \(mockbroker.go\)`
 	}
 }
