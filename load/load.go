@@ -108,7 +108,7 @@ func Decode(r io.Reader, goarch string) (*Program, error) {
 
 // ListFields are the fields of go list -json that List uses.
 const ListFields = "ImportPath,Name,Dir,Export,GoFiles,CgoFiles,CompiledGoFiles,IgnoredGoFiles,IgnoredOtherFiles," +
-	"CFiles,CXXFiles,MFiles,HFiles,FFiles,SFiles,SwigFiles,SwigCXXFiles,SysoFiles,Imports,ImportMap,DepOnly,Module,Error"
+	"CFiles,CXXFiles,MFiles,HFiles,FFiles,SFiles,SwigFiles,SwigCXXFiles,SysoFiles,Imports,ImportMap,DepOnly,Module,Error,DepsErrors"
 
 // listedPackage is a package as go list -json describes it.
 type listedPackage struct {
@@ -120,6 +120,7 @@ type listedPackage struct {
 	DepOnly                                                                              bool
 	Module                                                                               *packages.Module
 	Error                                                                                *struct{ Pos, Err string }
+	DepsErrors                                                                           []*struct{ Pos, Err string }
 }
 
 // decode builds the package graph from go list's output, as go/packages
@@ -165,6 +166,21 @@ func decode(r io.Reader, sizes types.Sizes) (*Program, error) {
 		}
 		if lp.Error != nil {
 			p.Errors = append(p.Errors, packages.Error{Pos: lp.Error.Pos, Msg: lp.Error.Err, Kind: packages.ListError})
+		} else if !lp.DepOnly && len(lp.DepsErrors) > 0 {
+			// A dependency that does not load (a replace directive
+			// naming a directory that is not there, a missing
+			// module): go list neither compiles the package nor lists
+			// its compiled files, so it cannot be analysed. Without
+			// this error it would be type-checked as an empty package
+			// and reported as having no findings.
+			// Each missing module once, at the first import of it.
+			seen := make(map[string]bool)
+			for _, e := range lp.DepsErrors {
+				if !seen[e.Err] {
+					seen[e.Err] = true
+					p.Errors = append(p.Errors, packages.Error{Pos: e.Pos, Msg: e.Err, Kind: packages.ListError})
+				}
+			}
 		}
 		m := make(map[string]string)
 		for _, id := range lp.Imports {

@@ -421,6 +421,39 @@ func TestCheckErrors(t *testing.T) {
 	}
 }
 
+// TestCheckMissingDependency checks that a package whose dependency does
+// not load (here a replace directive names a directory that is not there,
+// as in etcd's server module outside its repository) fails to load, with
+// the reason, instead of being analysed as if it had no code: go list
+// neither compiles it nor lists its compiled files.
+func TestCheckMissingDependency(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
+	dir := fixture(t)
+	gomod := filepath.Join(dir, "go.mod")
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, "\nrequire example.com/missing v0.0.0\n\nreplace example.com/missing => ../missing\n"...)
+	if err := os.WriteFile(gomod, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "deps"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "package deps\n\nimport \"example.com/missing/x\"\n\nfunc F() int { return x.N }\n"
+	if err := os.WriteFile(filepath.Join(dir, "deps/deps.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "./deps")
+	if code != exitError || !strings.Contains(stderr, "package example.com/fixture/deps: deps/deps.go:3:8: example.com/missing@v0.0.0: replacement directory ../missing does not exist") {
+		t.Errorf("check of a package whose dependency is missing: exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "no findings in 0 packages; 1 package failed to load") {
+		t.Errorf("the summary does not count the package as failed:\n%s", stdout)
+	}
+}
+
 // allNames lists the names of every analyzer in the suite, comma-separated.
 func allNames() string {
 	var names []string
