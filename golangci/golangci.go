@@ -11,6 +11,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/suite"
 )
@@ -26,10 +27,11 @@ func init() {
 // Settings are the plugin's settings in .golangci.yml
 // (linters.settings.custom.goadvise.settings).
 type Settings struct {
-	Enable  []string `json:"enable"`  // analyzers to run (default all)
-	Disable []string `json:"disable"` // analyzers not to run
-	Profile string   `json:"profile"` // CPU profiles (comma-separated) that decide hotness
-	Cold    bool     `json:"cold"`    // also report findings in cold code
+	Enable   []string `json:"enable"`   // analyzers to run (default all)
+	Disable  []string `json:"disable"`  // analyzers not to run
+	Profile  string   `json:"profile"`  // CPU profiles (comma-separated) that decide hotness
+	Cold     bool     `json:"cold"`     // also report findings in cold code
+	Inherent bool     `json:"inherent"` // also report inherent allocations (heapescape's -all)
 }
 
 type plugin struct {
@@ -59,6 +61,11 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	if p.settings.Cold {
 		if err := hotpath.Analyzer.Flags.Set("cold", "true"); err != nil {
 			return nil, fmt.Errorf("goadvise plugin: cold: %w", err)
+		}
+	}
+	if p.settings.Inherent {
+		if err := heapescape.Analyzer.Flags.Set("all", "true"); err != nil {
+			return nil, fmt.Errorf("goadvise plugin: inherent: %w", err)
 		}
 	}
 	return as, nil
