@@ -164,14 +164,28 @@ func parentMap(root ast.Node) parents {
 
 // funcDecl checks the allocations of one function declaration, outside
 // function literals.
+//
+// Finding a candidate takes only each node's parent, which the walk keeps;
+// the map of every node's parent, which checking one takes, is built at the
+// function's first candidate: most functions have none.
 func (c *checker) funcDecl(fd *ast.FuncDecl) {
-	par := parentMap(fd)
+	var par parents
+	stack := []ast.Node{fd}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false // a closure runs at another time, and may run concurrently
 		}
+		parent := stack[len(stack)-1]
+		stack = append(stack, n)
 		if e, ok := n.(ast.Expr); ok {
-			if cand := c.candidate(e, par); cand != nil {
+			if cand := c.candidate(e, parent); cand != nil {
+				if par == nil {
+					par = parentMap(fd)
+				}
 				c.check(fd, par, cand)
 			}
 		}
@@ -179,13 +193,14 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 	})
 }
 
-// candidate returns the small allocation that e performs, or nil.
-func (c *checker) candidate(e ast.Expr, par parents) *candidate {
+// candidate returns the small allocation that e, whose parent is parent,
+// performs, or nil.
+func (c *checker) candidate(e ast.Expr, parent ast.Node) *candidate {
 	info := c.pass.TypesInfo
 	sizes := c.pass.TypesSizes
 	switch e := e.(type) {
 	case *ast.CallExpr:
-		if cand := c.writeConversion(e, par); cand != nil {
+		if cand := c.writeConversion(e, parent); cand != nil {
 			return cand
 		}
 		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
@@ -251,7 +266,7 @@ func (c *checker) candidate(e ast.Expr, par parents) *candidate {
 		if !ok || len(e.Elts) == 0 || e.Type == nil {
 			return nil
 		}
-		switch p := par[e].(type) {
+		switch p := parent.(type) {
 		case *ast.CompositeLit:
 			return nil // an element of an outer literal
 		case *ast.UnaryExpr:
@@ -342,9 +357,10 @@ func (c *checker) check(fd *ast.FuncDecl, par parents, cand *candidate) {
 	c.reportField(fd, cand, v, stmt, because, saves, hot)
 }
 
-// writeConversion returns the candidate for a []byte(s) conversion passed
-// to the Write method of a value that also has WriteString.
-func (c *checker) writeConversion(conv *ast.CallExpr, par parents) *candidate {
+// writeConversion returns the candidate for a []byte(s) conversion, whose
+// parent is parent, passed to the Write method of a value that also has
+// WriteString.
+func (c *checker) writeConversion(conv *ast.CallExpr, parent ast.Node) *candidate {
 	info := c.pass.TypesInfo
 	if len(conv.Args) != 1 || !isBytes(info.TypeOf(conv)) {
 		return nil
@@ -355,7 +371,7 @@ func (c *checker) writeConversion(conv *ast.CallExpr, par parents) *candidate {
 	if b, ok := info.TypeOf(conv.Args[0]).Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
 		return nil
 	}
-	call, ok := par[conv].(*ast.CallExpr)
+	call, ok := parent.(*ast.CallExpr)
 	if !ok || len(call.Args) != 1 || call.Args[0] != conv {
 		return nil
 	}
