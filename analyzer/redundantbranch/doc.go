@@ -24,14 +24,21 @@
 // jumps for c1 || c2 (a loop of that shape compiled to 102 bytes instead
 // of 98), and for return 4 merging lowers the inlining cost by 1 to 3 of
 // its budget of 80; such arms are usually written apart for the comment
-// each carries.
+// each carries. Arms that carry comments of their own are not merged
+// either, whatever their size: Prometheus' query engine has a case for
+// the histogram functions and one for changes, each saying why it needs
+// the buckets, and a merge would leave one reason under the other's
+// values.
 //
 // A case like the default is reported when no case after it could take
 // over its values once it is deleted: the cases after it all do the same
 // as the default too, or, in a switch with a tag, its values and those of
 // every later case are distinct constants (concrete types in a type
 // switch, where a later interface case could match the deleted type). A
-// case that falls through, or that the case before falls into, is kept.
+// case that falls through, or that the case before falls into, is kept,
+// and so is one that carries a comment of its own, in it or just above it:
+// it says why the value is handled there (Prometheus' checkpoint drops a
+// record type it knows, and says why it may).
 //
 // and arms that are equal only under the equality the condition establishes:
 //

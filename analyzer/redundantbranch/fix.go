@@ -138,6 +138,37 @@ func (c *checker) sideEffect(cond ast.Expr) string {
 	return "_ = " + c.text(cond.Pos(), cond.End())
 }
 
+// explainsApart reports whether a merge that deletes the removed spans and
+// keeps the arm in kept would drop a comment: the arms carry comments of
+// their own (Prometheus' "histogram_quantile" and "changes" cases each say
+// why they need the buckets), which is why they are written apart, and a
+// merge would leave one arm's reason under the other's values.
+func (c *checker) explainsApart(removed []span, kept span) bool {
+	keptText := make(map[string]bool)
+	var dropped []string
+	for _, g := range c.file.Comments {
+		text := strings.TrimSpace(g.Text())
+		if text == "" || strings.HasPrefix(text, "want `") || strings.HasPrefix(text, `want "`) {
+			continue // nothing, or an analysistest expectation
+		}
+		if kept.contains(g.Pos()) {
+			keptText[text] = true
+			continue
+		}
+		for _, s := range removed {
+			if s.contains(g.Pos()) {
+				dropped = append(dropped, text)
+			}
+		}
+	}
+	for _, t := range dropped {
+		if !keptText[t] {
+			return true
+		}
+	}
+	return false
+}
+
 // removalOK reports whether the code in spans can be deleted without
 // leaving a local variable or an import unused, or dropping a label.
 func (c *checker) removalOK(spans []span) bool {

@@ -472,6 +472,9 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 			removed = append(removed, span{prev.Body.Lbrace, in.Cond.Pos()})
 			prev = in
 		}
+		if last := links[len(links)-1]; c.explainsApart(removed, span{last.Body.Lbrace, last.Body.Rbrace}) {
+			return
+		}
 		if c.removalOK(removed) {
 			prev = ifs
 			for _, in := range links {
@@ -641,6 +644,10 @@ func (c *checker) checkSwitch(body *ast.BlockStmt, tagged, typeSwitch bool) {
 				removed = append(removed, span{cc.Colon, body.List[k+1].(*ast.CaseClause).Case})
 			}
 		}
+		if last := body.List[j].(*ast.CaseClause); c.explainsApart(removed, span{last.Colon, last.End()}) {
+			i = j
+			continue
+		}
 		if c.removalOK(removed) {
 			for k := i; k < j; k++ {
 				a, b := body.List[k].(*ast.CaseClause), body.List[k+1].(*ast.CaseClause)
@@ -728,6 +735,11 @@ func (c *checker) sameAsDefault(body *ast.BlockStmt, tagged, typeSwitch bool) ma
 			names = append(names, c.caseName(cc))
 			removed = append(removed, span{c.withDoc(cc), cc.End()})
 		}
+	}
+	if c.explainsApart(removed, span{dc.Colon, dc.End()}) {
+		// The cases say why they are there (Prometheus' checkpoint
+		// drops a record type it knows, and says why it may): kept.
+		return run
 	}
 	var edits []analysis.TextEdit
 	if c.removalOK(removed) {

@@ -23,7 +23,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the .golden files from the analyzer's fixes")
 
-var packages = []string{"a", "fix", "gen"}
+var packages = []string{"a", "fix", "gen", "comments"}
 
 // setFlag sets one of the analyzer's flags for the rest of the test.
 func setFlag(t *testing.T, name, value string) {

@@ -266,7 +266,7 @@ func isSpecial(r rune) bool {
 		return false
 	case '+', '*':
 		return false
-	case ' ': // a space
+	case ' ':
 		return false
 	default:
 		return false
@@ -285,14 +285,14 @@ func kindOf(x any) int {
 	}
 }
 
-// 26. The comment above a deleted case goes with it, and no double blank
-// line is left.
+// 26. The blank line before a deleted case goes with it, and no double
+// blank line is left. (A case with a comment of its own is kept: see
+// package comments.)
 func withComments(x int) int {
 	switch x {
 	case 1:
 		return 1
 
-	// Two is like the default.
 	case 2: // want `case 2 does the same as the default case`
 		return 0
 
