@@ -506,6 +506,9 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 			keep, drop = ifs.Body, els
 			msg = fmt.Sprintf("under %s, the else branch computes the same as the if branch, so the condition only costs a compare and a jump: drop it and keep the if branch", because(facts, notes))
 		}
+		if c.explainsApart([]span{{drop.Lbrace, drop.Rbrace}}, span{keep.Lbrace, keep.Rbrace}) {
+			return // each branch says why it is there
+		}
 		edits := c.flattenIf(ifs, keep, drop, elsePos, stack)
 		c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch")
 		return
@@ -535,11 +538,20 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		// variables; such code is rare enough not to handle.
 		return
 	}
+	if out == different {
+		return
+	}
+	// The if body and the code after it: what the fix drops and keeps.
+	dropped, kept := span{ifs.Pos(), ifs.End()}, span{rest[0].Pos(), last.End()}
+	if out == keepThen {
+		dropped, kept = span{rest[0].Pos(), last.End()}, span{ifs.Body.Lbrace, ifs.Body.Rbrace}
+	}
+	if c.explainsApart([]span{dropped}, kept) {
+		return // the code dropped says why it is there
+	}
 	var msg string
 	var edits []analysis.TextEdit
 	switch out {
-	case different:
-		return
 	case identical:
 		msg = "this if does the same as the code after it, so the condition only costs a compare and a jump: delete the if"
 		edits = c.deleteIf(ifs)

@@ -101,3 +101,24 @@ func dropAbove(kind int) bool {
 		return false
 	}
 }
+
+// Branches that do the same thing but each say why are kept.
+func both(c bool, x int) int {
+	if c {
+		// Cached: count it.
+		x++
+	} else {
+		// Fresh: count it too.
+		x++
+	}
+	return x
+}
+
+// An early return that says why it is there is kept.
+func early(p []byte, n int) []byte {
+	if n == len(p) {
+		// The whole buffer: no copy.
+		return p[:n]
+	}
+	return p[:n]
+}
