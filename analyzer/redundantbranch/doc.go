@@ -28,7 +28,8 @@
 // either, whatever their size: Prometheus' query engine has a case for
 // the histogram functions and one for changes, each saying why it needs
 // the buckets, and a merge would leave one reason under the other's
-// values.
+// values. Nor is a branch of an if dropped, or an if deleted, when the
+// fix would drop a comment that the code it keeps does not repeat.
 //
 // A case like the default is reported when no case after it could take
 // over its values once it is deleted: the cases after it all do the same
