@@ -50,9 +50,29 @@ func TestIsProgram(t *testing.T) {
 		{"server", "github.com/nats-io/nats-server/v2/server", false},
 		{"cmdline", "example.com/m/cmdline", false},
 		{"objfile", "cmd/internal/objfile", false},
+		{"genopenapi", "github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2/internal/genopenapi", true},
+		{"protogen", "google.golang.org/protobuf/compiler/protogen", false},
 	} {
 		if got := IsProgram(c.name, c.path); got != c.want {
 			t.Errorf("IsProgram(%q, %q) = %v, want %v", c.name, c.path, got, c.want)
+		}
+	}
+}
+
+// TestCommandInternal checks which packages are internal to a command.
+func TestCommandInternal(t *testing.T) {
+	mains := map[string]bool{"example.com/m/tool": true, "example.com/m": true}
+	for path, want := range map[string]bool{
+		"example.com/m/tool/internal/render":         true,
+		"example.com/m/tool/internal":                true,
+		"example.com/m/internal/x":                   true, // the module's root is a command
+		"example.com/m/lib/internal/x":               false,
+		"example.com/m/tool/internalize":             false,
+		"example.com/m/lib/internal/tool/internal/y": false,
+		"example.com/m/tool/render":                  false,
+	} {
+		if got := commandInternal(path, mains); got != want {
+			t.Errorf("commandInternal(%q) = %v, want %v", path, got, want)
 		}
 	}
 }

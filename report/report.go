@@ -146,6 +146,12 @@ func Collect(g *checker.Graph) ([]Finding, []string) {
 	var errs []string
 	seen := make(map[string]bool)
 	funcs := make(map[*token.File][]funcRange)
+	mains := make(map[string]bool)
+	for _, act := range g.Roots {
+		if act.Package.Name == "main" {
+			mains[act.Package.PkgPath] = true
+		}
+	}
 	for _, act := range g.Roots {
 		if act.Err != nil {
 			errs = append(errs, act.String()+": "+act.Err.Error())
@@ -154,6 +160,7 @@ func Collect(g *checker.Graph) ([]Finding, []string) {
 		pkg := act.Package
 		for _, d := range act.Diagnostics {
 			f := makeFinding(pkg, act.Analyzer, d, funcs)
+			f.Program = f.Program || commandInternal(pkg.PkgPath, mains)
 			key := fmt.Sprint(f.Analyzer, "\x00", f.File, "\x00", f.Offset, "\x00", f.Message)
 			if seen[key] {
 				continue
@@ -295,7 +302,9 @@ func Rank(fs []Finding) {
 // IsProgram reports whether the package named name at path is a
 // command's code: a package main, or a package below a cmd directory of
 // its module, where Go keeps commands and the packages only they use
-// (golang.org/x/tools/cmd/signature-fuzzer/internal/fuzz-generator).
+// (golang.org/x/tools/cmd/signature-fuzzer/internal/fuzz-generator), or
+// below a protoc plugin's directory, protoc-gen-* by protoc's convention
+// (grpc-gateway's protoc-gen-openapiv2/internal/genopenapi).
 func IsProgram(name, path string) bool {
 	if name == "main" {
 		return true
@@ -304,7 +313,30 @@ func IsProgram(name, path string) bool {
 	if !strings.Contains(first, ".") {
 		return false // std: its cmd directory is the toolchain's
 	}
-	return slices.Contains(strings.Split(rest, "/"), "cmd")
+	for elem := range strings.SplitSeq(rest, "/") {
+		if elem == "cmd" || strings.HasPrefix(elem, "protoc-gen-") {
+			return true
+		}
+	}
+	return false
+}
+
+// commandInternal reports whether the package at path is internal to a
+// command of mains (the import paths of the package main analysed): only
+// the command can import it (a tool's tool/internal/render).
+func commandInternal(path string, mains map[string]bool) bool {
+	for i := strings.Index(path, "/internal"); i >= 0; {
+		rest := path[i+len("/internal"):]
+		if (rest == "" || rest[0] == '/') && mains[path[:i]] {
+			return true
+		}
+		j := strings.Index(path[i+1:], "/internal")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // relPath returns path relative to dir when it lies below it.
