@@ -377,12 +377,7 @@ func buildsError(info *types.Info, list []ast.Stmt) bool {
 					found = found || isError(tv.Type)
 					break
 				}
-				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil {
-					switch fn.Pkg().Path() + "." + fn.Name() {
-					case "fmt.Errorf", "errors.New":
-						found = true
-					}
-				}
+				found = found || buildsErrorValue(info, n)
 			}
 			return !found
 		})
@@ -444,6 +439,35 @@ func returnsError(info *types.Info, results *types.Tuple, ret *ast.ReturnStmt, o
 		}
 	}
 	return false
+}
+
+// errorBuilders are the names of the functions that build an error from
+// their arguments when they return one (pkg/errors' Wrap and WithMessage,
+// grpc's status.Error and Errorf, xerrors.Errorf). They are not counted
+// where a non-nil error must be sure: errors.Wrap(nil, ...) is nil.
+var errorBuilders = []string{"New", "Newf", "Error", "Errorf", "Wrap", "Wrapf", "WithMessage", "WithMessagef", "WithStack", "Join"}
+
+// buildsErrorValue reports whether call builds an error value: fmt.Errorf
+// and errors.New; a function named as in errorBuilders whose one result
+// is an error; or grpc's status.New and Newf given a code other than OK,
+// whose Status is an error's content (grpc-gateway answers a nil response
+// with errorChunk(status.New(codes.Internal, "empty response"))).
+func buildsErrorValue(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "fmt.Errorf", "errors.New":
+		return true
+	case "google.golang.org/grpc/status.New", "google.golang.org/grpc/status.Newf":
+		if len(call.Args) > 0 {
+			tv := info.Types[call.Args[0]]
+			return tv.Value != nil && tv.Value.String() != "0" // codes.OK is 0
+		}
+	}
+	res := fn.Signature().Results()
+	return res.Len() == 1 && types.Identical(res.At(0).Type(), errorType) && slices.Contains(errorBuilders, fn.Name())
 }
 
 // nonNilError reports whether e, returned as an error, is surely not nil:

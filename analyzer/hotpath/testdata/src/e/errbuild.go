@@ -3,6 +3,9 @@ package e
 import (
 	"errors"
 	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 type configErr struct{ reason string }
@@ -61,5 +64,30 @@ func parse(keys []string, errs *[]error) []item {
 }
 
 func returnError(error) {}
+
+// Wrap adds context to an error, as pkg/errors' Wrap.
+func Wrap(err error, msg string) error { return err }
+
+func chunk(*status.Status) []byte { return nil }
+
+// answer builds replies, as grpc-gateway's handler does: the blocks that
+// build a grpc status with a code other than OK, or wrap an error, are
+// error paths.
+func answer(resps []any, err error) [][]byte {
+	var out [][]byte
+	for _, r := range resps {
+		switch {
+		case r == nil:
+			out = append(out, chunk(status.New(codes.Internal, fmt.Sprint("empty response", mark())))) // want `cold: on an error path`
+		case r == "bad":
+			returnError(status.Errorf(codes.Internal, "bad %d", mark())) // want `cold: on an error path`
+		case r == "wrapped":
+			returnError(Wrap(err, fmt.Sprint("wrapped", mark()))) // want `cold: on an error path`
+		case r == "ok":
+			out = append(out, chunk(status.New(codes.OK, fmt.Sprint("fine", mark())))) // want `hot-loop: inside a loop`
+		}
+	}
+	return out
+}
 
 var _ = parse
