@@ -21,8 +21,8 @@ func TestDemoPackage(t *testing.T) {
 	}
 }
 
-// TestMockFile checks which file names mark mocks, fakes and test helpers.
-func TestMockFile(t *testing.T) {
+// TestSupportFile checks which file names mark mocks, fakes and test helpers.
+func TestSupportFile(t *testing.T) {
 	for name, want := range map[string]bool{
 		"/m/sarama/mockbroker.go":    true,
 		"/m/sarama/mockresponses.go": true,
@@ -41,8 +41,8 @@ func TestMockFile(t *testing.T) {
 		"contest.go":                 false,
 		"latest_version.go":          false,
 	} {
-		if got := mockFile(name); got != want {
-			t.Errorf("mockFile(%q) = %v, want %v", name, got, want)
+		if got := supportFile(name); got != want {
+			t.Errorf("supportFile(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

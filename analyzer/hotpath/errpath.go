@@ -353,9 +353,10 @@ func problemLevel(info *types.Info, e ast.Expr) bool {
 // buildsError reports whether a statement of list (not of a block nested
 // in it) builds an error value: a composite literal of a type that
 // implements error, itself or through a pointer, a conversion to such a
-// type, or a call of fmt.Errorf or errors.New. Such a block handles a failure even when it does not
-// return: nats-server's configuration parser appends
-// &configErr{tk, fmt.Sprintf(...)} to its errors and goes on.
+// type, or a call that builds one (see buildsErrorValue). Such a block
+// handles a failure even when it does not return: nats-server's
+// configuration parser appends &configErr{tk, fmt.Sprintf(...)} to its
+// errors and goes on.
 func buildsError(info *types.Info, list []ast.Stmt) bool {
 	iface := errorType.Underlying().(*types.Interface)
 	isError := func(t types.Type) bool {

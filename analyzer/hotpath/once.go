@@ -411,8 +411,9 @@ const testsOnly = "runs only in tests"
 // test support: end-to-end and integration test servers (go-redis's
 // maintnotifications/e2e runs a fault injector for its tests,
 // nats-server's test package the servers of its integration tests),
-// helpers, and mocks and fakes (sarama's mocks). "testing" counts only outside std: std's testing packages are
-// there for benchmarks and fuzzing, whose speed is what they are for.
+// helpers, and mocks and fakes (sarama's mocks). "testing" counts only
+// outside std: std's testing packages are there for benchmarks and
+// fuzzing, whose speed is what they are for.
 var testSupportElems = []string{"e2e", "test", "tests", "testing", "testutil", "testutils", "testhelper", "testhelpers", "testenv", "mock", "mocks", "fake", "fakes"}
 
 // testSupport returns the element of the import path that makes the
@@ -508,8 +509,8 @@ func (r *Result) testHelper(fn *funcSpan) bool {
 // files, whose code only tests run, with why: those that use package
 // testing for more than testing.Testing (which production code may call
 // to learn whether it runs under go test), such as a fake server or a
-// helper that takes a *testing.T, and those named as mocks or fakes (see
-// mockFile).
+// helper that takes a *testing.T, and those named as test support (see
+// supportFile).
 func testingFiles(pass *analysis.Pass) map[*token.File]string {
 	out := make(map[*token.File]string)
 	for _, f := range pass.Files {
@@ -537,21 +538,21 @@ func testingFiles(pass *analysis.Pass) map[*token.File]string {
 				return true
 			})
 		}
-		if out[tf] == "" && mockFile(tf.Name()) {
+		if out[tf] == "" && supportFile(tf.Name()) {
 			out[tf] = "in a test-support file (" + filepath.Base(tf.Name()) + ")"
 		}
 	}
 	return out
 }
 
-// mockFile reports whether the file name marks test support: a mock or a
+// supportFile reports whether the file name marks test support: a mock or a
 // fake, or helpers for tests. That is, its first word (split at _ and -)
 // begins with mock (sarama's mockbroker.go and mockresponses.go, gomock's
 // mock_store.go); or a word is mock, mocks, fake or fakes (store_mock.go,
 // fake_clock.go; not fakeip.go, which may be what a proxy's fake-IP DNS
 // mode runs on); or the name is testutil.go, testhelpers.go and the like,
 // or test followed by other words (Prometheus' test_utils.go).
-func mockFile(name string) bool {
+func supportFile(name string) bool {
 	words := strings.FieldsFunc(strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".go"), func(r rune) bool { return r == '_' || r == '-' })
 	if len(words) == 1 {
 		switch words[0] {
