@@ -24,12 +24,14 @@
 // jumps for c1 || c2 (a loop of that shape compiled to 102 bytes instead
 // of 98), and for return 4 merging lowers the inlining cost by 1 to 3 of
 // its budget of 80; such arms are usually written apart for the comment
-// each carries. Arms that carry comments of their own are not merged
-// either, whatever their size: Prometheus' query engine has a case for
-// the histogram functions and one for changes, each saying why it needs
-// the buckets, and a merge would leave one reason under the other's
-// values. Nor is a branch of an if dropped, or an if deleted, when the
-// fix would drop a comment that the code it keeps does not repeat.
+// each carries. Larger arms that carry comments of their own are
+// reported without a fix: Prometheus' query engine has a case for the
+// histogram functions and one for changes, each saying why it needs the
+// buckets, and an automatic merge would leave one reason under the
+// other's values; the developer who merges them can keep both. A branch
+// of an if is not reported as redundant, nor an if whose body does what
+// the code after it does, when removing it would drop a comment that the
+// code kept does not repeat.
 //
 // A case like the default is reported when no case after it could take
 // over its values once it is deleted: the cases after it all do the same

@@ -142,8 +142,8 @@ func (c *checker) sideEffect(cond ast.Expr) string {
 // keeps the code in kept would drop a comment that the kept code does not
 // repeat: the arms carry comments of their own (Prometheus'
 // "histogram_quantile" and "changes" cases each say why they need the
-// buckets), which is why they are written apart, and a merge would leave
-// one arm's reason under the other's values, a deletion none at all.
+// buckets), and a merge would leave one arm's reason under the other's
+// values, a deletion none at all.
 func (c *checker) explainsApart(removed []span, kept span) bool {
 	keptText := make(map[string]bool)
 	var dropped []string

@@ -472,10 +472,10 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 			removed = append(removed, span{prev.Body.Lbrace, in.Cond.Pos()})
 			prev = in
 		}
+		noFix := ""
 		if last := links[len(links)-1]; c.explainsApart(removed, span{last.Body.Lbrace, last.Body.Rbrace}) {
-			return
-		}
-		if c.removalOK(removed) {
+			noFix = commentsNoFix
+		} else if c.removalOK(removed) {
 			prev = ifs
 			for _, in := range links {
 				edits = append(edits, analysis.TextEdit{Pos: prev.Cond.End(), End: in.Cond.Pos(), NewText: []byte(" || ")})
@@ -486,7 +486,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		if len(links) > 1 {
 			what = fmt.Sprintf("the %d else ifs after it", len(links))
 		}
-		c.report(ifs.Pos(), "this if and "+what+" have the same body: join their conditions with || so the function is smaller and cheaper to inline", edits, "Join the conditions with ||")
+		c.report(ifs.Pos(), "this if and "+what+" have the same body: join their conditions with || so the function is smaller and cheaper to inline"+noFix, edits, "Join the conditions with ||")
 		return
 	}
 
@@ -656,18 +656,17 @@ func (c *checker) checkSwitch(body *ast.BlockStmt, tagged, typeSwitch bool) {
 				removed = append(removed, span{cc.Colon, body.List[k+1].(*ast.CaseClause).Case})
 			}
 		}
+		noFix := ""
 		if last := body.List[j].(*ast.CaseClause); c.explainsApart(removed, span{last.Colon, last.End()}) {
-			i = j
-			continue
-		}
-		if c.removalOK(removed) {
+			noFix = commentsNoFix
+		} else if c.removalOK(removed) {
 			for k := i; k < j; k++ {
 				a, b := body.List[k].(*ast.CaseClause), body.List[k+1].(*ast.CaseClause)
 				edits = append(edits, analysis.TextEdit{Pos: a.List[len(a.List)-1].End(), End: b.List[0].Pos(), NewText: []byte(", ")})
 			}
 		}
 		list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-		msg := fmt.Sprintf("cases %s have the same body: list them in one case so the body is compiled once and the function is smaller and cheaper to inline", list)
+		msg := fmt.Sprintf("cases %s have the same body: list them in one case so the body is compiled once and the function is smaller and cheaper to inline", list) + noFix
 		c.report(body.List[i].Pos(), msg, edits, "Merge the cases")
 		i = j
 	}
@@ -923,9 +922,13 @@ func fallsThrough(list []ast.Stmt) bool {
 	return ok && b.Tok == token.FALLTHROUGH
 }
 
+// commentsNoFix says why a merge of arms that carry comments of their own
+// comes without a fix.
+const commentsNoFix = "; no automatic fix: the arms carry comments of their own, which the merged one should keep"
+
 func (c *checker) report(pos token.Pos, msg string, edits []analysis.TextEdit, fixMsg string) {
 	info := c.hot.At(pos)
-	if len(edits) == 0 {
+	if len(edits) == 0 && !strings.Contains(msg, "; no automatic fix: ") {
 		msg += "; no automatic fix: the edit would leave a variable, an import or a label unused, or re-indent a multi-line raw string"
 	}
 	msg += " [" + info.Tier.String()
