@@ -57,7 +57,7 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 			fmt.Fprintf(&b, "      verified: %s\n", f.Verify.Summary)
 		}
 		for _, r := range f.Related {
-			fmt.Fprintf(&b, "      also %s:%d:%d: %s: %s\n", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, relatedText(f.Message, r.Message))
+			fmt.Fprintf(&b, "      also %s:%d:%d: %s: %s\n", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, RelatedText(f.Message, r.Message))
 		}
 		if src, ok := lines.get(f.File, f.Line); ok {
 			prefix := fmt.Sprintf("%6d | ", f.Line)
@@ -447,11 +447,11 @@ func fileURI(path string) string {
 // it has none.
 func RuleName(analyzer string) string { return ruleNames[analyzer] }
 
-// relatedText shortens the message of a related location that ends with
+// RelatedText shortens the message of a related location that ends with
 // the finding's own advice (the arguments of one fmt.Sprintf, each with
 // the same rewrite): what differs is kept, and the repeated advice, from
 // the "; " that starts it, becomes "same advice".
-func relatedText(msg, rel string) string {
+func RelatedText(msg, rel string) string {
 	for i := 0; ; {
 		j := strings.Index(rel[i:], "; ")
 		if j < 0 {

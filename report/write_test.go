@@ -26,8 +26,8 @@ func TestRelatedText(t *testing.T) {
 			"moved to heap: ms",
 		},
 	} {
-		if got := relatedText(msg, tc.rel); got != tc.want {
-			t.Errorf("relatedText(%q)\n got %q\nwant %q", tc.rel, got, tc.want)
+		if got := RelatedText(msg, tc.rel); got != tc.want {
+			t.Errorf("RelatedText(%q)\n got %q\nwant %q", tc.rel, got, tc.want)
 		}
 	}
 	// In the text report.

@@ -194,7 +194,7 @@ func makeFindingView(f report.Finding, dir string, files *sourceCache, maxScore 
 	}
 	v.Message, v.Reason = splitReason(f.Message)
 	for _, r := range f.Related {
-		msg, _ := splitReason(r.Message)
+		msg, _ := splitReason(report.RelatedText(f.Message, r.Message))
 		v.Related = append(v.Related, fmt.Sprintf("%s:%d:%d: %s: %s", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, msg))
 	}
 	if f.Samples > 0 {
