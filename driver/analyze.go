@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -635,7 +636,22 @@ func loadPackages(dir string, patterns []string, tests bool, analyzers []*analys
 func withoutErrors(pkgs []*packages.Package) (ok []*packages.Package, errs []string, failed int) {
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
-			errs = append(errs, fmt.Sprintf("package %s: %s", p.ID, packageErrors(p.Errors)))
+			msg := packageErrors(p.Errors)
+			listed := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind == packages.ListError })
+			if deps := depErrors(p); deps != "" && !listed {
+				// go list gave no reason for the package itself
+				// (go/packages, with -tests), and the type
+				// checker's "could not import" says less than
+				// go list's reasons for its imports.
+				own := slices.DeleteFunc(slices.Clone(p.Errors), func(e packages.Error) bool {
+					return e.Kind == packages.TypeError && strings.Contains(e.Msg, "could not import")
+				})
+				msg = deps
+				if len(own) > 0 {
+					msg += "; " + packageErrors(own)
+				}
+			}
+			errs = append(errs, fmt.Sprintf("package %s: %s", p.ID, msg))
 			if p.ForTest == "" {
 				failed++
 			}
@@ -644,6 +660,25 @@ func withoutErrors(pkgs []*packages.Package) (ok []*packages.Package, errs []str
 		ok = append(ok, p)
 	}
 	return ok, errs, failed
+}
+
+// depErrors says why p's direct imports do not load, if go list says so
+// (a module missing, or replaced by a directory that is not there), each
+// reason once: p's own errors are then the type checker's "could not
+// import", which do not say why.
+func depErrors(p *packages.Package) string {
+	paths := slices.Sorted(maps.Keys(p.Imports))
+	var msgs []string
+	seen := make(map[string]bool)
+	for _, path := range paths {
+		for _, e := range p.Imports[path].Errors {
+			if e.Kind == packages.ListError && !seen[e.Msg] {
+				seen[e.Msg] = true
+				msgs = append(msgs, "imports "+path+": "+e.Msg)
+			}
+		}
+	}
+	return strings.Join(msgs, "; ")
 }
 
 // packageErrors turns a package's errors into one line: each error once,

@@ -452,6 +452,12 @@ func TestCheckMissingDependency(t *testing.T) {
 	if !strings.Contains(stdout, "no findings in 0 packages; 1 package failed to load") {
 		t.Errorf("the summary does not count the package as failed:\n%s", stdout)
 	}
+	// With -tests (loaded by go/packages), the error says why the import
+	// does not load, not only that the type checker could not import it.
+	_, stderr, code = runCmd(t, dir, bin, "check", "-tests", "./deps")
+	if code != exitError || !strings.Contains(stderr, "package example.com/fixture/deps: imports example.com/missing/x: example.com/missing@v0.0.0: replacement directory ../missing does not exist") {
+		t.Errorf("check -tests of a package whose dependency is missing: exit %d, stderr %q", code, stderr)
+	}
 }
 
 // allNames lists the names of every analyzer in the suite, comma-separated.
