@@ -208,18 +208,7 @@ func firstWord(s string) string {
 func callee(call string) string {
 	start := 0
 	if strings.HasPrefix(call, "(") {
-		depth := 0
-		for i, c := range call {
-			if c == '(' {
-				depth++
-			} else if c == ')' {
-				depth--
-				if depth == 0 {
-					start = i + 1
-					break
-				}
-			}
-		}
+		start = strings.IndexByte(call, ')') + 1 // past the receiver type
 	}
 	if i := strings.IndexByte(call[start:], '('); i >= 0 && start+i > 0 {
 		return call[:start+i]
