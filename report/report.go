@@ -325,16 +325,11 @@ func IsProgram(name, path string) bool {
 // command of mains (the import paths of the package main analysed): only
 // the command can import it (a tool's tool/internal/render).
 func commandInternal(path string, mains map[string]bool) bool {
-	for i := strings.Index(path, "/internal"); i >= 0; {
-		rest := path[i+len("/internal"):]
-		if (rest == "" || rest[0] == '/') && mains[path[:i]] {
+	elems := strings.Split(path, "/")
+	for i, elem := range elems {
+		if elem == "internal" && mains[strings.Join(elems[:i], "/")] {
 			return true
 		}
-		j := strings.Index(path[i+1:], "/internal")
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return false
 }
