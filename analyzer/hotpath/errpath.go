@@ -442,6 +442,19 @@ func returnsError(info *types.Info, results *types.Tuple, ret *ast.ReturnStmt, o
 	return false
 }
 
+// newError reports whether fn is fmt.Errorf or errors.New, whose error is
+// never nil.
+func newError(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "fmt.Errorf", "errors.New":
+		return true
+	}
+	return false
+}
+
 // errorBuilders are the names of the functions that build an error from
 // their arguments when they return one (pkg/errors' Wrap and WithMessage,
 // grpc's status.Error and Errorf, xerrors.Errorf). They are not counted
@@ -458,9 +471,10 @@ func buildsErrorValue(info *types.Info, call *ast.CallExpr) bool {
 	if !ok || fn.Pkg() == nil {
 		return false
 	}
-	switch fn.Pkg().Path() + "." + fn.Name() {
-	case "fmt.Errorf", "errors.New":
+	if newError(fn) {
 		return true
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
 	case "google.golang.org/grpc/status.New", "google.golang.org/grpc/status.Newf":
 		if len(call.Args) > 0 {
 			tv := info.Types[call.Args[0]]
@@ -484,11 +498,8 @@ func nonNilError(info *types.Info, e ast.Expr, outer []ast.Node) bool {
 	case *ast.UnaryExpr:
 		return x.Op == token.AND
 	case *ast.CallExpr:
-		if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && fn.Pkg() != nil {
-			switch fn.Pkg().Path() + "." + fn.Name() {
-			case "fmt.Errorf", "errors.New":
-				return true
-			}
+		if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && newError(fn) {
+			return true
 		}
 		t := info.TypeOf(x)
 		return t != nil && !types.IsInterface(t) && types.Implements(t, errorType.Underlying().(*types.Interface))

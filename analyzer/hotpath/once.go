@@ -479,14 +479,12 @@ func testNamed(pass *analysis.Pass) bool {
 	if len(name) <= len("test") || !strings.HasSuffix(name, "test") {
 		return false
 	}
-	for _, f := range pass.Files {
-		for _, imp := range f.Imports {
-			if imp.Path.Value == `"testing"` {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(pass.Files, importsTesting)
+}
+
+// importsTesting reports whether f imports package testing.
+func importsTesting(f *ast.File) bool {
+	return slices.ContainsFunc(f.Imports, func(imp *ast.ImportSpec) bool { return imp.Path.Value == `"testing"` })
 }
 
 // inTestCode reports whether pos is in code that only tests run: a
@@ -518,13 +516,7 @@ func testingFiles(pass *analysis.Pass) map[*token.File]string {
 		if strings.HasSuffix(tf.Name(), "_test.go") {
 			continue
 		}
-		imports := false
-		for _, imp := range f.Imports {
-			if imp.Path.Value == `"testing"` {
-				imports = true
-			}
-		}
-		if imports {
+		if importsTesting(f) {
 			ast.Inspect(f, func(n ast.Node) bool {
 				sel, ok := n.(*ast.SelectorExpr)
 				if !ok || out[tf] != "" {
