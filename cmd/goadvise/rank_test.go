@@ -158,18 +158,22 @@ func TestCheckProfileRanking(t *testing.T) {
 	}
 
 	// After renaming the hottest function the profile no longer matches
-	// the source: the function is named among those that do not match,
-	// and below 90% of matching weight the text report warns. (The share
-	// of the weight the renamed function carries depends on the load of
-	// the machine while the profile was taken.)
+	// the source: the function, or its caller, is named among those that
+	// do not match, and below 90% of matching weight the text report
+	// warns. (The compiler's profile graph has an edge from the last two
+	// frames of each sample only, so Hot is a caller only in the samples
+	// that end in a function it calls directly, and otherwise the callee
+	// of BenchmarkWork's stale call; which carries the weight, as the
+	// share of the weight the renamed function carries, depends on the
+	// load of the machine while the profile was taken.)
 	src, _ := os.ReadFile(filepath.Join(dir, "rank.go"))
 	src = []byte(strings.ReplaceAll(string(src), "Hot(", "Warm("))
 	os.WriteFile(filepath.Join(dir, "rank.go"), src, 0o644)
 	test, _ := os.ReadFile(filepath.Join(dir, "rank_test.go"))
 	os.WriteFile(filepath.Join(dir, "rank_test.go"), []byte(strings.ReplaceAll(string(test), "Hot(", "Warm(")), 0o644)
 	p4 := checkJSON().Stats.Profile
-	if p4 == nil || p4.Match == nil || *p4.Match >= 100 || !slices.Contains(p4.Stale, "example.com/rank.Hot") {
-		t.Fatalf("after renaming Hot: profile stats %+v; want a match below 100%% naming example.com/rank.Hot", p4)
+	if p4 == nil || p4.Match == nil || *p4.Match >= 100 || !slices.ContainsFunc(p4.Stale, func(s string) bool { return s == "example.com/rank.Hot" || s == "example.com/rank.BenchmarkWork" }) {
+		t.Fatalf("after renaming Hot: profile stats %+v; want a match below 100%% naming example.com/rank.Hot or its caller", p4)
 	}
 	if *p4.Match < 90 {
 		stdout, _, _ := runCmd(t, dir, bin, "check", "-profile", prof, "./...")
