@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/internal/cache"
+	"github.com/goadvise/goadvise/internal/frontend"
 	"github.com/goadvise/goadvise/internal/toolexec"
 )
 
@@ -213,6 +214,7 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 	if err != nil {
 		return nil, err
 	}
+	useFrontEnd(ctx, cmd)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		msg := strings.TrimSpace(string(out))
 		for renamed, f := range orig {
@@ -229,6 +231,26 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 		return nil, err
 	}
 	return l.records, nil
+}
+
+// useFrontEnd makes cmd, a compile by the toolchain's compiler, run
+// goadvise's copy of it that stops after escape analysis (see package
+// frontend), if there is one or this process can build it. The unit's
+// compile exists for the log alone, so the back end, most of the
+// compile's time, is work nothing reads.
+func useFrontEnd(ctx context.Context, cmd *exec.Cmd) {
+	tooldir := os.Getenv("GOTOOLDIR")
+	if tooldir == "" || cmd.Path != filepath.Join(tooldir, "compile") {
+		return
+	}
+	fe, first, err := frontend.Compiler(ctx, tooldir)
+	if err != nil {
+		if first {
+			fmt.Fprintf(os.Stderr, "goadvise: %v; compiling with the toolchain's compiler\n", err)
+		}
+		return
+	}
+	cmd.Path, cmd.Args[0] = fe, fe
 }
 
 // watchVetFiles compiles files as the vet unit cfg, with -m=2, and

@@ -122,3 +122,83 @@ func TestVetLogNames(t *testing.T) {
 		diffSets(t, "vet unit "+pkg, compilerHeap(t, dir, pkg), heapSet(recs))
 	}
 }
+
+// TestVetFrontEnd compiles go vet's units with goadvise's copy of the
+// compiler that stops after escape analysis (package frontend) and checks
+// that it gives the decisions the toolchain's compiler gives, without the
+// back end's, and that it compiles a package with a //go:embed
+// directive, which the toolchain's compiler refuses without the embedding
+// configuration that a vet configuration does not have.
+func TestVetFrontEnd(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOTOOLDIR").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOTOOLDIR", strings.TrimSpace(string(out)))
+	files := map[string]string{
+		"e/e.go":     "package e\n\nimport _ \"embed\"\n\n//go:embed data.txt\nvar data string\n\nvar G any\n\nfunc F() { x := data + \"!\"; G = &x }\n",
+		"e/data.txt": "data\n",
+	}
+	for name, src := range fixture {
+		files[name] = src
+	}
+	dir := gittest.NewTree(t, files)
+	decisions := func(recs []Record) (map[string]bool, int) {
+		set := make(map[string]bool)
+		back := 0
+		for _, r := range recs {
+			switch r.Kind {
+			case BoundsCheck, SliceBoundsCheck, NilCheck:
+				back++
+			default:
+				set[r.Kind.String()+" "+r.Pos.String()+" "+r.Message] = true
+			}
+		}
+		return set, back
+	}
+	compile := func(pkg, frontEnd string) ([]Record, error) {
+		t.Setenv("GOADVISE_CACHE", t.TempDir())
+		t.Setenv("GOADVISE_FRONTEND", frontEnd)
+		useVetUnit(t, dir, pkg)
+		recs, _, err := compileUnit(context.Background(), vetConfig)
+		return recs, err
+	}
+	full, err := compile("fix/a", "off")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fe, err := compile("fix/a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(os.Getenv("GOADVISE_CACHE"), "frontend", "*", "compile")); len(m) != 1 {
+		t.Fatalf("no front-end compiler built in the cache: %v", m)
+	}
+	want, wantBack := decisions(full)
+	got, gotBack := decisions(fe)
+	if wantBack == 0 || gotBack != 0 {
+		t.Errorf("back-end records: %d with the toolchain's compiler, %d with the front end; want some, none", wantBack, gotBack)
+	}
+	if len(want) < 20 {
+		t.Fatalf("only %d decisions from the toolchain's compiler; the test checks nothing", len(want))
+	}
+	for d := range want {
+		if !got[d] {
+			t.Errorf("front end lacks %s", d)
+		}
+	}
+	for d := range got {
+		if !want[d] {
+			t.Errorf("front end adds %s", d)
+		}
+	}
+
+	if _, err := compile("fix/e", "off"); err == nil || !strings.Contains(err.Error(), "go:embed") {
+		t.Errorf("embedding package with the toolchain's compiler: %v, want its go:embed error", err)
+	}
+	recs, err := compile("fix/e", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffSets(t, "vet unit fix/e", compilerHeap(t, dir, "fix/e"), heapSet(recs))
+}

@@ -162,3 +162,26 @@ func TestLock(t *testing.T) {
 	u1()
 	u2()
 }
+
+func TestTryLock(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no file locks")
+	}
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	unlock, ok, err := TryLock("m")
+	if err != nil || !ok {
+		t.Fatalf("first TryLock: %v, %v", ok, err)
+	}
+	if u, ok, err := TryLock("m"); ok || err != nil {
+		t.Errorf("TryLock of a held lock: %v, %v; want not taken, no error", ok, err)
+		if ok {
+			u()
+		}
+	}
+	unlock()
+	u, ok, err := TryLock("m")
+	if err != nil || !ok {
+		t.Fatalf("TryLock after unlock: %v, %v", ok, err)
+	}
+	u()
+}

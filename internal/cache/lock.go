@@ -13,6 +13,39 @@ import (
 // the lock when the process ends, however it ends. Where file locks are
 // not supported, Lock takes no lock.
 func Lock(name string, exclusive bool, wait func()) (unlock func(), err error) {
+	f, err := openLock(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := lockFile(f, exclusive, wait); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cache: locking %s: %w", f.Name(), err)
+	}
+	return func() { f.Close() }, nil // closing releases the lock
+}
+
+// TryLock takes the exclusive lock called name in the cache directory if
+// no other process holds it, and returns the function that releases it,
+// or ok false if another process holds it. Where file locks are not
+// supported, TryLock always takes the lock.
+func TryLock(name string) (unlock func(), ok bool, err error) {
+	f, err := openLock(name)
+	if err != nil {
+		return nil, false, err
+	}
+	ok, err = tryLockFile(f)
+	if err != nil || !ok {
+		f.Close()
+		if err != nil {
+			err = fmt.Errorf("cache: locking %s: %w", f.Name(), err)
+		}
+		return nil, false, err
+	}
+	return func() { f.Close() }, true, nil
+}
+
+// openLock opens the file of the lock called name.
+func openLock(name string) (*os.File, error) {
 	root, err := Dir()
 	if err != nil {
 		return nil, err
@@ -28,9 +61,5 @@ func Lock(name string, exclusive bool, wait func()) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	if err := lockFile(f, exclusive, wait); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cache: locking %s: %w", f.Name(), err)
-	}
-	return func() { f.Close() }, nil // closing releases the lock
+	return f, nil
 }

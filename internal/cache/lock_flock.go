@@ -24,6 +24,14 @@ func lockFile(f *os.File, exclusive bool, wait func()) error {
 	return flock(fd, how)
 }
 
+func tryLockFile(f *os.File) (bool, error) {
+	err := flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 func flock(fd, how int) error {
 	for {
 		err := syscall.Flock(fd, how)
