@@ -225,3 +225,31 @@ func CompiledGoFiles(ctx context.Context, opts ListOptions, importPath string) (
 	}
 	return p.CompiledGoFiles, nil
 }
+
+// Stale reports which of the packages with the given import paths the go
+// command would compile (go list's Stale field): those whose compile,
+// with the build flags of opts' environment, is not in its build cache.
+// Computing it costs go list the content hashes of the packages and their
+// dependencies, no compile.
+func Stale(ctx context.Context, opts ListOptions, paths ...string) (map[string]bool, error) {
+	out, err := gocmd.Output(ctx, opts.Dir, opts.Env, append([]string{"list", "-e", "-json=ImportPath,Stale", "--"}, paths...)...)
+	if err != nil {
+		line, _, _ := strings.Cut(err.Error(), "\n")
+		return nil, fmt.Errorf("go list (staleness): %s", strings.TrimPrefix(line, "go: "))
+	}
+	stale := make(map[string]bool, len(paths))
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct {
+			ImportPath string
+			Stale      bool
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list output: %w", err)
+		}
+		stale[p.ImportPath] = p.Stale
+	}
+	return stale, nil
+}

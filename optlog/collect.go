@@ -381,7 +381,7 @@ type collector struct {
 type goEnv struct {
 	GOVERSION, GOOS, GOARCH, GOFLAGS, GOEXPERIMENT, CGO_ENABLED string
 	GOAMD64, GOARM64, GOARM, GO386, GOMIPS, GOPPC64, GORISCV64  string
-	GOMODCACHE, GOROOT                                          string
+	GOMODCACHE, GOROOT, GOTOOLDIR                               string
 }
 
 func (c *collector) goCmd(ctx context.Context, args ...string) *exec.Cmd {
@@ -455,7 +455,7 @@ func (c *collector) removeLogDir() {
 
 func (c *collector) loadEnv(ctx context.Context) error {
 	cmd := c.goCmd(ctx, "env", "-json", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED",
-		"GOAMD64", "GOARM64", "GOARM", "GO386", "GOMIPS", "GOPPC64", "GORISCV64", "GOMODCACHE", "GOROOT")
+		"GOAMD64", "GOARM64", "GOARM", "GO386", "GOMIPS", "GOPPC64", "GORISCV64", "GOMODCACHE", "GOROOT", "GOTOOLDIR")
 	out, err := cmd.Output()
 	if err != nil {
 		return fmt.Errorf("go env: %v%s", err, stderrOf(err))
@@ -485,6 +485,7 @@ type target struct {
 	std        bool            // the package is in the standard library
 	logDirs    []string        // where its compile may have logged, set by build
 	renamed    map[string]bool // the files the build renamed (see renameFlag), set by build
+	frontEnd   bool            // compiled by the front-end copy of the compiler after the build (see frontEndTargets)
 	key        string
 	skip       string // why the package is skipped, or ""
 	res        *PackageResult
@@ -629,9 +630,16 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 	if tests {
 		args = []string{"test", "-c", "-o", filepath.Join(logDir, "bin") + string(filepath.Separator)}
 	}
+	var compiler string
+	if listing {
+		compiler = c.frontEndTargets(ctx, targets)
+	}
 	seen := make(map[string]bool)
 	var paths []string
 	for _, t := range targets {
+		if t.frontEnd {
+			continue // compiled as go build would, for its export data
+		}
 		// Each package's log goes to the log directory. The test variant
 		// of p and the external test package p_test are both built by
 		// "go test -c p".
@@ -729,7 +737,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 			c.listing = []byte(restoreNames(string(c.listing), targets))
 		}
 	}
-	var parse []*target
+	var parse, frontEnd []*target
 	for _, t := range targets {
 		if msg, ok := failed[t.importPath]; ok {
 			t.res.Err = "does not compile: " + restoreNames(msg, targets)
@@ -737,6 +745,10 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		}
 		if msg, ok := failed[t.importPath+" [test]"]; ok && t.test {
 			t.res.Err = "does not compile: " + restoreNames(msg, targets)
+			continue
+		}
+		if t.frontEnd {
+			frontEnd = append(frontEnd, t)
 			continue
 		}
 		if runErr != nil && !slices.ContainsFunc(t.logDirs, hasLog) {
@@ -747,11 +759,182 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		}
 		parse = append(parse, t)
 	}
+	if len(frontEnd) > 0 {
+		compiled, err := c.compileFrontEnd(ctx, frontEnd, targets, compiler)
+		if err != nil {
+			return err
+		}
+		parse = append(parse, compiled...)
+	}
 	if c.deferParse && !tests {
 		c.pending = parse
 		return nil
 	}
 	return c.parseLogs(parse)
+}
+
+// frontEndTargets marks the targets whose decisions goadvise's copy of
+// the compiler that stops after escape analysis (package frontend) gives
+// after the build, and returns the copy's path ("" if none).
+//
+// The build compiles a package with the log, whatever the go command's
+// build cache holds, since the log is written only by a compile; but the
+// packages of the standard library are usually compiled there already,
+// by the user's builds. Those go list does not call stale, without cgo
+// (whose generated files a compile from source lacks) and with no
+// dependency the build compiles with the log (which would change the
+// export data they were compiled against, and compile them again), are
+// compiled by the build as go build would, found in the cache, and then
+// by the copy for the log alone: on std that is 331 of 362 packages, at a
+// quarter of a compile's cost or less each.
+//
+// Only a build of the driver's listing, which has every package's
+// export data, without a PGO profile and without GOFLAGS that give the
+// compiler flags of their own, uses it; GOADVISE_FRONTEND=off turns it
+// off.
+func (c *collector) frontEndTargets(ctx context.Context, targets []*target) string {
+	if c.pgo || c.env.GOTOOLDIR == "" || os.Getenv("GOADVISE_FRONTEND") == "off" {
+		return ""
+	}
+	// Flags that make the go command give the compiler flags of its own
+	// (instrumentation, a profile, the user's -gcflags), which the copy
+	// would not get.
+	for _, f := range []string{"-race", "-msan", "-asan", "-cover", "-gcflags", "-pgo"} {
+		if strings.Contains(c.env.GOFLAGS, f) {
+			return ""
+		}
+	}
+	var paths []string
+	for _, t := range targets {
+		if t.std && !t.cgo && !t.test && t.skip == "" {
+			paths = append(paths, t.importPath)
+		}
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	compiler := frontEndIn(ctx, c.env.GOTOOLDIR)
+	if compiler == "" {
+		return ""
+	}
+	stale, err := load.Stale(ctx, load.ListOptions{Dir: c.opts.Dir, Env: c.opts.Env}, paths...)
+	if err != nil {
+		return "" // the build's go list will say what is wrong
+	}
+	logged := make(map[string]bool)
+	for _, t := range targets {
+		if t.skip == "" && (!slices.Contains(paths, t.importPath) || stale[t.importPath]) {
+			logged[t.importPath] = true
+		}
+	}
+	marked := false
+	for _, t := range targets {
+		if !slices.Contains(paths, t.importPath) || logged[t.importPath] {
+			continue
+		}
+		if slices.ContainsFunc(c.depsOf[t.importPath], func(d string) bool { return logged[d] }) {
+			continue // Deps is transitive: one pass is enough
+		}
+		t.frontEnd, marked = true, true
+	}
+	if !marked {
+		return ""
+	}
+	return compiler
+}
+
+// compileFrontEnd compiles the targets with the front-end copy of the
+// compiler, against the export data of the build's listing, on all
+// cores, each with the flags and log directory the build would have
+// given it, and returns those that compiled, whose logs parseLogs reads
+// as it reads the build's. all are the build's targets.
+func (c *collector) compileFrontEnd(ctx context.Context, targets, all []*target, compiler string) ([]*target, error) {
+	byPath := make(map[string]*listed)
+	exports := make(map[string]string)
+	dec := json.NewDecoder(bytes.NewReader(c.listing))
+	for {
+		p := new(listed)
+		if err := dec.Decode(p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list -export output: %w", err)
+		}
+		byPath[p.ImportPath] = p
+		exports[p.ImportPath] = p.Export
+	}
+	var env []string
+	if limit := compileMemoryLimit(all); limit != "" && c.tuneGC() && !c.envSet("GOMEMLIMIT") {
+		env = c.opts.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		env = append(slices.Clip(env), "GOMEMLIMIT="+limit)
+	}
+	var (
+		mu       sync.Mutex
+		compiled []*target
+		wg       sync.WaitGroup
+	)
+	next := make(chan *target)
+	for range min(runtime.GOMAXPROCS(0), len(targets)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range next {
+				if err := c.compileOne(ctx, t, byPath[t.importPath], exports, compiler, env); err != nil {
+					t.res.Err = err.Error()
+					continue
+				}
+				mu.Lock()
+				compiled = append(compiled, t)
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, t := range targets {
+		next <- t
+	}
+	close(next)
+	wg.Wait()
+	return compiled, ctx.Err()
+}
+
+// listed is what compileFrontEnd reads of the build's listing.
+type listed struct {
+	ImportPath, Export string
+	SFiles             []string
+	ImportMap          map[string]string
+}
+
+// compileOne compiles t, which the build's listing describes as p, with
+// compiler, logging where the build would have (see build): its files
+// renamed as the build renames them, the build's compile flags.
+func (c *collector) compileOne(ctx context.Context, t *target, p *listed, exports map[string]string, compiler string, env []string) error {
+	if p == nil {
+		return fmt.Errorf("%s is not in the build's listing", t.importPath)
+	}
+	dir, err := os.MkdirTemp(c.logDir, "fe-")
+	if err != nil {
+		return fmt.Errorf("creating compiler log directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	t.renamed = c.renames(t)
+	t.logDirs = []string{c.pkgLogDir(t.importPath)}
+	flags := append([]string{"-json=0," + t.logDirs[0]}, strings.Fields(c.compileFlags(t))...)
+	if r := renameRules(t); r != "" {
+		flags = append(flags, r)
+	}
+	cfg := &vetConfigFile{ImportPath: t.importPath, Dir: t.dir, GoFiles: t.files, NonGoFiles: p.SFiles,
+		ImportMap: p.ImportMap, PackageFile: exports, Standard: map[string]bool{t.importPath: t.std}}
+	cmd, err := vetCompileCmd(ctx, cfg, t.files, dir, compiler, flags...)
+	if err != nil {
+		return err
+	}
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return compileError(restoreNames(strings.TrimSpace(string(out)), []*target{t}))
+	}
+	return nil
 }
 
 // parseLogs parses the logs of the targets, on all cores, and caches the

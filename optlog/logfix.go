@@ -24,6 +24,19 @@ func (c *collector) parseTarget(t *target) ([]Record, error) {
 	// Records name the files the build renamed (see renameFlag), the
 	// package's and those of its dependencies, by their new names.
 	fix := func(p *Position) { p.File = restoreName(p.File) }
+	if t.frontEnd {
+		// The export data of the packages the go command compiled as
+		// go build does names the standard library's files from
+		// $GOROOT; the build with the log names them as they are.
+		root := c.env.GOROOT
+		fix = func(p *Position) {
+			if rest, ok := strings.CutPrefix(p.File, "$GOROOT/"); ok && root != "" {
+				p.File = filepath.Join(root, rest)
+			} else {
+				p.File = restoreName(p.File)
+			}
+		}
+	}
 	if t.cgo {
 		cgoFix, err := c.cgoFix(t)
 		if err != nil {

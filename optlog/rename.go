@@ -104,6 +104,15 @@ func (c *collector) renames(t *target) map[string]bool {
 // renameFlag returns the -trimpath flag, with a leading space, that
 // renames the files t.renamed holds, or "".
 func renameFlag(t *target) string {
+	if r := renameRules(t); r != "" {
+		return " " + gocmd.Quote(r)
+	}
+	return ""
+}
+
+// renameRules returns the -trimpath flag that renames the files
+// t.renamed holds, or "".
+func renameRules(t *target) string {
 	var rules []string
 	for _, f := range t.files { // sorted: the flag is the same in every run
 		if t.renamed[f] {
@@ -113,5 +122,5 @@ func renameFlag(t *target) string {
 	if len(rules) == 0 {
 		return ""
 	}
-	return " " + gocmd.Quote("-trimpath="+strings.Join(rules, ";"))
+	return "-trimpath=" + strings.Join(rules, ";")
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -185,7 +186,7 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 		return nil, false, fmt.Errorf("creating compiler log directory: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	recs, err := compileVetFiles(ctx, cfg, files, dir)
+	recs, err := compileVetFiles(ctx, cfg, files, dir, frontEnd(ctx), nil)
 	if err != nil {
 		return nil, false, err
 	}
@@ -194,8 +195,10 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 }
 
 // compileVetFiles compiles files as the vet unit cfg, with the
-// optimization log written under dir, and parses the log.
-func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir string) ([]Record, error) {
+// optimization log written under dir, and parses the log. compiler is the
+// compiler to run ("" for the toolchain's), env its environment (nil for
+// goadvise's) and flags more flags for it.
+func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir, compiler string, env []string, flags ...string) ([]Record, error) {
 	logDir := filepath.Join(dir, "log")
 	// The compiler names each log file after a source file's base name,
 	// and a file of another package compiled here (a generic function's)
@@ -210,11 +213,12 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 		orig[renamed] = f
 		rewrites[i] = f + "=>" + renamed
 	}
-	cmd, err := vetCompileCmd(ctx, cfg, files, dir, "-json=0,"+logDir, "-trimpath="+strings.Join(rewrites, ";"))
+	flags = append(flags, "-json=0,"+logDir, "-trimpath="+strings.Join(rewrites, ";"))
+	cmd, err := vetCompileCmd(ctx, cfg, files, dir, compiler, flags...)
 	if err != nil {
 		return nil, err
 	}
-	useFrontEnd(ctx, cmd)
+	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		msg := strings.TrimSpace(string(out))
 		for renamed, f := range orig {
@@ -233,31 +237,38 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 	return l.records, nil
 }
 
-// useFrontEnd makes cmd, a compile by the toolchain's compiler, run
-// goadvise's copy of it that stops after escape analysis (see package
-// frontend), if there is one or this process can build it. The unit's
-// compile exists for the log alone, so the back end, most of the
-// compile's time, is work nothing reads.
-func useFrontEnd(ctx context.Context, cmd *exec.Cmd) {
+// frontEnd returns the path of goadvise's copy of the toolchain's
+// compiler (go vet's GOTOOLDIR) that stops after escape analysis (see
+// package frontend), if there is one or this process can build it, or ""
+// to compile with the toolchain's compiler. The unit's compile exists for
+// the log alone, so the back end, most of the compile's time, is work
+// nothing reads.
+func frontEnd(ctx context.Context) string {
 	tooldir := os.Getenv("GOTOOLDIR")
-	if tooldir == "" || cmd.Path != filepath.Join(tooldir, "compile") {
-		return
+	if tooldir == "" {
+		return ""
 	}
+	return frontEndIn(ctx, tooldir)
+}
+
+// frontEndIn returns the path of the front-end copy of the compiler in
+// tooldir, as frontEnd does. It reports a failure to build the copy once.
+func frontEndIn(ctx context.Context, tooldir string) string {
 	fe, first, err := frontend.Compiler(ctx, tooldir)
 	if err != nil {
 		if first {
 			fmt.Fprintf(os.Stderr, "goadvise: %v; compiling with the toolchain's compiler\n", err)
 		}
-		return
+		return ""
 	}
-	cmd.Path, cmd.Args[0] = fe, fe
+	return fe
 }
 
 // watchVetFiles compiles files as the vet unit cfg, with -m=2, and
 // returns the compiler's inlining decisions about the declarations of
 // want (see [toolexec.Watch]).
 func watchVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir string, want []string) ([]string, error) {
-	cmd, err := vetCompileCmd(ctx, cfg, files, dir, "-m=2")
+	cmd, err := vetCompileCmd(ctx, cfg, files, dir, "", "-m=2")
 	if err != nil {
 		return nil, err
 	}
@@ -283,8 +294,9 @@ func compileError(msg string) error {
 }
 
 // vetCompileCmd returns the command that compiles files as the vet unit
-// cfg, with the extra compiler flags, writing its output under dir.
-func vetCompileCmd(ctx context.Context, cfg *vetConfigFile, files []string, dir string, flags ...string) (*exec.Cmd, error) {
+// cfg, with the extra compiler flags, writing its output under dir. It
+// runs compiler, or the toolchain's compiler if that is "".
+func vetCompileCmd(ctx context.Context, cfg *vetConfigFile, files []string, dir, compiler string, flags ...string) (*exec.Cmd, error) {
 	var icfg bytes.Buffer
 	var paths []string
 	for a, b := range cfg.ImportMap {
@@ -315,7 +327,10 @@ func vetCompileCmd(ctx context.Context, cfg *vetConfigFile, files []string, dir 
 	if cfg.Standard[cfg.ImportPath] {
 		args = append(args, "-std")
 	}
-	asm := false
+	// The go command tells the compiler that it has the whole package
+	// unless the package has assembly, or is one of the packages of the
+	// standard library whose bodyless functions the runtime supplies.
+	asm := cfg.Standard[cfg.ImportPath] && slices.Contains(runtimeSupplied, cfg.ImportPath)
 	for _, f := range cfg.NonGoFiles {
 		if strings.HasSuffix(f, ".s") {
 			asm = true
@@ -334,7 +349,9 @@ func vetCompileCmd(ctx context.Context, cfg *vetConfigFile, files []string, dir 
 	// go vet tells its tools where the toolchain's tools are; running the
 	// compiler directly saves starting the go command for each unit.
 	name := "go"
-	if dir := os.Getenv("GOTOOLDIR"); dir != "" {
+	if compiler != "" {
+		name, args = compiler, args[2:]
+	} else if dir := os.Getenv("GOTOOLDIR"); dir != "" {
 		if c := filepath.Join(dir, "compile"); fileExists(c) {
 			name, args = c, args[2:]
 		}
@@ -343,6 +360,11 @@ func vetCompileCmd(ctx context.Context, cfg *vetConfigFile, files []string, dir 
 	cmd.Dir = cfg.Dir
 	return cmd, nil
 }
+
+// runtimeSupplied are the packages of the standard library that declare
+// functions the runtime supplies, which the go command compiles without
+// -complete (cmd/go/internal/work's gc.go).
+var runtimeSupplied = []string{"bytes", "internal/poll", "net", "os", "runtime/metrics", "runtime/pprof", "runtime/trace", "sync", "syscall", "time"}
 
 func fileExists(name string) bool {
 	fi, err := os.Stat(name)
