@@ -23,8 +23,11 @@
 #           compile);
 #           module copies are edited between runs so that every tool
 #           recompiles and re-analyses them while dependencies stay warm.
-#   std:    the standard library; the floor is go build -a -gcflags=std=-m std,
-#           since goadvise recompiles all of std with its logging flags.
+#   std:    the standard library; the floor is go build -a -gcflags=std=-m std.
+#           goadvise finds std's plain compiles in the build cache and
+#           compiles them again only for the log (with its front-end copy
+#           of the compiler); a second run with GOADVISE_FRONTEND=off
+#           compiles all of std with the log, as without those compiles.
 # Peak memory is the largest RSS of any one process of the run (GNU time),
 # the compiler's included. Times are wall-clock seconds: run it on a quiet
 # machine, and compare ratios, which are measured in the same run.
@@ -80,7 +83,11 @@ report() { # workload
 	if [ -n "${T_profile_warm:-}" ]; then
 		line "check -profile warm / cold" "$(ratio "$T_profile_warm" "$T_profile_cold")" "<= 0.10"
 	fi
-	unset T_vettool M_whole T_profile_warm
+	if [ -n "${T_check_logbuild:-}" ]; then
+		line "same, every package compiled with the log / floor" "$(ratio "$T_check_logbuild" "$T_floor")" "for reference"
+		line "same, its peak RSS / staticcheck's" "$(ratio "$M_check_logbuild" "$M_staticcheck")" "for reference"
+	fi
+	unset T_vettool M_whole T_profile_warm T_check_logbuild
 }
 
 # run_module NAME MODULE VERSION ONEFILE PROFILE: the measures on a copy of
@@ -133,8 +140,15 @@ run_std() {
 	echo "== workload: std ($(go list std | wc -l) packages)"
 	go vet std >/dev/null 2>&1 || true
 	measure floor go build -a -gcflags=std=-m std
+	# go list -export std leaves the plain compiles of std in the build
+	# cache, as any build of a program does for the packages it imports:
+	# check compiles those with the front-end copy of the compiler (see
+	# docs/performance.md). GOADVISE_FRONTEND=off compiles every package
+	# with the log, as check does when the build cache lacks them.
+	go list -export std >/dev/null
 	GOADVISE_CACHE=$work/cache-std measure check_cold "$ga" check std
 	GOADVISE_CACHE=$work/cache-std measure check_warm "$ga" check std
+	GOADVISE_CACHE=$work/cache-std-logbuild GOADVISE_FRONTEND=off measure check_logbuild "$ga" check std
 	STATICCHECK_CACHE=$work/sccache-std measure staticcheck "$sc" std
 	report "std"
 }
