@@ -821,15 +821,19 @@ func (c *collector) frontEndTargets(ctx context.Context, targets []*target) stri
 	if err != nil {
 		return "" // the build's go list will say what is wrong
 	}
+	eligible := make(map[string]bool)
+	for _, p := range paths {
+		eligible[p] = !stale[p]
+	}
 	logged := make(map[string]bool)
 	for _, t := range targets {
-		if t.skip == "" && (!slices.Contains(paths, t.importPath) || stale[t.importPath]) {
+		if t.skip == "" && !eligible[t.importPath] {
 			logged[t.importPath] = true
 		}
 	}
 	marked := false
 	for _, t := range targets {
-		if !slices.Contains(paths, t.importPath) || logged[t.importPath] {
+		if !eligible[t.importPath] {
 			continue
 		}
 		if slices.ContainsFunc(c.depsOf[t.importPath], func(d string) bool { return logged[d] }) {
@@ -873,21 +877,30 @@ func (c *collector) compileFrontEnd(ctx context.Context, targets, all []*target,
 	var (
 		mu       sync.Mutex
 		compiled []*target
-		wg       sync.WaitGroup
 	)
+	forEach(targets, func(t *target) {
+		if err := c.compileOne(ctx, t, byPath[t.importPath], exports, compiler, env); err != nil {
+			t.res.Err = err.Error()
+			return
+		}
+		mu.Lock()
+		compiled = append(compiled, t)
+		mu.Unlock()
+	})
+	return compiled, ctx.Err()
+}
+
+// forEach calls f for each of the targets, on all cores, and returns
+// when every call has.
+func forEach(targets []*target, f func(*target)) {
+	var wg sync.WaitGroup
 	next := make(chan *target)
 	for range min(runtime.GOMAXPROCS(0), len(targets)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for t := range next {
-				if err := c.compileOne(ctx, t, byPath[t.importPath], exports, compiler, env); err != nil {
-					t.res.Err = err.Error()
-					continue
-				}
-				mu.Lock()
-				compiled = append(compiled, t)
-				mu.Unlock()
+				f(t)
 			}
 		}()
 	}
@@ -896,7 +909,6 @@ func (c *collector) compileFrontEnd(ctx context.Context, targets, all []*target,
 	}
 	close(next)
 	wg.Wait()
-	return compiled, ctx.Err()
 }
 
 // listed is what compileFrontEnd reads of the build's listing.
@@ -932,7 +944,9 @@ func (c *collector) compileOne(ctx context.Context, t *target, p *listed, export
 	}
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return compileError(restoreNames(strings.TrimSpace(string(out)), []*target{t}))
+		// go list compiled the package: the failure is the copy's.
+		msg := restoreNames(strings.TrimSpace(string(out)), []*target{t})
+		return fmt.Errorf("goadvise's front-end copy of the compiler failed (GOADVISE_FRONTEND=off compiles with the toolchain's): %s", firstLines(msg, 5))
 	}
 	return nil
 }
@@ -943,40 +957,27 @@ func (c *collector) parseLogs(targets []*target) error {
 	var (
 		mu      sync.Mutex
 		unknown error
-		wg      sync.WaitGroup
 	)
-	next := make(chan *target)
-	for range min(runtime.GOMAXPROCS(0), len(targets)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range next {
-				recs, err := c.parseTarget(t)
-				if err != nil {
-					var ufe *UnknownFormatError
-					if errors.As(err, &ufe) {
-						mu.Lock()
-						unknown = err
-						mu.Unlock()
-					}
-					t.res.Err = err.Error()
-					continue
-				}
-				// Warm keeps in memory only what it could not cache.
-				if !cachePut(t.key, recs) || !c.cacheOnly {
-					t.res.Records = recs
-					if recs == nil {
-						t.res.Records = []Record{} // not "read it from the cache"
-					}
-				}
+	forEach(targets, func(t *target) {
+		recs, err := c.parseTarget(t)
+		if err != nil {
+			var ufe *UnknownFormatError
+			if errors.As(err, &ufe) {
+				mu.Lock()
+				unknown = err
+				mu.Unlock()
 			}
-		}()
-	}
-	for _, t := range targets {
-		next <- t
-	}
-	close(next)
-	wg.Wait()
+			t.res.Err = err.Error()
+			return
+		}
+		// Warm keeps in memory only what it could not cache.
+		if !cachePut(t.key, recs) || !c.cacheOnly {
+			t.res.Records = recs
+			if recs == nil {
+				t.res.Records = []Record{} // not "read it from the cache"
+			}
+		}
+	})
 	return unknown
 }
 

@@ -42,7 +42,7 @@ func CompileEdited(ctx context.Context, pass *analysis.Pass, replace map[string]
 	defer os.RemoveAll(e.dir)
 	var recs []Record
 	if cfg := vetConfig; cfg != nil && cfg.ImportPath == pass.Pkg.Path() {
-		recs, err = compileVetFiles(ctx, cfg, e.files(cfg), e.dir, frontEnd(ctx), nil)
+		recs, err = compileVetFiles(ctx, cfg, e.files(cfg), e.dir, frontEnd(ctx))
 	} else {
 		recs, err = compileOverlay(ctx, pass, e.written, e.dir)
 	}

@@ -186,7 +186,7 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 		return nil, false, fmt.Errorf("creating compiler log directory: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	recs, err := compileVetFiles(ctx, cfg, files, dir, frontEnd(ctx), nil)
+	recs, err := compileVetFiles(ctx, cfg, files, dir, frontEnd(ctx))
 	if err != nil {
 		return nil, false, err
 	}
@@ -196,9 +196,8 @@ func compileUnit(ctx context.Context, cfg *vetConfigFile) ([]Record, bool, error
 
 // compileVetFiles compiles files as the vet unit cfg, with the
 // optimization log written under dir, and parses the log. compiler is the
-// compiler to run ("" for the toolchain's), env its environment (nil for
-// goadvise's) and flags more flags for it.
-func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir, compiler string, env []string, flags ...string) ([]Record, error) {
+// compiler to run ("" for the toolchain's).
+func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, dir, compiler string) ([]Record, error) {
 	logDir := filepath.Join(dir, "log")
 	// The compiler names each log file after a source file's base name,
 	// and a file of another package compiled here (a generic function's)
@@ -213,12 +212,10 @@ func compileVetFiles(ctx context.Context, cfg *vetConfigFile, files []string, di
 		orig[renamed] = f
 		rewrites[i] = f + "=>" + renamed
 	}
-	flags = append(flags, "-json=0,"+logDir, "-trimpath="+strings.Join(rewrites, ";"))
-	cmd, err := vetCompileCmd(ctx, cfg, files, dir, compiler, flags...)
+	cmd, err := vetCompileCmd(ctx, cfg, files, dir, compiler, "-json=0,"+logDir, "-trimpath="+strings.Join(rewrites, ";"))
 	if err != nil {
 		return nil, err
 	}
-	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		msg := strings.TrimSpace(string(out))
 		for renamed, f := range orig {
