@@ -874,6 +874,10 @@ func (c *collector) compileFrontEnd(ctx context.Context, targets, all []*target,
 		}
 		env = append(slices.Clip(env), "GOMEMLIMIT="+limit)
 	}
+	for _, t := range targets { // pkgLogDir is not safe for concurrent use
+		t.renamed = c.renames(t)
+		t.logDirs = []string{c.pkgLogDir(t.importPath)}
+	}
 	var (
 		mu       sync.Mutex
 		compiled []*target
@@ -919,8 +923,9 @@ type listed struct {
 }
 
 // compileOne compiles t, which the build's listing describes as p, with
-// compiler, logging where the build would have (see build): its files
-// renamed as the build renames them, the build's compile flags.
+// compiler, logging where the build would have (see build, and
+// compileFrontEnd, which sets t.logDirs and t.renamed): its files renamed
+// as the build renames them, the build's compile flags.
 func (c *collector) compileOne(ctx context.Context, t *target, p *listed, exports map[string]string, compiler string, env []string) error {
 	if p == nil {
 		return fmt.Errorf("%s is not in the build's listing", t.importPath)
@@ -930,8 +935,6 @@ func (c *collector) compileOne(ctx context.Context, t *target, p *listed, export
 		return fmt.Errorf("creating compiler log directory: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	t.renamed = c.renames(t)
-	t.logDirs = []string{c.pkgLogDir(t.importPath)}
 	flags := append([]string{"-json=0," + t.logDirs[0]}, strings.Fields(c.compileFlags(t))...)
 	if r := renameRules(t); r != "" {
 		flags = append(flags, r)
