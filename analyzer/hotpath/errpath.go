@@ -30,7 +30,9 @@ import (
 //     "if r == nil { return }" (or the else block of "if r == nil").
 //
 // The block of an if whose condition is a tracing or debug switch ("if
-// trace {", see debugGuard) is cold the same way, for another reason.
+// trace {", see debugGuard) is cold the same way, for another reason; so
+// is the code of an analyzer that builds and reports a diagnostic (see
+// reportsDiagnostic, endsInReport and reportTail).
 
 // errorRegions returns the error paths of file as regions.
 func errorRegions(info *types.Info, file *ast.File) []region {
@@ -40,6 +42,9 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 	}
 	addDebug := func(pos, end token.Pos) {
 		regs = append(regs, region{span{pos, end}, errPath, debugWho, DebugOnly})
+	}
+	addReport := func(pos, end token.Pos) {
+		regs = append(regs, region{span{pos, end}, errPath, reportWho, ReportsDiagnostic})
 	}
 	rec := recovered(info, file)
 	var stack []ast.Node // from the file inwards
@@ -72,7 +77,13 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 				endsInError(info, results, n.Body.List, append([]ast.Node{n.Body}, path...)) || buildsError(info, n.Body.List) {
 				add(n.Body.Pos(), n.Body.End())
 			}
+			if endsInReport(info, n.Body.List) {
+				addReport(n.Body.Pos(), n.Body.End())
+			}
 			if els, ok := n.Else.(*ast.BlockStmt); ok {
+				if endsInReport(info, els.List) {
+					addReport(els.Pos(), els.End())
+				}
 				if recoverCheck(info, rec, n.Cond, token.EQL) ||
 					endsInError(info, results, els.List, append([]ast.Node{els}, path...)) || buildsError(info, els.List) {
 					add(els.Pos(), els.End())
@@ -85,10 +96,20 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 					add(n.End(), b.End())
 				}
 			}
+		case *ast.ForStmt:
+			if first := reportTail(info, n.Body); first != nil {
+				addReport(first.Pos(), n.Body.End())
+			}
+		case *ast.RangeStmt:
+			if first := reportTail(info, n.Body); first != nil {
+				addReport(first.Pos(), n.Body.End())
+			}
 		case *ast.CaseClause:
 			path := outer()
 			if endsInError(info, enclosingResults(info, path), n.Body, path) || buildsError(info, n.Body) {
 				add(n.Colon+1, n.End())
+			} else if endsInReport(info, n.Body) {
+				addReport(n.Colon+1, n.End())
 			}
 		case *ast.CommClause:
 			path := outer()
@@ -101,10 +122,155 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 			if len(n.Args) > 0 && (Terminal(info, n) || failure(info, n)) {
 				add(n.Lparen, n.End())
 			}
+			if len(n.Args) > 0 && reportsDiagnostic(info, n) {
+				addReport(n.Lparen, n.End())
+			}
 		}
 		return true
 	})
 	return regs
+}
+
+// ReportsDiagnostic is the reason of the code of an analyzer (a
+// golang.org/x/tools/go/analysis one) that builds and reports a
+// diagnostic: it runs once per finding, not per node the analyzer visits.
+const ReportsDiagnostic = "only when it reports a diagnostic"
+
+// reportWho names the code that reports a diagnostic in the reasons of its
+// callees.
+const reportWho = "the reporting of a diagnostic"
+
+// analysisPath is the import path of the package of go/analysis.
+const analysisPath = "golang.org/x/tools/go/analysis"
+
+// reportsDiagnostic reports whether call reports an analyzer's diagnostic:
+// a method of analysis.Pass whose name begins with Report (Report,
+// Reportf, ReportRangef), a function whose name begins with Report or
+// report given the *analysis.Pass (staticcheck's report.Report(pass, node,
+// msg)), or a call given an analysis.Diagnostic literal (a helper such as
+// emit(pass, analysis.Diagnostic{...})).
+func reportsDiagnostic(info *types.Info, call *ast.CallExpr) bool {
+	if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && strings.HasPrefix(strings.ToLower(fn.Name()), "report") {
+		if recv := fn.Signature().Recv(); recv != nil {
+			if strings.HasPrefix(fn.Name(), "Report") && isAnalysisType(recv.Type(), "Pass") {
+				return true
+			}
+		} else if slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return isAnalysisType(info.TypeOf(a), "Pass") }) {
+			return true
+		}
+	}
+	for _, a := range call.Args {
+		if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			a = u.X
+		}
+		if lit, ok := ast.Unparen(a).(*ast.CompositeLit); ok && isAnalysisType(info.TypeOf(lit), "Diagnostic") {
+			return true
+		}
+	}
+	return false
+}
+
+// isAnalysisType reports whether t, or what it points to, is the named
+// type of package analysis with the given name.
+func isAnalysisType(t types.Type, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == analysisPath
+}
+
+// endsInReport reports whether the last statement of a block reports a
+// diagnostic (see reportsDiagnostic), or the one before a continue, break
+// or bare return does, or is an if statement whose branches all end so
+// ("if async { pass.Reportf(...) } else if sub { pass.Reportf(...) }"),
+// or a switch whose clauses all do.
+func endsInReport(info *types.Info, list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	last := list[len(list)-1]
+	if len(list) > 1 && skipsOn(last) {
+		last = list[len(list)-2]
+	}
+	switch s := last.(type) {
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		return ok && reportsDiagnostic(info, call)
+	case *ast.IfStmt:
+		return ifReports(info, s)
+	case *ast.SwitchStmt:
+		return clausesReport(info, s.Body)
+	case *ast.TypeSwitchStmt:
+		return clausesReport(info, s.Body)
+	}
+	return false
+}
+
+// clausesReport reports whether every clause of a switch body ends by
+// reporting a diagnostic.
+func clausesReport(info *types.Info, body *ast.BlockStmt) bool {
+	for _, c := range body.List {
+		if !endsInReport(info, c.(*ast.CaseClause).Body) {
+			return false
+		}
+	}
+	return len(body.List) > 0
+}
+
+// ifReports reports whether every branch of an if statement (and of the
+// ifs of its else chain) ends by reporting a diagnostic.
+func ifReports(info *types.Info, s *ast.IfStmt) bool {
+	if !endsInReport(info, s.Body.List) {
+		return false
+	}
+	switch e := s.Else.(type) {
+	case *ast.IfStmt:
+		return ifReports(info, e)
+	case *ast.BlockStmt:
+		return endsInReport(info, e.List)
+	}
+	return true
+}
+
+// reportTail returns the first statement of the tail of a loop body that
+// ends by reporting a diagnostic: the statements after the last one that
+// can leave the iteration (continue, break, return, goto), which run for
+// each diagnostic reported, or nil.
+func reportTail(info *types.Info, body *ast.BlockStmt) ast.Stmt {
+	list := body.List
+	if !endsInReport(info, list) {
+		return nil
+	}
+	end := len(list)
+	if end > 1 && skipsOn(list[end-1]) {
+		end--
+	}
+	i := end - 1
+	for i > 0 && !leavesIteration(list[i-1]) {
+		i--
+	}
+	return list[i]
+}
+
+// leavesIteration reports whether s holds a statement that can leave the
+// iteration of the loop around it, outside function literals: a break,
+// continue or goto (see hasJump), or a return.
+func leavesIteration(s ast.Stmt) bool {
+	if hasJump([]ast.Stmt{s}) {
+		return true
+	}
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // DebugOnly is the reason of code that runs only when tracing or debug

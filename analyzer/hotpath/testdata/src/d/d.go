@@ -1,0 +1,77 @@
+// Package d is an analyzer's code: what builds and reports a diagnostic
+// runs once per finding, not per node visited.
+package d
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+func mark(...any) int { return 0 }
+
+// emit is a helper given a diagnostic.
+func emit(pass *analysis.Pass, d *analysis.Diagnostic) { pass.Report(*d) }
+
+// reportf is a helper given the pass, as staticcheck's report.Report.
+func reportf(pass *analysis.Pass, format string, args ...any) {}
+
+// reportCount is not given the pass: it reports no diagnostic.
+func reportCount(name string) {}
+
+// tracker has a Report method of its own, which reports no diagnostic.
+type tracker struct{}
+
+func (tracker) Report(s string) {}
+
+func run(pass *analysis.Pass, names []string, t tracker) {
+	for _, n := range names {
+		mark() // want `hot-loop: inside a loop`
+		if n == "" {
+			msg := fmt.Sprint("empty", mark()) // want `cold: only when it reports a diagnostic`
+			pass.Report(analysis.Diagnostic{
+				Message: msg,
+				SuggestedFixes: []analysis.SuggestedFix{{
+					Message: fmt.Sprint("remove", mark()), // want `cold: only when it reports a diagnostic`
+				}},
+			})
+		}
+		switch len(n) {
+		case 1:
+			pass.Reportf(0, "short %s %d", n, mark()) // want `cold: only when it reports a diagnostic`
+			continue
+		case 2:
+			t.Report(fmt.Sprint(n, mark())) // want `hot-loop: inside a loop`
+		}
+		emit(pass, &analysis.Diagnostic{Message: fmt.Sprint(n, mark())}) // want `cold: only when it reports a diagnostic`
+		if n == "x" {
+			reportf(pass, "x %d", mark()) // want `cold: only when it reports a diagnostic`
+		}
+		reportCount(fmt.Sprint(n, mark())) // want `hot-loop: inside a loop`
+		mark()                             // want `hot-loop: inside a loop`
+	}
+}
+
+// switches reports in every clause of a switch that ends the block.
+func switches(pass *analysis.Pass, v any, ok bool) {
+	for range 3 {
+		if ok {
+			msg := fmt.Sprint("value", mark()) // want `cold: only when it reports a diagnostic`
+			switch v.(type) {
+			case int:
+				pass.Reportf(0, "int %s", msg)
+			default:
+				pass.Reportf(0, "other %s", msg)
+			}
+		}
+		if !ok {
+			msg := fmt.Sprint("value", mark()) // want `hot-loop: inside a loop`
+			switch v.(type) {
+			case int:
+				pass.Reportf(0, "int %s", msg)
+			default:
+				println(msg)
+			}
+		}
+	}
+}

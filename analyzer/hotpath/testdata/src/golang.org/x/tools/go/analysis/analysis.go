@@ -1,0 +1,27 @@
+// Package analysis stands for golang.org/x/tools/go/analysis: the types
+// through which an analyzer reports its diagnostics.
+package analysis
+
+import "go/token"
+
+type Diagnostic struct {
+	Pos, End       token.Pos
+	Message        string
+	SuggestedFixes []SuggestedFix
+}
+
+type SuggestedFix struct {
+	Message   string
+	TextEdits []TextEdit
+}
+
+type TextEdit struct {
+	Pos, End token.Pos
+	NewText  []byte
+}
+
+type Pass struct{}
+
+func (p *Pass) Report(d Diagnostic) {}
+
+func (p *Pass) Reportf(pos token.Pos, format string, args ...any) {}
