@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -42,7 +44,7 @@ type checker struct {
 	esc       *optlog.Result
 	hot       *hotpath.Result
 	root      inspector.Cursor
-	uses      map[types.Object][]*ast.Ident // uses of the package's objects
+	uses      map[types.Object][]*ast.Ident // uses of the package's objects, in source order
 	iface     map[string]bool               // method names of the package's interfaces
 	other     []*ast.File                   // files of the package outside the pass, parsed on demand
 	otherName map[*ast.File]string          // their names
@@ -68,6 +70,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if obj.Pkg() == pass.Pkg {
 			c.uses[obj] = append(c.uses[obj], id)
 		}
+	}
+	// In source order, so that the use a message names (the first that
+	// rules out the change) is the same on every run.
+	for _, ids := range c.uses {
+		slices.SortFunc(ids, func(a, b *ast.Ident) int { return int(a.Pos() - b.Pos()) })
 	}
 	for _, tv := range pass.TypesInfo.Types {
 		c.addInterface(tv.Type)
@@ -158,8 +165,8 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 		}
 		return p.Name()
 	})
-	head := fmt.Sprintf("%s returns a %d-byte %s by pointer, so it is allocated on the heap on every call (the compiler: %s)",
-		funcname.InPackage(fn), size, tname, rec.Message)
+	head := fmt.Sprintf("%s returns %s %d-byte %s by pointer, so it is allocated on the heap on every call (the compiler: %s)",
+		funcname.InPackage(fn), article(size), size, tname, rec.Message)
 	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Category: hot.Tier.String()}
 	edits, why := c.fixable(fd, fn, rets)
 	if why == skip {
@@ -584,4 +591,15 @@ func (c *checker) climb(path []ast.Node, k int) int {
 func (c *checker) where(n ast.Node) string {
 	p := c.pass.Fset.Position(n.Pos())
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// article returns the indefinite article for the number n as it is read
+// aloud: "an" for eight, eleven, eighteen, eighty and eight hundred and
+// their thousands, "a" otherwise.
+func article(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	if s[0] == '8' || (len(s)%3 == 2 && (s[:2] == "11" || s[:2] == "18")) {
+		return "an"
+	}
+	return "a"
 }

@@ -30,3 +30,11 @@ func TestCategory(t *testing.T) {
 		}
 	}
 }
+
+func TestArticle(t *testing.T) {
+	for n, want := range map[int64]string{1: "a", 8: "an", 11: "an", 16: "a", 18: "an", 24: "a", 80: "an", 88: "an", 110: "a", 800: "an", 11000: "an", 18432: "an", 1100: "a"} {
+		if got := byvalue.Article(n); got != want {
+			t.Errorf("article(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

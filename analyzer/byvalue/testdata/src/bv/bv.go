@@ -150,3 +150,32 @@ func Ext(xs []int) int {
 	}
 	return t
 }
+
+type tally struct{ n int }
+
+// newTally's callers rule the change out twice; the message names the
+// first in the source, on every run.
+//
+//go:noinline
+func newTally(n int) *tally {
+	return &tally{n} // want `newTally returns an 8-byte tally by pointer, .* but a caller mutates through it at bv.go:170`
+}
+
+var tallies []*tally
+
+func Count(xs []int) int {
+	t := 0
+	for i := range xs {
+		c := newTally(i)
+		c.n++
+		t += c.n
+		tallies = append(tallies, newTally(i))
+		d, e, f, g := newTally(i), newTally(i), newTally(i), newTally(i)
+		d.n++
+		e.n++
+		f.n++
+		g.n++
+		t += d.n + e.n + f.n + g.n
+	}
+	return t
+}

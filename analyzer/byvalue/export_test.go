@@ -1,0 +1,4 @@
+package byvalue
+
+// Article is article, for tests.
+var Article = article
