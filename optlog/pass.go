@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -103,21 +104,42 @@ func isTestMain(pass *analysis.Pass) bool {
 // the directory of its files (the cache applies). Packages laid out
 // GOPATH-style (dir ends in /src/<import path>, as in analysistest's
 // testdata) are built in GOPATH mode.
+//
+// The results are kept by directory as well as by path, so that a process
+// that analyses two trees with packages of the same path (a test run with
+// -count, a driver given two modules) gives each its own.
 func fallback(pass *analysis.Pass, path string, test bool) *PackageResult {
 	opts := standaloneOptions(pass, path)
 	opts.Tests = test
+	key := opts.Dir + "\x00" + tableKey(path, test)
+	fallbacks.Lock()
+	pr := fallbacks.m[key]
+	fallbacks.Unlock()
+	if pr != nil {
+		return pr
+	}
+	pr = &PackageResult{ImportPath: path, Test: test, Err: "go list did not report the package"}
 	res, err := Collect(context.Background(), opts)
 	if err != nil {
-		return &PackageResult{ImportPath: path, Test: test, Err: err.Error()}
+		pr.Err = err.Error()
 	}
-	store(res)
+	fallbacks.Lock()
+	defer fallbacks.Unlock()
 	for _, r := range res {
+		fallbacks.m[opts.Dir+"\x00"+tableKey(r.ImportPath, r.Test)] = r
 		if r.ImportPath == path && r.Test == test {
-			return r
+			pr = r
 		}
 	}
-	return &PackageResult{ImportPath: path, Test: test, Err: "go list did not report the package"}
+	fallbacks.m[key] = pr
+	return pr
 }
+
+// fallbacks holds the results of fallback, by directory and tableKey.
+var fallbacks = struct {
+	sync.Mutex
+	m map[string]*PackageResult
+}{m: make(map[string]*PackageResult)}
 
 // standaloneOptions returns the options that build the package of the
 // pass on its own, in the directory of its files.

@@ -69,3 +69,23 @@ func TestTestFileCallers(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoTrees checks that one process analysing two trees whose packages
+// have the same path reports each tree's own findings: the compiler's
+// decisions for the first are not used for the second.
+func TestTwoTrees(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	for _, pad := range []string{"", "\n\n\n"} {
+		src := strings.Replace(pointSrc, "\n//go:noinline", pad+"\n//go:noinline", 1)
+		dir := gittest.NewTree(t, map[string]string{"go.mod": "module p\n\ngo 1.26\n", "p.go": src})
+		diags, fset := fixtest.Analyze(t, byvalue.Analyzer, dir, nil, false)
+		want := 7 + strings.Count(pad, "\n")
+		if len(diags) != 1 || fset.Position(diags[0].Pos).Line != want {
+			var got []string
+			for _, d := range diags {
+				got = append(got, fset.Position(d.Pos).String())
+			}
+			t.Errorf("tree with the constructor's return at line %d: findings at %v, want one there", want, got)
+		}
+	}
+}
