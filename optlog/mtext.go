@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Remark is one line of the compiler's -m or -d=pgodebug output.
@@ -65,20 +66,30 @@ type Remarks struct {
 	HotCDF  string                 // hot-callsite-thres-from-CDF
 }
 
-var (
-	remarkPosRE  = regexp.MustCompile(`^((?:[A-Za-z]:)?[^:\s]+\.go):(\d+):(\d+): (.*)$`)
-	hotBudgetRE  = regexp.MustCompile(`^hot-budget check allows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in function (\S+)$`)
-	hotBigRE     = regexp.MustCompile(`^hot-big check disallows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in big function (\S+)$`)
-	devirtRE     = regexp.MustCompile(`^PGO devirtualizing (interface|function) call (.+) to (\S+)$`)
-	canInlineRE  = regexp.MustCompile(`^can inline (\S+)`)
-	inlineCallRE = regexp.MustCompile(`^inlining call to (\S+)`)
-)
+// remarkREs are the patterns of -m and -d=pgodebug output, compiled on
+// first use: every goadvise process, go vet's units included, would
+// otherwise compile them at start-up.
+var remarkREs = sync.OnceValue(func() *remarkPatterns {
+	return &remarkPatterns{
+		pos:        regexp.MustCompile(`^((?:[A-Za-z]:)?[^:\s]+\.go):(\d+):(\d+): (.*)$`),
+		hotBudget:  regexp.MustCompile(`^hot-budget check allows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in function (\S+)$`),
+		hotBig:     regexp.MustCompile(`^hot-big check disallows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in big function (\S+)$`),
+		devirt:     regexp.MustCompile(`^PGO devirtualizing (interface|function) call (.+) to (\S+)$`),
+		canInline:  regexp.MustCompile(`^can inline (\S+)`),
+		inlineCall: regexp.MustCompile(`^inlining call to (\S+)`),
+	}
+})
+
+type remarkPatterns struct {
+	pos, hotBudget, hotBig, devirt, canInline, inlineCall *regexp.Regexp
+}
 
 // ParseRemarks parses the output of go build with -gcflags=-m and
 // -d=pgodebug=1 or 3. Relative file names are resolved against dir, the
 // go command's directory. Only packages in keep are kept.
 func ParseRemarks(r io.Reader, dir string, keep map[string]bool) (*Remarks, error) {
 	out := &Remarks{Stats: make(map[Position]*CallStat)}
+	re := remarkREs()
 	abs := func(f string) string {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(dir, f)
@@ -118,21 +129,21 @@ func ParseRemarks(r io.Reader, dir string, keep map[string]bool) (*Remarks, erro
 			out.HotCDF = v
 			continue
 		}
-		if m := hotBudgetRE.FindStringSubmatch(line); m != nil {
+		if m := re.hotBudget.FindStringSubmatch(line); m != nil {
 			cost, _ := strconv.Atoi(m[2])
 			l, _ := strconv.Atoi(m[4])
 			c, _ := strconv.Atoi(m[5])
 			addRemark(Remark{Pkg: pkg, Kind: RemarkHotInline, Callee: m[1], Cost: cost, Pos: Position{abs(m[3]), l, c}, Caller: m[6]})
 			continue
 		}
-		if m := hotBigRE.FindStringSubmatch(line); m != nil {
+		if m := re.hotBig.FindStringSubmatch(line); m != nil {
 			cost, _ := strconv.Atoi(m[2])
 			l, _ := strconv.Atoi(m[4])
 			c, _ := strconv.Atoi(m[5])
 			addRemark(Remark{Pkg: pkg, Kind: RemarkHotBig, Callee: m[1], Cost: cost, Pos: Position{abs(m[3]), l, c}, Caller: m[6]})
 			continue
 		}
-		m := remarkPosRE.FindStringSubmatch(line)
+		m := re.pos.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -143,10 +154,10 @@ func ParseRemarks(r io.Reader, dir string, keep map[string]bool) (*Remarks, erro
 		switch {
 		case strings.HasPrefix(msg, "inlining call to "):
 			rk.Kind = RemarkInlineCall
-			rk.Callee = inlineCallRE.FindStringSubmatch(msg)[1]
+			rk.Callee = re.inlineCall.FindStringSubmatch(msg)[1]
 		case strings.HasPrefix(msg, "can inline "):
 			rk.Kind = RemarkCanInline
-			rk.Callee = canInlineRE.FindStringSubmatch(msg)[1]
+			rk.Callee = re.canInline.FindStringSubmatch(msg)[1]
 		case strings.HasPrefix(msg, "moved to heap: "):
 			rk.Kind = RemarkMoved
 			rk.Name = strings.TrimPrefix(msg, "moved to heap: ")
@@ -157,7 +168,7 @@ func ParseRemarks(r io.Reader, dir string, keep map[string]bool) (*Remarks, erro
 			rk.Kind = RemarkNoEscape
 			rk.Name = strings.TrimSuffix(msg, " does not escape")
 		default:
-			if dm := devirtRE.FindStringSubmatch(msg); dm != nil {
+			if dm := re.devirt.FindStringSubmatch(msg); dm != nil {
 				rk.Kind = RemarkDevirt
 				rk.Iface = dm[1] == "interface"
 				rk.Expr = dm[2]

@@ -34,27 +34,31 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
-// templates holds the parsed templates: "check", "bench" and "explain",
-// which share the layout in layout.tmpl.
-var templates = template.Must(template.New("page").Funcs(template.FuncMap{
-	"f1":  func(x float64) string { return fmt.Sprintf("%.1f", x) },
-	"f2":  func(x float64) string { return fmt.Sprintf("%.2f", x) },
-	"pct": func(x float64) string { return fmt.Sprintf("%.2f%%", x) },
-	"add": func(a, b int) int { return a + b },
-	"sub": func(a, b float64) float64 { return a - b },
-}).ParseFS(templateFS, "templates/*.tmpl"))
+// templates returns the parsed templates: "check", "bench" and "explain",
+// which share the layout in layout.tmpl. They are parsed on first use, not
+// when every goadvise process (each of go vet's units) starts.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"f1":  func(x float64) string { return fmt.Sprintf("%.1f", x) },
+		"f2":  func(x float64) string { return fmt.Sprintf("%.2f", x) },
+		"pct": func(x float64) string { return fmt.Sprintf("%.2f%%", x) },
+		"add": func(a, b int) int { return a + b },
+		"sub": func(a, b float64) float64 { return a - b },
+	}).ParseFS(templateFS, "templates/*.tmpl"))
+})
 
 // render executes the named template into a buffer and writes it to w only
 // when it succeeded, so that w never receives half a page.
 func render(w io.Writer, name string, data any) error {
 	var b strings.Builder
-	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+	if err := templates().ExecuteTemplate(&b, name, data); err != nil {
 		return fmt.Errorf("rendering %s page: %w", name, err)
 	}
 	_, err := io.WriteString(w, b.String())
