@@ -60,6 +60,7 @@ type resolver struct {
 	fset    *token.FileSet            // the pass's, which holds the positions of imported objects
 	imports map[string]*types.Package // all packages the pass's package depends on, by path
 	names   *strings.Replacer         // "a/b/c." to "c.", for every path of imports with a slash; see pkgNames
+	leaks   map[leakKey]leak          // leakOfDepth's answers
 }
 
 // pkgNames returns the replacer that writes the import paths of r's
@@ -86,7 +87,30 @@ func (r *resolver) pkgNames() *strings.Replacer {
 	return r.names
 }
 
+// leakOfDepth is leakOf for a callee reached through depth static calls.
 func (r *resolver) leakOfDepth(fn *types.Func, idx int, depth int) leak {
+	// Many calls pass values to the same few functions (fmt.Sprintf's
+	// arguments, a package's own helpers): read each callee once.
+	key := leakKey{fn, idx, depth}
+	if l, ok := r.leaks[key]; ok {
+		return l
+	}
+	l := r.findLeak(fn, idx, depth)
+	if r.leaks == nil {
+		r.leaks = make(map[leakKey]leak)
+	}
+	r.leaks[key] = l
+	return l
+}
+
+// leakKey identifies a question leakOfDepth answers.
+type leakKey struct {
+	fn         *types.Func
+	idx, depth int
+}
+
+// findLeak is leakOfDepth without the memory of earlier answers.
+func (r *resolver) findLeak(fn *types.Func, idx int, depth int) leak {
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || fn.Pkg() == nil {
 		return leak{}

@@ -96,8 +96,11 @@ func run(pass *analysis.Pass) (any, error) {
 			// the deepequal finding, and goes away with its fix.
 			continue
 		}
+		if !cold && fd.tier == hotpath.Cold {
+			continue // not reported: spare explaining it
+		}
 		msg, ok := fd.message()
-		if !ok || (!cold && fd.tier == hotpath.Cold) || (!all && fd.fix == "") {
+		if !ok || (!all && fd.fix == "") {
 			continue
 		}
 		category := fd.tier.String()
