@@ -65,6 +65,24 @@ func UseVetConfig(cfgPath string) error {
 	return nil
 }
 
+// VetSourceSize returns the total size in bytes of the Go files of the
+// unit that UseVetConfig set, tests included, or -1 if there is no unit or
+// a file cannot be read.
+func VetSourceSize() int64 {
+	if vetConfig == nil {
+		return -1
+	}
+	var n int64
+	for _, f := range vetConfig.GoFiles {
+		fi, err := os.Stat(f)
+		if err != nil {
+			return -1
+		}
+		n += fi.Size()
+	}
+	return n
+}
+
 // early is the compile that StartVetCompile started, if any.
 var early struct {
 	done chan struct{}
