@@ -21,7 +21,8 @@ import (
 //   - an if, else or case block whose last statement is such a return, a
 //     call that does not return (see Terminal) or one that logs a warning
 //     or an error (see logsProblem), or that builds an error value (see
-//     buildsError);
+//     buildsError), from the statement after the last one that may leave
+//     the block another way (see errorTail);
 //   - the block of "if err != nil" for a value of type error;
 //   - the arguments of a call that does not return, of t.Error and
 //     t.Errorf;
@@ -73,9 +74,10 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 			}
 			path := outer()
 			results := enclosingResults(info, path)
-			if errNotNil(info, n.Cond) || recoverCheck(info, rec, n.Cond, token.NEQ) ||
-				endsInError(info, results, n.Body.List, append([]ast.Node{n.Body}, path...)) || buildsError(info, n.Body.List) {
+			if errNotNil(info, n.Cond) || recoverCheck(info, rec, n.Cond, token.NEQ) {
 				add(n.Body.Pos(), n.Body.End())
+			} else if pos, ok := errorTail(info, results, n.Body.List, append([]ast.Node{n.Body}, path...)); ok {
+				add(pos, n.Body.End())
 			}
 			if endsInReport(info, n.Body.List) {
 				addReport(n.Body.Pos(), n.Body.End())
@@ -84,9 +86,10 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 				if endsInReport(info, els.List) {
 					addReport(els.Pos(), els.End())
 				}
-				if recoverCheck(info, rec, n.Cond, token.EQL) ||
-					endsInError(info, results, els.List, append([]ast.Node{els}, path...)) || buildsError(info, els.List) {
+				if recoverCheck(info, rec, n.Cond, token.EQL) {
 					add(els.Pos(), els.End())
+				} else if pos, ok := errorTail(info, results, els.List, append([]ast.Node{els}, path...)); ok {
+					add(pos, els.End())
 				}
 			}
 			// "if r == nil { return }": the rest of the block runs only
@@ -106,15 +109,15 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 			}
 		case *ast.CaseClause:
 			path := outer()
-			if endsInError(info, enclosingResults(info, path), n.Body, path) || buildsError(info, n.Body) {
-				add(n.Colon+1, n.End())
+			if pos, ok := errorTail(info, enclosingResults(info, path), n.Body, path); ok {
+				add(pos, n.End())
 			} else if endsInReport(info, n.Body) {
 				addReport(n.Colon+1, n.End())
 			}
 		case *ast.CommClause:
 			path := outer()
-			if endsInError(info, enclosingResults(info, path), n.Body, path) || buildsError(info, n.Body) {
-				add(n.Colon+1, n.End())
+			if pos, ok := errorTail(info, enclosingResults(info, path), n.Body, path); ok {
+				add(pos, n.End())
 			}
 		case *ast.CallExpr:
 			// The arguments of a call that ends the program, the
@@ -441,6 +444,77 @@ func endsInError(info *types.Info, results *types.Tuple, list []ast.Stmt, outer 
 		return Terminal(info, call) || logsProblem(info, call)
 	}
 	return false
+}
+
+// errorTail reports whether list, a block, handles an error: it ends in
+// one (see endsInError) or builds one (see buildsError). It also says
+// where the code that runs only to handle it begins: after the last
+// statement that may leave the block otherwise (see mayLeave). go/build's
+// Import searches for the package in a block that ends by returning
+// "cannot find package" and leaves it with a goto when it finds it: only
+// the code after the last goto is an error path. The position is that of
+// the first statement when nothing leaves before.
+func errorTail(info *types.Info, results *types.Tuple, list []ast.Stmt, outer []ast.Node) (token.Pos, bool) {
+	if !endsInError(info, results, list, outer) && !buildsError(info, list) {
+		return token.NoPos, false
+	}
+	first := 0
+	for i := len(list) - 2; i >= 0; i-- {
+		if mayLeave(info, results, list[i], outer) {
+			first = i + 1
+			break
+		}
+	}
+	return list[first].Pos(), true
+}
+
+// mayLeave reports whether s may leave the block it is in other than with
+// an error: it holds, outside function literals, a goto, a labelled break
+// or continue or one not inside a loop, switch or select of s, or a return
+// that returns no error.
+func mayLeave(info *types.Info, results *types.Tuple, s ast.Stmt, outer []ast.Node) bool {
+	found := false
+	loops, breakable := 0, 0 // the loops, and the statements break can end, of s around the node
+	var stack []ast.Node
+	ast.Inspect(s, func(n ast.Node) bool {
+		if n == nil {
+			switch stack[len(stack)-1].(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				loops--
+				breakable--
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				breakable--
+			}
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			switch n.Tok {
+			case token.GOTO:
+				found = true
+			case token.BREAK:
+				found = n.Label != nil || breakable == 0
+			case token.CONTINUE:
+				found = n.Label != nil || loops == 0
+			}
+		case *ast.ReturnStmt:
+			found = !returnsError(info, results, n, outer)
+		case *ast.ForStmt, *ast.RangeStmt:
+			loops++
+			breakable++
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			breakable++
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return found
 }
 
 // skipsOn reports whether s is continue, break or a return without results.
