@@ -147,12 +147,18 @@ const reportWho = "the reporting of a diagnostic"
 const analysisPath = "golang.org/x/tools/go/analysis"
 
 // reportsDiagnostic reports whether call reports an analyzer's diagnostic:
-// a method of analysis.Pass whose name begins with Report (Report,
-// Reportf, ReportRangef), a function whose name begins with Report or
-// report given the *analysis.Pass (staticcheck's report.Report(pass, node,
-// msg)), or a call given an analysis.Diagnostic literal (a helper such as
-// emit(pass, analysis.Diagnostic{...})).
+// a call of analysis.Pass's Report field or of one of its methods whose
+// name begins with Report (Reportf, ReportRangef), a function whose name
+// begins with Report or report given the *analysis.Pass (staticcheck's
+// report.Report(pass, node, msg)), or a call given an analysis.Diagnostic
+// literal (a helper such as emit(pass, analysis.Diagnostic{...})).
 func reportsDiagnostic(info *types.Info, call *ast.CallExpr) bool {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		// pass.Report(d): Report is a field of analysis.Pass.
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && s.Obj().Name() == "Report" && isAnalysisType(s.Recv(), "Pass") {
+			return true
+		}
+	}
 	if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && strings.HasPrefix(strings.ToLower(fn.Name()), "report") {
 		if recv := fn.Signature().Recv(); recv != nil {
 			if strings.HasPrefix(fn.Name(), "Report") && isAnalysisType(recv.Type(), "Pass") {

@@ -15,8 +15,9 @@
 // warning or an error, building an error value; see errpath.go), the
 // handling of an OS signal (a select case receiving from, or a range
 // over, a channel of os.Signal), trace and debug output (the block of
-// "if trace {"), functions no other package can call whose only callers
-// are such code or tests, functions, methods and function literals that
+// "if trace {"), functions no other package can call (and unexported
+// methods that no interface of the package names) whose only callers are
+// such code or tests, functions, methods and function literals that
 // take a *testing.T, *testing.B, *testing.F or testing.TB, which only
 // tests can call, the functions of a non-test file that uses package
 // testing for more than testing.Testing (a fake server for tests), and

@@ -222,6 +222,7 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 func (r *Result) classify(pass *analysis.Pass) {
 	cands := make(map[*types.Func]bool)
 	testing := testingFiles(pass)
+	var ifaces map[string]bool
 	for _, f := range r.funcs {
 		if f.obj == nil {
 			continue
@@ -238,7 +239,16 @@ func (r *Result) classify(pass *analysis.Pass) {
 			continue
 		}
 		if f.obj.Type().(*types.Signature).Recv() != nil {
-			continue // methods may be called through interfaces
+			// A method may be called through an interface: an exported
+			// one through any package's, an unexported one only through
+			// an interface of this package that has a method of its
+			// name.
+			if ifaces == nil {
+				ifaces = interfaceMethods(pass)
+			}
+			if f.obj.Exported() || ifaces[f.obj.Name()] {
+				continue
+			}
 		}
 		if n := f.obj.Name(); n == "init" || n == "_" || (n == "main" && pass.Pkg.Name() == "main") {
 			continue
@@ -322,7 +332,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 			if !ok || c.reason == "runs once: called only from tests" {
 				continue
 			}
-			k, who, onErr, onDebug, tests := startup, "", false, false, true
+			k, who, onErr, onDebug, onReport, tests := startup, "", false, false, false, true
 			for _, rf := range rs {
 				tests = tests && r.inTestCode(rf.pos)
 				rk, rwho := rf.kind, "a sync.Once"
@@ -336,9 +346,12 @@ func (r *Result) classify(pass *analysis.Pass) {
 					k = rk
 				}
 				if rk == errPath {
-					if rwho == debugWho {
+					switch rwho {
+					case debugWho:
 						onDebug = true
-					} else {
+					case reportWho:
+						onReport = true
+					default:
 						onErr = true
 					}
 					continue
@@ -360,6 +373,9 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 			if onDebug {
 				cold = append(cold, "when tracing or debugging is on")
+			}
+			if onReport {
+				cold = append(cold, "when reporting a diagnostic")
 			}
 			reason := "runs once: called only from " + who
 			switch {
@@ -601,8 +617,43 @@ func funIdent(fun ast.Expr) *ast.Ident {
 	case *ast.IndexListExpr:
 		fun = ix.X
 	}
-	id, _ := ast.Unparen(fun).(*ast.Ident)
-	return id
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel // a method, or a function of another package
+	}
+	return nil
+}
+
+// interfaceMethods returns the names of the methods of the interface types
+// written in the package's files, their embedded interfaces' included.
+func interfaceMethods(pass *analysis.Pass) map[string]bool {
+	names := make(map[string]bool)
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			it, ok := n.(*ast.InterfaceType)
+			if !ok {
+				return true
+			}
+			for _, m := range it.Methods.List {
+				for _, id := range m.Names {
+					names[id.Name] = true
+				}
+				if len(m.Names) == 0 {
+					if t := pass.TypesInfo.TypeOf(m.Type); t != nil {
+						if emb, ok := t.Underlying().(*types.Interface); ok {
+							for i := 0; i < emb.NumMethods(); i++ {
+								names[emb.Method(i).Name()] = true
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return names
 }
 
 // testMentions reports which of names appear as identifiers in the

@@ -75,3 +75,52 @@ func switches(pass *analysis.Pass, v any, ok bool) {
 		}
 	}
 }
+
+// checker builds diagnostics in methods, as perfsprint's reportConcatLoop
+// does: called only where a diagnostic is reported, they are as cold.
+type checker struct{ pass *analysis.Pass }
+
+func (c *checker) concatLoop(names []string) *analysis.Diagnostic {
+	for _, n := range names {
+		mark(fmt.Sprint(n)) // want `cold: called only when reporting a diagnostic`
+	}
+	return &analysis.Diagnostic{}
+}
+
+// visit is named by the interface visitor below: it may be called through
+// it, so its callers do not decide how often it runs.
+func (c *checker) visit(names []string) *analysis.Diagnostic {
+	for _, n := range names {
+		mark(fmt.Sprint(n)) // want `hot-loop: inside a loop`
+	}
+	return nil
+}
+
+type visitor interface {
+	visit([]string) *analysis.Diagnostic
+}
+
+// valued is used as a method value: who calls it is not known.
+func (c *checker) valued(names []string) *analysis.Diagnostic {
+	for _, n := range names {
+		mark(fmt.Sprint(n)) // want `hot-loop: inside a loop`
+	}
+	return nil
+}
+
+func (c *checker) run(groups [][]string) func([]string) *analysis.Diagnostic {
+	for _, names := range groups {
+		if len(names) > 1 {
+			if d := c.concatLoop(names); d != nil {
+				c.pass.Report(*d)
+			}
+			if d := c.visit(names); d != nil {
+				c.pass.Report(*d)
+			}
+			if d := c.valued(names); d != nil {
+				c.pass.Report(*d)
+			}
+		}
+	}
+	return c.valued
+}
