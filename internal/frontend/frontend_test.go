@@ -143,3 +143,34 @@ func goEnv(t *testing.T, name string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestPatchLeaks checks that only the leak's flow is left out, and that a
+// solve.go without the statement exactly once is left as it is.
+func TestPatchLeaks(t *testing.T) {
+	escape := "\t\t\t\t\texplanation := b.explainPath(root, l)\n\t\t\t\t\tif logopt.Enabled() {\n\t\t\t\t\t\tvar e_curfn *ir.Func // TODO(mdempsky): Fix.\n\t\t\t\t\t\tlogopt.LogOpt(l.n.Pos(), \"escape\",\n"
+	src := escape + leakFlow + " more)\n"
+	got, ok := patchLeaks([]byte(src))
+	if !ok {
+		t.Fatal("patchLeaks found no leak flow")
+	}
+	if !strings.HasPrefix(string(got), escape) {
+		t.Errorf("patchLeaks changed the escape's flow:\n%s", got)
+	}
+	if strings.Count(string(got), "explanation := b.explainPath") != 1 || !strings.Contains(string(got), "explanation = b.explainPath(root, l)") ||
+		!strings.Contains(string(got), "logopt.LogOpt(l.n.Pos(), \"leak\", more)") {
+		t.Errorf("patchLeaks:\n%s", got)
+	}
+	for _, bad := range []string{escape, src + leakFlow} {
+		if _, ok := patchLeaks([]byte(bad)); ok {
+			t.Errorf("patchLeaks of a solve.go with the leak flow not exactly once succeeded")
+		}
+	}
+	goroot := goEnv(t, "GOROOT")
+	toolchain, err := os.ReadFile(filepath.Join(goroot, "src", "cmd", "compile", "internal", "escape", "solve.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := patchLeaks(toolchain); !ok {
+		t.Error("the toolchain's escape/solve.go has no leak flow to leave out")
+	}
+}
