@@ -161,32 +161,54 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 // PackageRecords reads its decisions.
 var openWarm atomic.Pointer[Warmed]
 
-// PackageRecords returns the decisions for the package (not its test
-// variant) with the given import path, for an analyzer that wants those of
-// a package other than its pass's (inlinebudget, the inlining costs of
-// callees). If the run's build (an open [Warm]) compiled the package, they
-// are read from the cache, with no go command: on std that saved three go
-// list runs of about 0.7 s each, one after the other. Otherwise the
-// package is collected on its own from dir (the cache applies).
-func PackageRecords(ctx context.Context, dir, importPath string) ([]Record, error) {
+// PackageRecords returns the decisions for the packages (not their test
+// variants) with the given import paths, by import path, for an analyzer
+// that wants those of packages other than its pass's (inlinebudget, the
+// inlining costs of callees). If the run's build (an open [Warm]) compiled
+// a package, its decisions are read from the cache, with no go command:
+// on std that saved three go list runs of about 0.7 s each, one after the
+// other. The others are collected together from dir, in one build (the
+// cache applies): on nats-server, looking up fmt's and then errors' took
+// 0.6 and 0.2 s, one after the other. A package whose decisions cannot
+// be had is left out of the map, and the error names the first.
+func PackageRecords(ctx context.Context, dir string, importPaths []string) (map[string][]Record, error) {
+	out := make(map[string][]Record, len(importPaths))
+	var rest []string
 	if w := openWarm.Load(); w != nil {
-		if recs, err := w.Records(importPath); err == nil {
-			return recs, nil
-		}
-	}
-	res, err := Collect(ctx, LoadOptions{Dir: dir, Patterns: []string{importPath}})
-	if err != nil {
-		return nil, err
-	}
-	for _, pr := range res {
-		if pr.ImportPath == importPath && !pr.Test {
-			if pr.Err != "" {
-				return nil, errors.New(pr.Err)
+		for _, p := range importPaths {
+			if recs, err := w.Records(p); err == nil {
+				out[p] = recs
+			} else {
+				rest = append(rest, p)
 			}
-			return pr.Records, nil
+		}
+	} else {
+		rest = importPaths
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	res, err := Collect(ctx, LoadOptions{Dir: dir, Patterns: rest})
+	if err != nil {
+		return out, err
+	}
+	var first error
+	for _, p := range rest {
+		i := slices.IndexFunc(res, func(pr *PackageResult) bool { return pr.ImportPath == p && !pr.Test })
+		switch {
+		case i < 0:
+			err = fmt.Errorf("no compiler decisions for %s", p)
+		case res[i].Err != "":
+			err = fmt.Errorf("%s: %s", p, res[i].Err)
+		default:
+			out[p] = res[i].Records
+			continue
+		}
+		if first == nil {
+			first = err
 		}
 	}
-	return nil, fmt.Errorf("no compiler decisions for %s", importPath)
+	return out, first
 }
 
 // Warmed is what Warm listed and compiled.

@@ -662,7 +662,7 @@ func compileLog(t *testing.T, pkg, flags string) string {
 
 // TestPackageRecords checks that PackageRecords gives the decisions of the
 // packages the open Warm build compiled without compiling them again, and
-// collects those of others.
+// collects those of others, all in one go command.
 func TestPackageRecords(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := gittest.NewTree(t, warmTree)
@@ -673,14 +673,22 @@ func TestPackageRecords(t *testing.T) {
 	escapes := func(recs []Record, file string) bool {
 		return slices.ContainsFunc(recs, func(r Record) bool { return r.Kind.IsHeap() && strings.HasSuffix(r.Pos.File, file) })
 	}
-	collects.Store(0)
-	recs, err := PackageRecords(context.Background(), dir, "warm/a")
-	if err != nil || !escapes(recs, "a.go") || collects.Load() != 0 {
-		t.Errorf("PackageRecords(warm/a) = %d records, %v, after %d go commands; want a's, with v's escape, from the build", len(recs), err, collects.Load())
+	has := func(recs []Record, file string) bool {
+		return slices.ContainsFunc(recs, func(r Record) bool { return strings.HasSuffix(r.Pos.File, file) })
 	}
-	recs, err = PackageRecords(context.Background(), dir, "warm/b")
-	if err != nil || collects.Load() != 1 || !slices.ContainsFunc(recs, func(r Record) bool { return strings.HasSuffix(r.Pos.File, "b.go") }) {
-		t.Errorf("PackageRecords(warm/b), which the build did not compile: %d records, %v, %d collects; want b's, collected", len(recs), err, collects.Load())
+	collects.Store(0)
+	got, err := PackageRecords(context.Background(), dir, []string{"warm/a"})
+	if err != nil || !escapes(got["warm/a"], "a.go") || collects.Load() != 0 {
+		t.Errorf("PackageRecords(warm/a) = %d records, %v, after %d go commands; want a's, with v's escape, from the build", len(got["warm/a"]), err, collects.Load())
+	}
+	got, err = PackageRecords(context.Background(), dir, []string{"warm/a", "warm/b", "warm/cmd"})
+	if err != nil || collects.Load() != 1 || !escapes(got["warm/a"], "a.go") || !has(got["warm/b"], "b.go") || !has(got["warm/cmd"], "m.go") {
+		t.Errorf("PackageRecords(warm/a, warm/b, warm/cmd), of which the build compiled a: %d, %d and %d records, %v, %d collects; want each package's, b and cmd collected together",
+			len(got["warm/a"]), len(got["warm/b"]), len(got["warm/cmd"]), err, collects.Load())
+	}
+	got, err = PackageRecords(context.Background(), dir, []string{"warm/b", "warm/nosuch"})
+	if err == nil || !strings.Contains(err.Error(), "warm/nosuch") || !has(got["warm/b"], "b.go") || got["warm/nosuch"] != nil {
+		t.Errorf("PackageRecords(warm/b, warm/nosuch) = %d records for b, %v; want b's and an error naming warm/nosuch", len(got["warm/b"]), err)
 	}
 	w.Close()
 	if openWarm.Load() != nil {

@@ -9,9 +9,11 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -76,6 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 	own := funcRecords(esc)
 	names := &namer{pkg: pass.Pkg}
 	var direct *directs // found when the first candidate needs it
+	var cands []candidate
 	var props []*proposal
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.FileStart).Name()
@@ -109,13 +112,30 @@ func run(pass *analysis.Pass) (any, error) {
 			if !direct.callable(obj) {
 				continue
 			}
-			if p := check(pass, own, names, fd, obj, rec, info); p != nil {
-				props = append(props, p)
-			}
+			cands = append(cands, candidate{fd, obj, rec, info})
+		}
+	}
+	fds := make([]*ast.FuncDecl, len(cands))
+	for i, c := range cands {
+		fds[i] = c.fd
+	}
+	lookUpAll(pass, fds)
+	for _, c := range cands {
+		if p := check(pass, own, names, c.fd, c.obj, c.rec, c.info); p != nil {
+			props = append(props, p)
 		}
 	}
 	verify(pass, props)
 	return nil, nil
+}
+
+// A candidate is a function a little over the budget that inlining it
+// would speed up, and its record.
+type candidate struct {
+	fd   *ast.FuncDecl
+	obj  *types.Func
+	rec  optlog.Record
+	info hotpath.Info
 }
 
 // calledThroughInterface holds the names of methods that packages such
@@ -287,17 +307,62 @@ var external = struct {
 // externalRecords returns the inlining records of the package path (see
 // optlog.PackageRecords), or nil if they cannot be collected.
 func externalRecords(dir, path string) recordIndex {
+	lookUp(dir, []string{path})
 	external.Lock()
 	defer external.Unlock()
-	if ix, ok := external.m[path]; ok {
-		return ix
+	return external.m[path]
+}
+
+// lookUp collects the inlining records of those of the packages paths
+// not yet looked up, together (see optlog.PackageRecords), and keeps
+// them in external; a package whose records cannot be collected is kept
+// as nil.
+func lookUp(dir string, paths []string) {
+	external.Lock()
+	defer external.Unlock()
+	var need []string
+	for _, p := range paths {
+		if _, ok := external.m[p]; !ok {
+			need = append(need, p)
+		}
 	}
-	var ix recordIndex
-	if recs, err := optlog.PackageRecords(context.Background(), dir, path); err == nil {
-		ix = indexRecords(recs)
+	if len(need) == 0 {
+		return
 	}
-	external.m[path] = ix
-	return ix
+	lookUps.Add(1)
+	recs, _ := optlog.PackageRecords(context.Background(), dir, need)
+	for _, p := range need {
+		if r, ok := recs[p]; ok {
+			external.m[p] = indexRecords(r)
+		} else {
+			external.m[p] = nil
+		}
+	}
+}
+
+// lookUps counts the calls of optlog.PackageRecords, for tests.
+var lookUps atomic.Int64
+
+// lookUpAll looks up together the records of every package that
+// calleeCharge will read for the calls on the cold paths of the functions
+// fds, before any is checked: each lookup may compile a package, and the
+// functions' own checks would make them one after the other.
+func lookUpAll(pass *analysis.Pass, fds []*ast.FuncDecl) {
+	var paths []string
+	dir := ""
+	for _, fd := range fds {
+		walkPaths(pass, fd.Body, nil, func(_ *coldPath, call *ast.CallExpr) {
+			if fn, ok := externalCallee(pass, call); ok && !slices.Contains(paths, fn.Pkg().Path()) {
+				paths = append(paths, fn.Pkg().Path())
+				if dir == "" {
+					dir = filepath.Dir(pass.Fset.File(call.Pos()).Name())
+				}
+			}
+		})
+	}
+	if len(paths) > 0 {
+		lookUp(dir, paths)
+	}
 }
 
 // cheapPackages hold functions the inliner treats as intrinsics or as
@@ -305,6 +370,36 @@ func externalRecords(dir, path string) recordIndex {
 var cheapPackages = map[string]bool{
 	"math/bits": true, "sync/atomic": true, "unsafe": true, "runtime": true,
 	"encoding/binary": true, "math": true,
+}
+
+// cheapCallee reports whether the inliner treats a call of fn as cheap or
+// as an intrinsic, whatever fn's own records say, or fn has no package.
+func cheapCallee(fn *types.Func) bool {
+	return fn.Pkg() == nil || cheapPackages[fn.Pkg().Path()] || strings.HasPrefix(fn.Pkg().Path(), "internal/")
+}
+
+// externalCallee returns the function of another package that call calls
+// statically, whose records calleeCharge looks up: not a conversion, an
+// interface method or a cheap callee.
+func externalCallee(pass *analysis.Pass, call *ast.CallExpr) (*types.Func, bool) {
+	info := pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return nil, false
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal && types.IsInterface(s.Recv()) {
+			return nil, false
+		}
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return nil, false
+	}
+	fn = fn.Origin()
+	if cheapCallee(fn) || fn.Pkg() == pass.Pkg {
+		return nil, false
+	}
+	return fn, true
 }
 
 // calleeCharge returns what the inliner charges for a call, when it is
@@ -333,7 +428,7 @@ func calleeCharge(pass *analysis.Pass, own recordIndex, call *ast.CallExpr) (cha
 		return charge{}, false
 	case *types.Func:
 		fn := callee.Origin()
-		if fn.Pkg() == nil || cheapPackages[fn.Pkg().Path()] || strings.HasPrefix(fn.Pkg().Path(), "internal/") {
+		if cheapCallee(fn) {
 			return charge{}, false
 		}
 		pos := pass.Fset.Position(fn.Pos())
@@ -398,43 +493,17 @@ func check(pass *analysis.Pass, own recordIndex, names *namer, fd *ast.FuncDecl,
 		return nil
 	}
 	over := rec.Cost - rec.Budget
-	dead := deadRanges(pass, fd.Body)
-	paths := coldPaths(pass, fd.Body, dead)
-	pathOf := func(pos token.Pos) int {
-		for i, p := range paths {
-			if p.block.Pos() <= pos && pos < p.block.End() {
-				return i
-			}
-		}
-		return -1
-	}
 	var closures []*ast.FuncLit
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if n != nil && dead.contains(n.Pos()) {
-			return false // the compiler drops it before costing the function
+	paths := walkPaths(pass, fd.Body, func(cp *coldPath, lit *ast.FuncLit) {
+		if cp == nil {
+			closures = append(closures, lit)
+		} else {
+			cp.charges = append(cp.charges, charge{pos: lit.Pos(), what: "a function literal", cost: closureCost})
 		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			i := pathOf(n.Pos())
-			if i < 0 {
-				closures = append(closures, n)
-			} else {
-				paths[i].charges = append(paths[i].charges, charge{pos: n.Pos(), what: "a function literal", cost: closureCost})
-			}
-			return false // its body is a separate function
-		case *ast.CallExpr:
-			// Only calls on cold paths are proposed for removal: the
-			// charges of others are not needed, and looking them up can
-			// mean compiling the callee's package.
-			i := pathOf(n.Pos())
-			if i < 0 {
-				return true
-			}
-			if c, ok := calleeCharge(pass, own, n); ok {
-				paths[i].charges = append(paths[i].charges, c)
-			}
+	}, func(cp *coldPath, call *ast.CallExpr) {
+		if c, ok := calleeCharge(pass, own, call); ok {
+			cp.charges = append(cp.charges, c)
 		}
-		return true
 	})
 
 	p := &proposal{fd: fd, obj: obj, rec: rec, info: info, file: file, src: src}
@@ -549,6 +618,45 @@ func wraps(pass *analysis.Pass, call *ast.CallExpr) bool {
 		return true // unknown format: be safe
 	}
 	return strings.Contains(constant.StringVal(tv.Value), "%w")
+}
+
+// walkPaths returns the cold paths of body (see coldPaths) and, before it
+// returns, walks its code that the compiler costs (outside dead code, and
+// outside function literals' bodies, which are functions of their own):
+// it calls lit for each function literal, with the path it is on or nil,
+// and call for each call on a path, with the path.
+// Only the calls on cold paths are proposed for removal: the charges of
+// others are not needed, and looking them up can mean compiling the
+// callee's package.
+func walkPaths(pass *analysis.Pass, body *ast.BlockStmt, lit func(*coldPath, *ast.FuncLit), call func(*coldPath, *ast.CallExpr)) []coldPath {
+	dead := deadRanges(pass, body)
+	paths := coldPaths(pass, body, dead)
+	pathOf := func(pos token.Pos) *coldPath {
+		for i := range paths {
+			if paths[i].block.Pos() <= pos && pos < paths[i].block.End() {
+				return &paths[i]
+			}
+		}
+		return nil
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n != nil && dead.contains(n.Pos()) {
+			return false // the compiler drops it before costing the function
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			if lit != nil {
+				lit(pathOf(n.Pos()), n)
+			}
+			return false // its body is a separate function
+		case *ast.CallExpr:
+			if cp := pathOf(n.Pos()); cp != nil {
+				call(cp, n)
+			}
+		}
+		return true
+	})
+	return paths
 }
 
 // coldPaths returns the blocks of body (if and else branches, case
