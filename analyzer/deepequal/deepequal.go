@@ -80,6 +80,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil
 	}
 
+	uses := &reflectUses{pass: pass}
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		call := n.(*ast.CallExpr)
 		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
@@ -101,7 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if file == nil {
 			return
 		}
-		report(pass, hot, file, call, ta, s)
+		report(pass, hot, uses, file, call, ta, s)
 		res.Calls = append(res.Calls, call)
 	})
 	return res, nil
@@ -242,7 +243,7 @@ func equalMethod(t types.Type) bool {
 	return ok && r.Kind() == types.Bool && types.Identical(sig.Params().At(0).Type(), t)
 }
 
-func report(pass *analysis.Pass, hot *hotpath.Result, file *ast.File, call *ast.CallExpr, t types.Type, s suggestion) {
+func report(pass *analysis.Pass, hot *hotpath.Result, uses *reflectUses, file *ast.File, call *ast.CallExpr, t types.Type, s suggestion) {
 	qual, _ := syntax.Qualifier(pass, call.Pos())
 	tstr := types.TypeString(t, qual)
 	a, b := call.Args[0], call.Args[1]
@@ -324,7 +325,7 @@ func report(pass *analysis.Pass, hot *hotpath.Result, file *ast.File, call *ast.
 	}
 	if fixable {
 		edits := []analysis.TextEdit{{Pos: replaced.Pos(), End: replaced.End(), NewText: []byte(repl)}}
-		edits = append(edits, importEdits(pass, file, call, imports)...)
+		edits = append(edits, importEdits(pass, uses, file, call, imports)...)
 		d.SuggestedFixes = []analysis.SuggestedFix{{Message: fixMsg, TextEdits: edits}}
 	}
 	pass.Report(d)
@@ -457,9 +458,31 @@ func typeNameable(t types.Type, from *types.Package, file *ast.File) bool {
 	return ok
 }
 
+// reflectUses counts the uses of the name of the reflect package in each
+// file of a pass, all at once on first need: counting them for each fix
+// went through all of the package's uses each time (on nats-server's
+// server package with its tests, 1.3 s of CPU for its tests' calls).
+type reflectUses struct {
+	pass *analysis.Pass
+	n    map[*token.File]int
+}
+
+// in returns the number of uses of the reflect package's name in file.
+func (u *reflectUses) in(file *ast.File) int {
+	if u.n == nil {
+		u.n = make(map[*token.File]int)
+		for id, obj := range u.pass.TypesInfo.Uses {
+			if pn, ok := obj.(*types.PkgName); ok && pn.Imported().Path() == "reflect" {
+				u.n[u.pass.Fset.File(id.Pos())]++
+			}
+		}
+	}
+	return u.n[u.pass.Fset.File(file.FileStart)]
+}
+
 // importEdits returns the edits that add the given imports to file and
 // remove the reflect import if call is its only use.
-func importEdits(pass *analysis.Pass, file *ast.File, call *ast.CallExpr, add []string) []analysis.TextEdit {
+func importEdits(pass *analysis.Pass, uses *reflectUses, file *ast.File, call *ast.CallExpr, add []string) []analysis.TextEdit {
 	var edits []analysis.TextEdit
 	// Remove "reflect" when this call is its only use in the file.
 	var reflectSpec *ast.ImportSpec
@@ -468,16 +491,7 @@ func importEdits(pass *analysis.Pass, file *ast.File, call *ast.CallExpr, add []
 			reflectSpec = imp
 		}
 	}
-	remove := false
-	if reflectSpec != nil {
-		uses := 0
-		for id, obj := range pass.TypesInfo.Uses {
-			if pn, ok := obj.(*types.PkgName); ok && pn.Imported().Path() == "reflect" && id.Pos() >= file.FileStart && id.Pos() < file.FileEnd {
-				uses++
-			}
-		}
-		remove = uses == 1
-	}
+	remove := reflectSpec != nil && uses.in(file) == 1
 
 	// Find the import declaration to edit.
 	var decl *ast.GenDecl
