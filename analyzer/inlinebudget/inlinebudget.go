@@ -112,6 +112,9 @@ func run(pass *analysis.Pass) (any, error) {
 			if !direct.callable(obj) {
 				continue
 			}
+			if fd.Type.TypeParams != nil || isGenericRecv(pass, fd) {
+				continue // moved code would need the type parameters
+			}
 			cands = append(cands, candidate{fd, obj, rec, info})
 		}
 	}
@@ -484,9 +487,6 @@ type proposal struct {
 // as a source edit. The estimate of what they save only selects them;
 // verify measures them.
 func check(pass *analysis.Pass, own recordIndex, names *namer, fd *ast.FuncDecl, obj *types.Func, rec optlog.Record, info hotpath.Info) *proposal {
-	if fd.Type.TypeParams != nil || isGenericRecv(pass, fd) {
-		return nil // moved code would need the type parameters
-	}
 	file := pass.Fset.File(fd.Pos()).Name()
 	src, err := pass.ReadFile(file)
 	if err != nil {
