@@ -46,7 +46,10 @@ func TestCheckProfileRanking(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a benchmark with -cpuprofile")
 	}
-	dir := profiledFixture(t, "rank", "3000x", "-cpuprofile", "cpu.pprof")
+	// 10000 iterations give about 250 samples, about 8 of them in
+	// Lookup's DeepEqual; 3000 gave about 75 and 2, and now and then none,
+	// which left the finding without a measured weight.
+	dir := profiledFixture(t, "rank", "10000x", "-cpuprofile", "cpu.pprof")
 	prof := filepath.Join(dir, "cpu.pprof")
 
 	checkJSON := func(args ...string) report.Report {
@@ -177,7 +180,7 @@ func TestCheckProfileRanking(t *testing.T) {
 	}
 	if *p4.Match < 90 {
 		stdout, _, _ := runCmd(t, dir, bin, "check", "-profile", prof, "./...")
-		if !strings.Contains(stdout, "the profile is stale") || !strings.Contains(stdout, "example.com/rank.Hot") {
+		if !strings.Contains(stdout, "the profile is stale") || !strings.Contains(stdout, "example.com/rank.Hot") && !strings.Contains(stdout, "example.com/rank.BenchmarkWork") {
 			t.Errorf("no staleness warning at %.0f%% of matching weight:\n%s", *p4.Match, stdout)
 		}
 	}
