@@ -191,9 +191,11 @@ func isAnalysisType(t types.Type, name string) bool {
 
 // endsInReport reports whether the last statement of a block reports a
 // diagnostic (see reportsDiagnostic), or the one before a continue, break
-// or bare return does, or is an if statement whose branches all end so
-// ("if async { pass.Reportf(...) } else if sub { pass.Reportf(...) }"),
-// or a switch whose clauses all do.
+// or bare return does, or is an if statement whose branches all end so,
+// an else among them ("if async { pass.Reportf(...) } else {
+// pass.Reportf(...) }"), or a switch whose clauses, a default among them,
+// all do. A block that ends in an if without an else, or a switch without
+// a default, runs whether or not it reports.
 func endsInReport(info *types.Info, list []ast.Stmt) bool {
 	if len(list) == 0 {
 		return false
@@ -216,19 +218,23 @@ func endsInReport(info *types.Info, list []ast.Stmt) bool {
 	return false
 }
 
-// clausesReport reports whether every clause of a switch body ends by
-// reporting a diagnostic.
+// clausesReport reports whether a switch body has a default clause and
+// every clause ends by reporting a diagnostic.
 func clausesReport(info *types.Info, body *ast.BlockStmt) bool {
+	def := false
 	for _, c := range body.List {
-		if !endsInReport(info, c.(*ast.CaseClause).Body) {
+		cc := c.(*ast.CaseClause)
+		if !endsInReport(info, cc.Body) {
 			return false
 		}
+		def = def || cc.List == nil
 	}
-	return len(body.List) > 0
+	return def
 }
 
 // ifReports reports whether every branch of an if statement (and of the
-// ifs of its else chain) ends by reporting a diagnostic.
+// ifs of its else chain) ends by reporting a diagnostic, the chain ending
+// in an else.
 func ifReports(info *types.Info, s *ast.IfStmt) bool {
 	if !endsInReport(info, s.Body.List) {
 		return false
@@ -239,7 +245,7 @@ func ifReports(info *types.Info, s *ast.IfStmt) bool {
 	case *ast.BlockStmt:
 		return endsInReport(info, e.List)
 	}
-	return true
+	return false
 }
 
 // reportTail returns the first statement of the tail of a loop body that

@@ -110,17 +110,34 @@ func (c *checker) valued(names []string) *analysis.Diagnostic {
 
 func (c *checker) run(groups [][]string) func([]string) *analysis.Diagnostic {
 	for _, names := range groups {
+		// What runs in this block runs once per diagnostic: it ends by
+		// reporting one, whatever happens before.
 		if len(names) > 1 {
-			if d := c.concatLoop(names); d != nil {
-				c.pass.Report(*d)
-			}
-			if d := c.visit(names); d != nil {
-				c.pass.Report(*d)
-			}
-			if d := c.valued(names); d != nil {
-				c.pass.Report(*d)
-			}
+			c.visit(names)
+			c.valued(names)
+			c.pass.Report(*c.concatLoop(names))
 		}
 	}
 	return c.valued
+}
+
+// tail ends its loop body with an if that may report: the body runs for
+// every name, reported or not; only the if's block is cold.
+func tail(pass *analysis.Pass, names []string, ok bool) {
+	for _, n := range names {
+		m := fmt.Sprint(n, mark()) // want `hot-loop: inside a loop`
+		if m == "" {
+			pass.Reportf(0, "empty %d", mark()) // want `cold: only when it reports a diagnostic`
+		} else if len(m) > 9 {
+			pass.Reportf(0, "long %d", mark()) // want `cold: only when it reports a diagnostic`
+		}
+	}
+	for _, n := range names {
+		if ok {
+			v := fmt.Sprint(n, mark()) // want `hot-loop: inside a loop`
+			if v == "" {
+				pass.Reportf(0, "empty %d", mark()) // want `cold: only when it reports a diagnostic`
+			}
+		}
+	}
 }
