@@ -10,6 +10,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/analyzer/escape"
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/load"
@@ -39,16 +41,20 @@ import (
 type analysisResult struct {
 	findings   []report.Finding
 	suppressed int
-	loadErrs   []string // packages that failed to load, one line each
-	failed     int      // how many packages (not test variants) failed to load
-	toolErrs   []string // analyzer failures
-	packages   int
-	files      int
-	cached     int               // packages whose findings came from the cache
-	dirs       map[string]string // import path -> directory
-	roots      []string          // import paths of the packages the patterns matched
-	module     string            // path of the main module, if any
-	moduleDir  string
+	hot        []*hotpath.Summary // of the packages analysed (see hotpath.Summary)
+	// testFiles are the _test.go files of each package analysed, by
+	// import path, when the run listed them (they may hold benchmarks).
+	testFiles map[string][]string
+	loadErrs  []string // packages that failed to load, one line each
+	failed    int      // how many packages (not test variants) failed to load
+	toolErrs  []string // analyzer failures
+	packages  int
+	files     int
+	cached    int               // packages whose findings came from the cache
+	dirs      map[string]string // import path -> directory
+	roots     []string          // import paths of the packages the patterns matched
+	module    string            // path of the main module, if any
+	moduleDir string
 	// listed is package load's listing of the packages analysed, with
 	// their dependencies and export data, if it was made (the
 	// whole-program passes start from it); nil otherwise.
@@ -82,12 +88,21 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 			res.files += p.Files(cfg.Tests)
 			res.dirs[p.ImportPath] = p.Dir
 			res.roots = append(res.roots, p.ImportPath)
+			for _, name := range append(slices.Clone(p.TestGoFiles), p.XTestGoFiles...) {
+				if res.testFiles == nil {
+					res.testFiles = make(map[string][]string)
+				}
+				res.testFiles[p.ImportPath] = append(res.testFiles[p.ImportPath], filepath.Join(p.Dir, name))
+			}
 			if p.Module != nil && p.Module.Main && res.module == "" {
 				res.module, res.moduleDir = p.Module.Path, p.Module.Dir
 			}
 			if e, ok := memo.Get(p.Key()); ok {
 				res.findings = append(res.findings, e.Findings...)
 				res.suppressed += e.Suppressed
+				if e.Hot != nil {
+					res.hot = append(res.hot, e.Hot)
+				}
 				res.cached++
 				continue
 			}
@@ -468,9 +483,9 @@ func (res *analysisResult) describe(pkgs []*packages.Package) {
 // loaded and analysed cleanly, grouped by root package (an external test
 // package counts for the package it tests).
 func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*analysis.Analyzer, run *memo.Run) error {
-	// The directive analyzer is a root too, so that its results (the
-	// suppression counts) are kept.
-	graph, err := checker.Analyze(append(analyzers, directive.Analyzer), pkgs, nil)
+	// The directive and hotpath analyzers are roots too, so that their
+	// results (the suppression counts, the hot-path summaries) are kept.
+	graph, err := checker.Analyze(append(analyzers, directive.Analyzer, hotpath.Analyzer), pkgs, nil)
 	if err != nil {
 		return err
 	}
@@ -491,6 +506,17 @@ func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*a
 		res.suppressed += n
 	}
 	res.findings = append(res.findings, fresh...)
+	hot := make(map[string]*hotpath.Summary)
+	for _, act := range graph.Roots {
+		if act.Analyzer != hotpath.Analyzer || act.Package.ForTest != "" || act.Err != nil {
+			continue
+		}
+		if r, ok := act.Result.(*hotpath.Result); ok {
+			s := r.Summary()
+			hot[act.Package.PkgPath] = s
+			res.hot = append(res.hot, s)
+		}
+	}
 	if run == nil {
 		return nil
 	}
@@ -505,7 +531,7 @@ func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*a
 	}
 	for _, p := range run.Roots {
 		if loaded[p.ImportPath] && !failed[p.ImportPath] {
-			memo.Put(p.Key(), &memo.Entry{Findings: byRoot[p.ImportPath], Suppressed: suppressedBy[p.ImportPath]})
+			memo.Put(p.Key(), &memo.Entry{Findings: byRoot[p.ImportPath], Suppressed: suppressedBy[p.ImportPath], Hot: hot[p.ImportPath]})
 		}
 	}
 	return nil

@@ -115,9 +115,10 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 		if err != nil {
 			return nil, err
 		}
-		// The analyzers see the same profile through the hot-path seam.
-		hotpath.SetProfile(hot)
 	}
+	// The analyzers see the same profile (or none) through the hot-path
+	// seam.
+	hotpath.SetProfile(hot)
 	ar, err := analyze(ctx, &cfg)
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted")
@@ -168,6 +169,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// One cost, one finding: before scoring, so that a finding is
 	// weighed once.
 	findings = report.Merge(findings)
+	crossPackage(findings, ar)
 	// Hide, and count, what the user did not ask to see: each finding
 	// once, for the first reason that applies.
 	hide := func(drop func(report.Finding) bool) int {

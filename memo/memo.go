@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/report"
@@ -49,6 +50,9 @@ func (p *Package) Files(tests bool) int {
 type Entry struct {
 	Findings   []report.Finding
 	Suppressed int
+	// Hot is the package's hot-path summary, from which check follows
+	// hotness across packages (see hotpath.Propagate).
+	Hot *hotpath.Summary
 }
 
 // A Run lists the packages of one check run and computes their keys.
@@ -99,7 +103,7 @@ func List(ctx context.Context, opts Options) (*Run, error) {
 			r.Roots = append(r.Roots, &Package{Package: p})
 		}
 	}
-	salt := "goadvise-memo-v2\n" + opts.Salt + "\n" + env
+	salt := "goadvise-memo-v3\n" + opts.Salt + "\n" + env
 	for _, p := range r.Roots {
 		if p.Error == nil {
 			p.key = l.Keys.Key(salt, p.Package, opts.Tests, testDeps[p.ImportPath])

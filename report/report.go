@@ -37,7 +37,7 @@ type Finding struct {
 	Package   string `json:"package"`           // import path
 	Program   bool   `json:"program,omitempty"` // in a command's code (see IsProgram), not a library's
 	Message   string `json:"message"`
-	Tier      string `json:"tier"`            // "hot-loop", "per-item" or "cold"
+	Tier      string `json:"tier"`            // "hot-loop", "per-item", "unknown" or "cold"
 	Class     string `json:"class,omitempty"` // "inherent": an allocation the code needs for what it does (hidden by check unless -heapescape.all)
 	Fixes     []Fix  `json:"fixes"`
 
@@ -270,8 +270,20 @@ func tierRank(t string) int {
 		return 0
 	case "per-item":
 		return 1
+	case "unknown":
+		return 2
 	}
-	return 2
+	return 3
+}
+
+// Retier gives the finding another tier, for the reason given: the tier
+// and reason its message ends with ("[per-item: called in a loop in
+// kv.Get]") change with it.
+func Retier(f *Finding, tier, reason string) {
+	if i := strings.LastIndex(f.Message, " ["+f.Tier); i >= 0 && strings.HasSuffix(f.Message, "]") {
+		f.Message = f.Message[:i] + " [" + tier + ": " + reason + "]"
+	}
+	f.Tier = tier
 }
 
 // Rank sorts findings without a profile and numbers them: by tier,

@@ -219,5 +219,5 @@ func (p *program) tier(fn *ssa.Function, b *ssa.BasicBlock, loops map[*ssa.Basic
 	if why, ok := p.perItem[fn]; ok {
 		return hotpath.PerItem, why
 	}
-	return hotpath.Cold, ""
+	return hotpath.Unknown, "no loop or per-item code of the module calls it"
 }

@@ -8,7 +8,8 @@
 // per call however long the loop; a function that is called from a loop
 // in the same package, or a method whose name marks per-item work (Read,
 // Next, ServeHTTP, Parse*, ..., but not ParseConfig), is [PerItem];
-// everything else is [Cold]. Code that runs once or rarely is [Cold]
+// code with no evidence either way (exported API, callbacks) is
+// [Unknown]. Code that runs once or rarely is [Cold]
 // whatever its loops or names say: init, package-level initialisers,
 // sync.Once bodies, flag registration, main outside its loops, error
 // paths (returning an error, panicking, exiting, recovering, logging a
@@ -37,6 +38,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -62,7 +64,8 @@ type Tier int
 
 // The tiers, from coldest to hottest.
 const (
-	Cold    Tier = iota // runs a bounded number of times (setup, errors, main)
+	Cold    Tier = iota // runs rarely, on evidence: set-up, error paths, main, tests
+	Unknown             // no evidence either way: exported API, code reached through values
 	PerItem             // runs once per item of work (a request, a message, a record)
 	Loop                // runs once per iteration of a loop
 )
@@ -73,6 +76,8 @@ func (t Tier) String() string {
 		return "hot-loop"
 	case PerItem:
 		return "per-item"
+	case Unknown:
+		return "unknown"
 	default:
 		return "cold"
 	}
@@ -94,6 +99,8 @@ type Result struct {
 	loops []loopSpan // loop bodies, sorted by pos
 	exits []loopSpan // blocks that leave the function (see exitBlocks), sorted by pos
 	calls map[*types.Func]string
+	// xcalls are the calls for the package's summary (see Summary).
+	xcalls []Call
 
 	regions   []region              // code that runs once, and holes; sorted by pos
 	regionEnd []token.Pos           // regionEnd[i]: the largest end of regions[:i+1]
@@ -130,14 +137,19 @@ var PerItemNames = []string{
 }
 
 // PerItemName reports whether a function or method name marks per-item
-// work (see PerItemNames). A name matched by a prefix is not, when a word
-// after the prefix names set-up work: ProcessSignal, ParseConfig,
-// HandleFlags (nats-server's ProcessSignal reloads the configuration;
-// pgx's ParseConfig runs once per pool).
+// work (see PerItemNames). A name matched by a prefix is not, when the
+// prefix is only the start of a longer word (HandlerFor, a constructor of
+// Prometheus' handlers; Processor) or a word after the prefix names
+// set-up work: ProcessSignal, ParseConfig, HandleFlags, HandleFunc
+// (nats-server's ProcessSignal reloads the configuration; pgx's
+// ParseConfig runs once per pool; a mux's HandleFunc registers a handler).
 func PerItemName(name string) bool {
 	for _, p := range PerItemNames {
 		if pre, ok := strings.CutSuffix(p, "*"); ok {
-			if strings.HasPrefix(name, pre) && !namesSetup(name[len(pre):]) {
+			// The prefix is a word of its own: HandleConn, not
+			// HandlerFor (a constructor) or Processor.
+			rest, ok := strings.CutPrefix(name, pre)
+			if ok && (rest == "" || !unicode.IsLower(rune(rest[0]))) && !namesSetup(rest) {
 				return true
 			}
 		} else if name == p {
@@ -150,7 +162,7 @@ func PerItemName(name string) bool {
 // setupWords are the words of a name that say it does set-up work, not
 // work per item.
 var setupWords = []string{"Config", "Configs", "Conf", "Signal", "Signals", "Flag", "Flags",
-	"Option", "Options", "Opts", "Setting", "Settings", "Env", "Args", "DSN", "Init", "Setup", "Reload"}
+	"Option", "Options", "Opts", "Setting", "Settings", "Env", "Args", "DSN", "Init", "Setup", "Reload", "Func"}
 
 // namesSetup reports whether the mixedCaps name has a word of setupWords,
 // one followed by the end of the name or an upper-case letter:
@@ -240,6 +252,7 @@ func (r *Result) static(pos token.Pos) Info {
 		return info
 	}
 	if fn == nil {
+		info.Tier, info.Reason = Unknown, unknownLit
 		return info
 	}
 	if why, ok := r.calls[fn.obj]; ok && fn.obj != nil {
@@ -248,8 +261,43 @@ func (r *Result) static(pos token.Pos) Info {
 	}
 	if fn.perItm != "" {
 		info.Tier, info.Reason = PerItem, fn.perItm
+		return info
 	}
+	info.Tier, info.Reason = Unknown, r.unknownReason(fn, reg != nil && reg.kind == hole)
 	return info
+}
+
+// The reasons of code about which nothing says how often it runs.
+const (
+	unknownLit      = "in a function literal run elsewhere: how often is not known"
+	unknownExported = "exported: how often its callers run it is not known"
+	unknownLocal    = "no loop or per-item code of the package calls it"
+	unknownMethod   = "a method other packages may call through an interface: how often is not known"
+)
+
+// exportedType reports whether a receiver type is exported (through a
+// pointer).
+func exportedType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Exported()
+}
+
+// unknownReason says why the code of fn (in a function literal that runs
+// elsewhere, if inLit) has no estimate.
+func (r *Result) unknownReason(fn *funcSpan, inLit bool) string {
+	switch {
+	case inLit:
+		return unknownLit
+	case fn.obj != nil && fn.obj.Exported() && fn.obj.Pkg() != nil && fn.obj.Pkg().Name() != "main":
+		if recv := fn.obj.Type().(*types.Signature).Recv(); recv != nil && !exportedType(recv.Type()) {
+			return unknownMethod
+		}
+		return unknownExported
+	}
+	return unknownLocal
 }
 
 // FuncTier reports the tier of a whole function, as if at its first statement
@@ -269,6 +317,8 @@ func (r *Result) FuncTier(fn *types.Func) Info {
 				info.Tier, info.Reason = PerItem, why
 			} else if f.perItm != "" {
 				info.Tier, info.Reason = PerItem, f.perItm
+			} else {
+				info.Tier, info.Reason = Unknown, r.unknownReason(f, false)
 			}
 			return info
 		}
@@ -453,11 +503,13 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			f := funcSpan{span: span{n.Pos(), n.End()}, name: funcname.InPackage(obj), obj: obj}
-			if PerItemName(obj.Name()) {
+			if PerItemName(obj.Name()) && !flagSetter(obj) {
 				f.perItm = "method " + obj.Name() + " runs per item"
 				if n.Recv == nil {
 					f.perItm = "function " + obj.Name() + " runs per item"
 				}
+			} else if httpHandler(obj.Type().(*types.Signature)) {
+				f.perItm = "an HTTP handler: runs per request"
 			}
 			r.funcs = append(r.funcs, f)
 		case *ast.ForStmt:
@@ -513,13 +565,17 @@ func run(pass *analysis.Pass) (any, error) {
 			return
 		}
 		callee := staticCallee(pass.TypesInfo, call)
-		if callee == nil || callee.Pkg() != pass.Pkg {
+		if callee == nil {
 			return
 		}
 		if k, _ := r.context(call.Pos()); k == startup || k == errPath {
 			return // a loop at start-up or on an error path does not make its callees hot
 		}
 		caller := r.enclosing(call.Pos())
+		r.recordCall(caller, callee, r.inLoop(call.Pos()))
+		if callee.Pkg() != pass.Pkg {
+			return
+		}
 		if r.inLoop(call.Pos()) {
 			who := "package level"
 			if caller != nil {
@@ -550,6 +606,18 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return r, nil
+}
+
+// flagSetter reports whether fn is the Set method of a flag.Value
+// (Set(string) error): it runs when a flag or a configuration value is
+// parsed, not per item.
+func flagSetter(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if fn.Name() != "Set" || sig.Recv() == nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 {
+		return false
+	}
+	p, ok := sig.Params().At(0).Type().(*types.Basic)
+	return ok && p.Kind() == types.String && types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())
 }
 
 // staticCallee returns the function or method statically called by call, if any.

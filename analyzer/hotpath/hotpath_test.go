@@ -37,7 +37,7 @@ var marker = &analysis.Analyzer{
 }
 
 func TestHotpath(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e", "sig", "x/corpus-test", "x/contest", "x/examples/chat", "x/benchmark", "x/mocks", "x/promqltest", "x/latest", "testing/quick2", "example.com/mod/test", "d")
+	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e", "sig", "x/corpus-test", "x/contest", "x/examples/chat", "x/benchmark", "x/mocks", "x/promqltest", "x/latest", "testing/quick2", "example.com/mod/test", "d", "web")
 }
 
 func TestPerItemName(t *testing.T) {
@@ -46,7 +46,8 @@ func TestPerItemName(t *testing.T) {
 		"ParseRequest": true, "Parse": true, "ProcessArguments": true,
 		"ProcessSignal": false, "ProcessConfigFile": false, "ParseConfig": false,
 		"ParseConfigWithOptions": false, "HandleFlags": false, "ParseDSN": false,
-		"ParseEnv": false, "Nexts": false,
+		"ParseEnv": false, "Nexts": false, "HandlerFor": false, "Processor": false,
+		"HandleFunc": false, "Handle": true, "Parse2": true, "ProcessBatch": true,
 	} {
 		if got := hotpath.PerItemName(name); got != want {
 			t.Errorf("PerItemName(%q) = %v, want %v", name, got, want)

@@ -12,8 +12,9 @@ import (
 )
 
 // coldModule writes a module whose package p has one redundant branch in a
-// loop (hot), one in a function nothing calls (cold) and one in a loop in
-// init (cold: init runs once); package q has only a cold one.
+// loop (hot), one in a function only init calls (cold), one in a loop in
+// init (cold: init runs once) and one in an exported function nothing in
+// the module calls (unknown: shown); package q has only a cold one.
 func coldModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -33,11 +34,22 @@ func init() {
 	}
 }
 
-func Configure(c bool, x int) int {
+func init() { total = configure(true, total) }
+
+func configure(c bool, x int) int {
 	if c {
 		x++
 	} else {
 		x++
+	}
+	return x
+}
+
+func Scale(c bool, x int) int {
+	if c {
+		x *= 2
+	} else {
+		x *= 2
 	}
 	return x
 }
@@ -56,7 +68,9 @@ func Sum(xs []int, c bool) int {
 `,
 		"q/q.go": `package q
 
-func Configure(c bool, x int) int {
+var n = configure(true, 1)
+
+func configure(c bool, x int) int {
 	if c {
 		x++
 	} else {
@@ -100,8 +114,9 @@ func TestCheckHidesCold(t *testing.T) {
 	}
 
 	r := runJSON("./p")
-	if len(r.Findings) != 1 || r.Findings[0].Function != "example.com/cold/p.Sum" || r.Stats.HiddenCold != 2 {
-		t.Errorf("default: got %d findings (first %+v), %d hidden in cold code; want Sum's only, 2 hidden", len(r.Findings), r.Findings, r.Stats.HiddenCold)
+	if len(r.Findings) != 2 || r.Findings[0].Function != "example.com/cold/p.Sum" || r.Findings[1].Function != "example.com/cold/p.Scale" ||
+		r.Findings[1].Tier != "unknown" || r.Stats.HiddenCold != 2 {
+		t.Errorf("default: got %d findings (%+v), %d hidden in cold code; want Sum's, then Scale's (unknown), 2 hidden", len(r.Findings), r.Findings, r.Stats.HiddenCold)
 	}
 
 	// From the findings cache, which keeps what check hides.
@@ -113,8 +128,8 @@ func TestCheckHidesCold(t *testing.T) {
 	for _, f := range r.Findings {
 		tiers[f.Function] = f.Tier
 	}
-	want := map[string]string{"example.com/cold/p.Sum": "hot-loop", "example.com/cold/p.Configure": "cold", "example.com/cold/p.init": "cold"}
-	if len(r.Findings) != 3 || r.Stats.HiddenCold != 0 || !maps.Equal(tiers, want) {
+	want := map[string]string{"example.com/cold/p.Sum": "hot-loop", "example.com/cold/p.Scale": "unknown", "example.com/cold/p.configure": "cold", "example.com/cold/p.init": "cold"}
+	if len(r.Findings) != 4 || r.Stats.HiddenCold != 0 || !maps.Equal(tiers, want) {
 		t.Errorf("-cold: got tiers %v, %d hidden; want %v, none hidden", tiers, r.Stats.HiddenCold, want)
 	}
 

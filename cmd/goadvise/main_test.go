@@ -100,6 +100,9 @@ type link struct {
 	n    int
 }
 
+// Only init compares links: cold code.
+func init() { _ = sameLink(link{}, link{}) }
+
 func sameLink(a, b link) bool {
 	return reflect.DeepEqual(a, b)
 }
@@ -108,12 +111,17 @@ func sameLink(a, b link) bool {
 	if code != 1 {
 		t.Fatalf("go vet -vettool exit code %d, want 1 (diagnostics)\n%s", code, stderr)
 	}
-	// Findings in cold code are not printed, as check hides them: only
-	// Dedup's DeepEqual is in a loop.
+	// Every DeepEqual is printed: Dedup's is in a loop, the others are
+	// exported API, about which nothing says how often it runs (go vet
+	// sees one package at a time).
 	for _, pos := range wantFixture {
-		re := regexp.MustCompile(`(?m)^shop/shop.go:` + pos + `: reflect.DeepEqual on `)
-		if hot := pos == "31:15"; re.MatchString(stderr) != hot {
-			t.Errorf("go vet output: a finding at shop/shop.go:%s is %v, want %v (in a loop)\n%s", pos, !hot, hot, stderr)
+		tier := `\[unknown: exported: how often its callers run it is not known\]`
+		if pos == "31:15" {
+			tier = `\[hot-loop: inside a loop\]`
+		}
+		re := regexp.MustCompile(`(?m)^shop/shop.go:` + pos + `: reflect.DeepEqual on .*` + tier + `$`)
+		if !re.MatchString(stderr) {
+			t.Errorf("go vet output: no finding at shop/shop.go:%s ending in %s\n%s", pos, tier, stderr)
 		}
 	}
 	// heapescape gets the compiler's decisions for the vet unit: the
@@ -123,11 +131,11 @@ func sameLink(a, b link) bool {
 	if !regexp.MustCompile(`(?m)^shop/labels.go:12:\d+: .* escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write strconv.Itoa\(i\)`).MatchString(stderr) {
 		t.Errorf("go vet output lacks the compiler's escape of Labels' fmt.Sprintf arguments:\n%s", stderr)
 	}
-	if strings.Contains(stderr, "shop/labels.go:24:") || strings.Contains(stderr, "shop/shop.go:31:33:") {
+	if strings.Contains(stderr, "shop/labels.go:27:") || strings.Contains(stderr, "shop/shop.go:31:33:") {
 		t.Errorf("go vet reported a cold escape without -heapescape.cold, or the boxing of a DeepEqual that deepequal reports:\n%s", stderr)
 	}
-	if _, cold, _ := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-heapescape.cold", "./..."); !strings.Contains(cold, "shop/labels.go:24:") || strings.Contains(cold, "shop/shop.go:24:28:") {
-		t.Errorf("go vet -heapescape.cold: want sameLink's boxing at shop/labels.go:24 and not SameItems' at shop/shop.go:24:28 (deepequal reports that call):\n%s", cold)
+	if _, cold, _ := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-heapescape.cold", "./..."); !strings.Contains(cold, "shop/labels.go:27:") || strings.Contains(cold, "shop/shop.go:24:28:") {
+		t.Errorf("go vet -heapescape.cold: want sameLink's boxing at shop/labels.go:27 and not SameItems' at shop/shop.go:24:28 (deepequal reports that call):\n%s", cold)
 	}
 	if strings.Contains(stderr, "shop.go:51") {
 		t.Errorf("go vet reported the DeepEqual on interfaces (line 51):\n%s", stderr)

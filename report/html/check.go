@@ -40,7 +40,7 @@ type CheckOptions struct {
 }
 
 // Tiers in the order the page lists them, hottest first.
-var tierOrder = []string{"hot-loop", "per-item", "cold"}
+var tierOrder = []string{"hot-loop", "per-item", "unknown", "cold"}
 
 // excerptContext is the number of source lines shown before and after the
 // lines of a finding.

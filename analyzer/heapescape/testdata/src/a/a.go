@@ -47,7 +47,7 @@ func Addr() *int {
 
 // Big allocates more than the stack allows.
 func Big() int {
-	b := make([]byte, 1<<20) // want `make\(\[\]byte, 1048576\) escapes to heap because it is too large for the stack; it does not outlive the call: reuse one buffer across calls \(a field of the receiver or a sync.Pool\), which saves allocating and zeroing it per call; no automatic fix: where to keep the buffer, and how concurrent calls share it, is a design choice \[cold\]`
+	b := make([]byte, 1<<20) // want `make\(\[\]byte, 1048576\) escapes to heap because it is too large for the stack; it does not outlive the call: reuse one buffer across calls \(a field of the receiver or a sync\.Pool\), which saves allocating and zeroing it per call; no automatic fix: where to keep the buffer, and how concurrent calls share it, is a design choice \[unknown: exported: how often its callers run it is not known\]`
 	return len(b)
 }
 

@@ -32,7 +32,7 @@ type Config struct{ Name string }
 
 // Load decodes a config: the variable's address is what Unmarshal needs.
 func Load(data []byte) string {
-	var c Config // want `variable c is moved to heap because its address is passed as an interface value to json.Unmarshal, which lets it escape; inherent: json.Unmarshal takes it as an interface and needs it \[cold\]`
+	var c Config // want `variable c is moved to heap because its address is passed as an interface value to json\.Unmarshal, which lets it escape; inherent: json\.Unmarshal takes it as an interface and needs it \[unknown: exported: how often its callers run it is not known\]`
 	json.Unmarshal(data, &c)
 	return c.Name
 }

@@ -3,7 +3,7 @@ package h
 func mark() {}
 
 func setup() {
-	mark() // want `cold`
+	mark() // want `unknown: no loop or per-item code of the package calls it`
 }
 
 func loops(n int) {
@@ -15,7 +15,7 @@ func loops(n int) {
 			mark() // want `hot-loop: inside a loop`
 		}()
 	}
-	mark() // want `cold`
+	mark() // want `unknown: no loop or per-item code of the package calls it`
 	helper()
 }
 
@@ -55,3 +55,25 @@ var _ = func() int {
 	mark() // want `cold`
 	return 0
 }()
+
+// A flag.Value's Set runs when flags or configuration are parsed.
+type level int
+
+func (l *level) Set(s string) error {
+	mark() // want `unknown: a method other packages may call through an interface: how often is not known`
+	return nil
+}
+
+func (l *level) String() string { return "" }
+
+// HandlerFor builds a handler: it is not one.
+func HandlerFor(name string) {
+	mark() // want `unknown: exported: how often its callers run it is not known`
+}
+
+// A setter of a value that is not a flag's runs per item.
+type cache struct{}
+
+func (c *cache) Set(key string, v int) {
+	mark() // want `per-item: method Set runs per item`
+}

@@ -244,7 +244,9 @@ func Start(w *Worker) {
 	}
 }
 
-// setup is cold: it runs once.
+// setup is cold: it runs once, from init.
+func init() { new(Keeper).setup() }
+
 func (k *Keeper) setup() {
 	buf := make([]byte, 4)
 	k.r.Read(buf)

@@ -36,7 +36,8 @@ func (e *Encoder) Encode(name string) error {
 	return nil
 }
 
-// Flush is cold.
+// Flush is exported: nothing says how often it runs, and the change is
+// worth making wherever it runs.
 func (e *Encoder) Flush(s string) {
-	e.w.Write([]byte(s))
+	e.w.Write([]byte(s)) // want `call e.w.WriteString\(s\) instead.*\[unknown: exported: how often its callers run it is not known\]`
 }
