@@ -39,7 +39,10 @@ func (fd *finding) nonAllocating() bool {
 		return true
 	}
 	if len(rec.InlinedFrom) > 0 {
-		return false
+		// An inlined call's allocation is named by the compiler, as
+		// its source spells it: context.Background() boxes
+		// context.backgroundCtx{}, which has no bytes.
+		return fd.zeroSizeName(rec.Name)
 	}
 	e := fd.convertedExpr()
 	if e == nil {
@@ -58,6 +61,13 @@ func (fd *finding) nonAllocating() bool {
 		_, isSlice := info.TypeOf(call).Underlying().(*types.Slice)
 		return isSlice
 	}
+	if lit, ok := ast.Unparen(e).(*ast.CompositeLit); ok && len(lit.Elts) == 0 {
+		// []T{} points at a backing array of no bytes, which the runtime
+		// does not allocate.
+		if _, isSlice := info.TypeOf(lit).Underlying().(*types.Slice); isSlice {
+			return true
+		}
+	}
 	if fd.allocExpr() != nil && !isStaticLit(info, e) {
 		// An allocation (&T{}, new(T), make) is not a conversion.
 		return false
@@ -70,6 +80,86 @@ func (fd *finding) nonAllocating() bool {
 		return true
 	}
 	return singleByte(t, fd.pass.TypesSizes)
+}
+
+// zeroSizeName reports whether the compiler's name of an escaping value
+// spells a value of no bytes: an empty composite literal of a slice type
+// ([]T{}) or of a zero-size type of the package or one it imports
+// (context.backgroundCtx{}, &struct{}{}), or a make of a slice with length
+// and capacity 0.
+func (fd *finding) zeroSizeName(name string) bool {
+	e, err := parser.ParseExpr(name)
+	if err != nil {
+		return false
+	}
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		if len(e.Elts) > 0 {
+			return false
+		}
+		if at, ok := e.Type.(*ast.ArrayType); ok && at.Len == nil {
+			return true // []T{}
+		}
+		t := fd.typeNamed(e.Type)
+		if t == nil {
+			return false
+		}
+		size, ok := bycopy.Size(t, fd.pass.TypesSizes)
+		return ok && size == 0
+	case *ast.CallExpr:
+		id, ok := e.Fun.(*ast.Ident)
+		if !ok || id.Name != "make" || len(e.Args) < 2 {
+			return false
+		}
+		if at, ok := e.Args[0].(*ast.ArrayType); !ok || at.Len != nil {
+			return false
+		}
+		for _, a := range e.Args[1:] {
+			if lit, ok := a.(*ast.BasicLit); !ok || lit.Value != "0" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// typeNamed resolves a type the compiler names, T or pkg.T, in the
+// package or the one of its imports (direct or not) of that name, when
+// exactly one has such a type; struct{} too. It returns nil otherwise.
+func (fd *finding) typeNamed(e ast.Expr) types.Type {
+	switch e := e.(type) {
+	case *ast.StructType:
+		if len(e.Fields.List) == 0 {
+			return types.NewStruct(nil, nil)
+		}
+	case *ast.Ident:
+		if tn, ok := fd.pass.Pkg.Scope().Lookup(e.Name).(*types.TypeName); ok {
+			return tn.Type()
+		}
+	case *ast.SelectorExpr:
+		x, ok := e.X.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		var found types.Type
+		for _, p := range fd.res.imports {
+			if p.Name() != x.Name {
+				continue
+			}
+			if tn, ok := p.Scope().Lookup(e.Sel.Name).(*types.TypeName); ok {
+				if found != nil {
+					return nil // two packages of that name have one
+				}
+				found = tn.Type()
+			}
+		}
+		return found
+	}
+	return nil
 }
 
 // constName reports whether the compiler's name of an escaping value is a

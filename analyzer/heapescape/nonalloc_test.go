@@ -1,6 +1,7 @@
 package heapescape_test
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -18,6 +19,7 @@ var (
 	bigInt        = 1 << 20
 	wrappedB      = struct{ b bool }{true}
 	kept     []int
+	keptB    []byte
 )
 
 type point struct{ x, y int }
@@ -44,6 +46,9 @@ func TestNonAllocating(t *testing.T) {
 		{"struct of one byte", func() { sink = wrapper{oneByte} }},
 		{"static composite literal", func() { sink = point{1, 2} }},
 		{"make of length 0 (stored, not converted)", zeroMake},
+		{"empty slice literal (stored)", func() { keptB = []byte{} }},
+		{"context.Background (inlined, boxed)", func() { sink = context.Background() }},
+		{"context.TODO (inlined, boxed)", func() { sink = context.TODO() }},
 	} {
 		if n := testing.AllocsPerRun(100, c.f); n != 0 {
 			t.Errorf("%s converted to an interface: %v allocations per run, want 0", c.name, n)
