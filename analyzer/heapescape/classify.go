@@ -174,6 +174,15 @@ func (fd *finding) avoid(advice, noFix string) string {
 	return advice
 }
 
+// avoidFix is avoid for advice whose fix, if any, is set already in
+// fd.suggested.
+func (fd *finding) avoidFix(advice, noFix string) string {
+	fix := fd.suggested
+	fd.avoid(advice, noFix)
+	fd.suggested = fix
+	return advice
+}
+
 // keep records that the allocation is inherent for the reason given, and
 // returns the advice that says so.
 func (fd *finding) keep(reason string) string {
@@ -226,10 +235,20 @@ func (fd *finding) inlinedAdvice(fn *types.Func) (advice, noFix string) {
 func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	rec := fd.rec
 	detail := fd.explanationDetail()
+	if a, noFix := fd.deadAdvice(); a != "" {
+		why := "because the variable it initialises escapes"
+		if detail != "" {
+			why += " (" + detail + ")"
+		}
+		return why, fd.avoidFix(a, noFix)
+	}
 	switch {
 	case ctor != nil && part != "":
-		return "because it is part of " + part + ", which " + fd.funcName(ctor) + " returns",
-			fd.keep("it is part of the value the function returns")
+		why := "because it is part of " + part + ", which " + fd.funcName(ctor) + " returns"
+		if a, noFix := fd.byValueAdvice(); a != "" {
+			return why, fd.avoid(a, noFix)
+		}
+		return why, fd.keep("it is part of the value the function returns")
 	case ctor != nil:
 		return "because " + fd.funcName(ctor) + " returns it", fd.keep("it is the value the function returns")
 	}
@@ -239,8 +258,11 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 				"what equality means for the type is for its author to decide")
 	}
 	if rec.Name == "func literal" && rec.Cause == optlog.CauseReturnedOrStored {
-		return "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call",
-			fd.keep("the closure is the value the code returns or keeps")
+		why := "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call"
+		if a, noFix := fd.closureAdvice(); a != "" {
+			return why, fd.avoid(a, noFix)
+		}
+		return why, fd.keep("the closure is the value the code returns or keeps")
 	}
 	switch rec.Cause {
 	case optlog.CauseInterfaceConversion:
@@ -251,6 +273,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			if fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func); ok {
 				why = "because it is converted to an interface and passed to " + fd.funcName(fn)
 			}
+		}
+		if a, noFix := fd.sortAdvice(); a != "" {
+			return why, fd.avoidFix(a, noFix)
 		}
 		if a, k := fd.fmtAdvice(); a != "" {
 			return why, fd.avoid(a, fmtNoFix)
@@ -273,7 +298,13 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		}
 		why = "because " + itIs(orDefault(detail, "returned or stored outside the function"))
 		if c := containerOf(rec); c != "" {
+			if a, noFix := fd.byValueAdvice(); a != "" {
+				return "because it is stored in " + c + ", which escapes", fd.avoid(a, noFix)
+			}
 			return "because it is stored in " + c + ", which escapes", fd.keep("it escapes with its container")
+		}
+		if a, noFix := fd.reuseAdvice(); a != "" {
+			return why, fd.avoidFix(a, noFix)
 		}
 		if hasReason(rec, "interface-converted") && !hasReason(rec, "return") {
 			// A pointer stored in an interface that outlives the call: by
@@ -299,6 +330,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	case optlog.CauseNonConstantMake:
 		return "because its size is not a constant", fd.keep("its size is known only at run time")
 	case optlog.CauseAppend:
+		if a, noFix := fd.resetFieldAdvice(); a != "" {
+			return "because append grows it", fd.avoidFix(a, noFix)
+		}
 		if fd.presized() || fd.growsField() {
 			// make(T, 0, n) before: append grows it only past n, which
 			// the code chose; a field grown is the data structure.
@@ -316,6 +350,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			why += " and " + itIs(detail)
 		}
 		if a, noFix := fd.preallocAdvice(); a != "" {
+			return why, fd.avoid(a, noFix)
+		}
+		if a, noFix := fd.startCapAdvice(); a != "" {
 			return why, fd.avoid(a, noFix)
 		}
 		return why, fd.keep("its final size is not known before the appends")

@@ -18,6 +18,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -30,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "heapescape"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/heapescape",
 	Run:      run,
-	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer, deepequal.Analyzer},
+	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer, deepequal.Analyzer, ssaform.Analyzer},
 }
 
 var cold, all bool

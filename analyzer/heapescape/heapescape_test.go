@@ -70,6 +70,21 @@ func TestHoistFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "hoist"), heapescape.Analyzer, "./...")
 }
 
+// TestKinds checks the kinds of change that remove an allocation the code
+// keeps by its shape alone, each with its advice and, where the change is
+// mechanical, its fix (kinds.go.golden): sort.Sort and sort.Slice boxing
+// the slice (slices), a map re-made per call in a field (clear and reuse),
+// a field stack reset without capacity (x.f[:0]), a dead make (deleted),
+// a local stack that starts empty, a closure made per call from the
+// receiver alone, a pointer field allocated with its container.
+func TestKinds(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	f := heapescape.Analyzer.Flags.Lookup("cold")
+	f.Value.Set("true")
+	t.Cleanup(func() { f.Value.Set("false") })
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "kinds"), heapescape.Analyzer, "./...")
+}
+
 // TestInherent checks that with -all the allocations for which no change
 // is identified are reported, saying why they are inherent, also on error
 // paths.

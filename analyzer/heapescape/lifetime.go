@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -734,13 +735,22 @@ func (fd *finding) guarded(e ast.Expr) bool {
 		return false
 	}
 	var lhs string
+	var lhsExpr ast.Expr
 	for i, r := range as.Rhs {
 		if ast.Unparen(r) == e {
-			lhs = types.ExprString(as.Lhs[i])
+			lhs, lhsExpr = types.ExprString(as.Lhs[i]), as.Lhs[i]
 		}
 	}
 	if lhs == "" {
 		return false
+	}
+	info := fd.pass.TypesInfo
+	// The variable assigned must be the one the condition tests: m :=
+	// make(...) in "if m == nil {" declares another m, which shadows it,
+	// and the allocation happens every time the condition holds.
+	var target types.Object
+	if id, ok := lhsExpr.(*ast.Ident); ok {
+		target = info.ObjectOf(id)
 	}
 	for i, n := range fd.path {
 		ifs, ok := n.(*ast.IfStmt)
@@ -756,15 +766,72 @@ func (fd *finding) guarded(e ast.Expr) bool {
 		found := false
 		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
 			if x, ok := n.(ast.Expr); ok && types.ExprString(x) == lhs {
-				found = true
+				if id, isID := x.(*ast.Ident); !isID || info.ObjectOf(id) == target {
+					found = true
+				}
 			}
 			return !found
 		})
 		if found {
-			return true
+			return !fd.alwaysNil(target, ifs)
 		}
 	}
 	return false
+}
+
+// alwaysNil reports whether the local variable v, which the condition of
+// ifs tests, is nil whenever ifs runs: it is declared without a value (or
+// nil) in the block that holds ifs, and nothing assigns it between its
+// declaration and ifs, so the "lazy" allocation happens on every call.
+func (fd *finding) alwaysNil(v types.Object, ifs *ast.IfStmt) bool {
+	if v == nil {
+		return false
+	}
+	var list []ast.Stmt
+	for i, n := range fd.path {
+		if n == ifs && i+1 < len(fd.path) {
+			if b, ok := fd.path[i+1].(*ast.BlockStmt); ok {
+				list = b.List
+			}
+		}
+	}
+	info := fd.pass.TypesInfo
+	declared := false
+	for _, s := range list {
+		if s == ifs {
+			return declared
+		}
+		switch s := s.(type) {
+		case *ast.DeclStmt:
+			if g, ok := s.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+				for _, spec := range g.Specs {
+					vs := spec.(*ast.ValueSpec)
+					for i, name := range vs.Names {
+						if info.Defs[name] == v {
+							declared = len(vs.Values) == 0 || i < len(vs.Values) && syntax.IsNil(info, vs.Values[i])
+						}
+					}
+				}
+			}
+			continue
+		}
+		if declared && mentions(info, s, v) {
+			return false
+		}
+	}
+	return false
+}
+
+// mentions reports whether n uses the object v.
+func mentions(info *types.Info, n ast.Node, v types.Object) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if id, ok := m.(*ast.Ident); ok && info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // storeTarget returns the left-hand side that the allocation e is assigned
@@ -892,10 +959,12 @@ func (fd *finding) presized() bool {
 	}
 	sized := func(e ast.Expr) bool {
 		m, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok || !isBuiltin(info, m.Fun, "make") {
+		if !ok || !isBuiltin(info, m.Fun, "make") || len(m.Args) != 3 {
 			return false
 		}
-		return len(m.Args) == 3
+		// make(T, 0, 0) has no capacity: it is not presized.
+		c := info.Types[m.Args[2]].Value
+		return c == nil || c.String() != "0"
 	}
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {

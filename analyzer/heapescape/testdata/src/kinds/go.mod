@@ -1,0 +1,3 @@
+module kinds
+
+go 1.26

@@ -1,0 +1,172 @@
+// Package kinds holds, for each kind of change that removes an
+// allocation, a function whose allocation needs it.
+package kinds
+
+import (
+	"io"
+	"sort"
+	"strings"
+)
+
+type Reader struct {
+	r    io.Reader
+	last []byte
+}
+
+// Header reads a fixed header into a buffer that a second, kept
+// allocation later reuses as a name: per SSA value, the first make is
+// not kept.
+func (r *Reader) Header(big bool) (byte, error) {
+	buf := make([]byte, 4)
+	if _, err := io.ReadFull(r.r, buf); err != nil {
+		return 0, err
+	}
+	b := buf[0]
+	if big {
+		buf = make([]byte, 64)
+		r.last = buf
+	}
+	return b, nil
+}
+
+// Each reads headers in a function literal.
+func (r *Reader) Each(n int, f func(byte)) {
+	read := func() {
+		hdr := make([]byte, 2)
+		io.ReadFull(r.r, hdr)
+		f(hdr[0])
+	}
+	for range n {
+		read()
+	}
+}
+
+type byName []string
+
+func (s byName) Len() int           { return len(s) }
+func (s byName) Less(i, j int) bool { return s[i] < s[j] }
+func (s byName) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+
+// Sorted sorts with sort.Sort, which boxes the slice in an interface.
+func Sorted(names []string) []string {
+	sort.Sort(byName(names)) // want `byName\(names\) escapes to heap because it is converted to an interface and passed to sort\.Sort; call slices\.SortFunc with a comparison of two elements .* instead of sort\.Sort: sort takes the slice as an interface, which allocates on every call`
+	return names
+}
+
+type node struct {
+	kids []*node
+	n    int
+}
+
+// Walk keeps a stack made with capacity 0: it grows on every call.
+func Walk(root *node) int {
+	stack := make([]*node, 0)
+	stack = append(stack, root)
+	total := 0
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		total += n.n
+		stack = append(stack, n.kids...)
+	}
+	return total
+}
+
+type Index struct {
+	seen map[string]bool
+}
+
+// Add re-makes a map it keeps, once per item: clear and reuse it.
+func (x *Index) Add(words []string) int {
+	x.seen = make(map[string]bool) // want `clear x\.seen and reuse it instead of making a new map each time .*: the package never lets the map out of x\.seen, so nothing else holds the old one \[unknown`
+	for _, w := range words {
+		x.seen[w] = true
+	}
+	return len(x.seen)
+}
+
+// Dead makes a slice that the next statement replaces.
+func Dead(s string) []string {
+	parts := make([]string, 0, 8) // want `make\(\[\]string, 0, 8\) escapes to heap because the variable it initialises escapes \(returned\); delete the allocation: parts is assigned again before anything uses this value`
+	parts = strings.Split(s, ",")
+	return parts
+}
+
+type conn struct {
+	onClose func()
+	n       int
+}
+
+// Reset builds a closure per call and keeps it in a field.
+func (c *conn) Reset() {
+	c.onClose = func() { c.n = 0 } // want `the closure captures only c, which outlives the call: build it once .*; no automatic fix: where the receiver is made is for its author to choose`
+}
+
+// Shadowed looks lazy, but the nil check tests a variable that is always
+// nil: the map is made on every call, and returned (inherent, not lazy).
+func Shadowed(keys []string) map[string]int {
+	var m map[string]int
+	if m == nil {
+		m = make(map[string]int, len(keys))
+	}
+	for i, k := range keys {
+		m[k] = i
+	}
+	return m
+}
+
+type span struct{ start, end int }
+
+type token struct {
+	pos *span
+	lit string
+}
+
+// NewToken allocates the span with its container: hold it by value.
+func NewToken(lit string, start int) *token {
+	return &token{pos: &span{start, start + len(lit)}, lit: lit} // want `&span\{\.\.\.\} escapes to heap because it is part of &token\{\.\.\.\}, which NewToken returns; hold span by value in field pos \(type span instead of \*span\), .* the change touches the field.s declaration, 1 composite literal and 0 uses; no automatic fix`
+}
+
+type iter struct {
+	stack []*node
+}
+
+// Seek restarts the iterator: its stack, made with capacity 0, grows on
+// every call.
+func (it *iter) Seek(root *node) int {
+	it.stack = make([]*node, 0)
+	it.stack = append(it.stack, root) // want `it\.stack is reset to an empty slice without capacity at line 137, so it grows from nothing on every call: reset it with it\.stack = it\.stack\[:0\] instead`
+	total := 0
+	for len(it.stack) > 0 {
+		n := it.stack[len(it.stack)-1]
+		it.stack = it.stack[:len(it.stack)-1]
+		total += n.n
+		it.stack = append(it.stack, n.kids...) // want `it\.stack is reset to an empty slice without capacity`
+	}
+	return total
+}
+
+// Find searches with a local stack that a helper keeps.
+func Find(root *node, keep func([]*node)) int {
+	var stack []*node
+	stack = append(stack, root)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		stack = append(stack, n.kids...) // want `stack is a stack \(or work list\) that starts empty on every call: start it with a capacity for its usual depth \(make\(\[\]\*node, 0, 8\), say\).*; no automatic fix: the capacity is the author.s choice`
+		keep(stack)
+	}
+	return 0
+}
+
+type pair struct{ k, v string }
+type pairs []pair
+
+func (p pairs) Len() int           { return len(p) }
+func (p pairs) Less(i, j int) bool { return p[i].k < p[j].k }
+func (p pairs) Swap(i, j int)      { p[i], p[j] = p[j], p[i] }
+
+func SortPairs(ps []pair) {
+	sort.Stable(pairs(ps))                                           // want `call slices\.SortStableFunc with a comparison of two elements .*instead of sort\.Stable`
+	sort.Slice(ps, func(i, j int) bool { return ps[i].v > ps[j].v }) // want `call slices\.SortFunc with a comparison of two elements .*instead of sort\.Slice: .* calls its less function dynamically`
+}
