@@ -188,23 +188,28 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		unchanged = n - len(findings)
 	}
 	var hiddenInherent, hiddenCold int
-	if !cfg.Inherent {
-		hiddenInherent = hide(func(f report.Finding) bool { return f.Class == "inherent" })
-	}
 	ranking, hidden := "static", 0
 	var profStats *report.ProfileStats
 	if hot != nil {
 		ranking = "profile"
 		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1, Module: ar.module, HeapIndex: cfg.HeapIndex})
-		if !cfg.All {
-			hidden = hide(func(f report.Finding) bool { return !f.Sampled })
-		}
+	}
+	// A profile is evidence: a finding it charges a measurable share
+	// (report.MinSamples samples or more) is shown whatever its class or
+	// tier, with its cost: an inherent allocation or an error path that
+	// the profile finds hot is worth a look, with the best advice there is.
+	measured := func(f report.Finding) bool { return hot != nil && f.Sampled && f.Samples >= report.MinSamples }
+	if !cfg.Inherent {
+		hiddenInherent = hide(func(f report.Finding) bool { return f.Class == "inherent" && !measured(f) })
+	}
+	if hot != nil && !cfg.All {
+		hidden = hide(func(f report.Finding) bool { return !f.Sampled })
 	}
 	if !cfg.Cold {
 		// With a profile, code it never saw run is cold: -all, not
 		// -cold, decides about it.
 		hiddenCold = hide(func(f report.Finding) bool {
-			return f.Tier == "cold" && (hot == nil || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold)
+			return f.Tier == "cold" && (hot == nil || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold) && !measured(f)
 		})
 	}
 	if hot != nil {
@@ -225,6 +230,13 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	if profStats != nil {
 		for _, f := range findings {
 			profStats.TopCover += f.Score
+		}
+		shown := make(map[string]int)
+		for _, f := range findings {
+			shown[f.Function]++
+		}
+		for i := range profStats.Inside {
+			profStats.Inside[i].Findings = shown[profStats.Inside[i].Function]
 		}
 	}
 	return &report.Report{Findings: findings, Stats: report.Stats{
@@ -338,6 +350,9 @@ func profileStats(hot *pgo.Hotness, cfg *Config, module string) *report.ProfileS
 		GCFactor:  report.GCFactor(hot),
 	}
 	if module != "" {
+		for _, h := range hot.Inside(module, 10) {
+			ps.Inside = append(ps.Inside, report.HotSpot{Function: h.Name, Flat: h.Flat * 100, Cum: h.Cum * 100})
+		}
 		for _, h := range hot.Outside(module, 5) {
 			ps.Outside = append(ps.Outside, report.HotSpot{Function: h.Name, Flat: h.Flat * 100, Cum: h.Cum * 100})
 		}

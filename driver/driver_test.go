@@ -14,6 +14,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/gittest"
+	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -207,5 +208,38 @@ func TestRunWholeProgress(t *testing.T) {
 	}
 	if i := slices.Index(msgs, "whole-program passes: loading"); i < 1 || !strings.HasPrefix(msgs[i-1], "analysing packages") {
 		t.Errorf("the passes should start after the analysis: %q", msgs)
+	}
+}
+
+// TestRankProfileEvidence checks that a profile is evidence: a finding
+// the profile charges a measurable share is shown whatever its class or
+// tier, while an inherent finding it charges nothing stays hidden and
+// counted, as does one in code it never saw run; the module's hottest
+// functions are listed with the number of findings shown in each.
+func TestRankProfileEvidence(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.pprof")
+	writeCPUProfile(t, prof, "example.com/m.Hot", "example.com/m.Warm")
+	hot, err := pgo.Load(context.Background(), []string{prof}, nil, pgo.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings := []report.Finding{
+		{Analyzer: "redundantbranch", File: "p.go", Line: 6, Tier: "cold", Class: "inherent", Function: "example.com/m.Hot", Package: "example.com/m"},
+		{Analyzer: "redundantbranch", File: "/m/q.go", Line: 6, Tier: "cold", Function: "example.com/m.Cold", Package: "example.com/m"},
+		{Analyzer: "redundantbranch", File: "/m/q.go", Line: 9, Tier: "per-item", Class: "inherent", Function: "example.com/m.Cold", Package: "example.com/m"},
+	}
+	r, _, err := rank(&Config{}, findings, hot, &analysisResult{module: "example.com/m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 1 || r.Findings[0].Function != "example.com/m.Hot" {
+		t.Fatalf("shown %+v; want the measured inherent cold finding of Hot alone", r.Findings)
+	}
+	if r.Stats.HiddenInherent != 1 || r.Stats.Hidden != 1 {
+		t.Errorf("hidden: %d inherent, %d never sampled; want 1 and 1", r.Stats.HiddenInherent, r.Stats.Hidden)
+	}
+	p := r.Stats.Profile
+	if p == nil || len(p.Inside) != 2 || p.Inside[0].Findings+p.Inside[1].Findings != 1 {
+		t.Errorf("the module's hottest functions: %+v; want Hot (1 finding) and Warm (none)", p)
 	}
 }

@@ -476,13 +476,25 @@ func (h *Hotness) Total() (samples int64, duration time.Duration) {
 // Outside returns the n hottest functions by flat weight whose package is
 // not module or below it.
 func (h *Hotness) Outside(module string, n int) []Hot {
+	return h.hottest(n, func(pkg string) bool { return pkg != module && !strings.HasPrefix(pkg, module+"/") })
+}
+
+// Inside returns the n hottest functions by flat weight of module's
+// packages: where the module's own time goes, findings or not.
+func (h *Hotness) Inside(module string, n int) []Hot {
+	return h.hottest(n, func(pkg string) bool { return pkg == module || strings.HasPrefix(pkg, module+"/") })
+}
+
+// hottest returns the n hottest functions by flat weight of the packages
+// keep accepts.
+func (h *Hotness) hottest(n int, keep func(pkg string) bool) []Hot {
 	var out []Hot
 	for name, w := range h.funcs {
 		if w.Flat == 0 {
 			continue
 		}
 		pkg := funcname.Package(name)
-		if pkg == module || strings.HasPrefix(pkg, module+"/") {
+		if !keep(pkg) {
 			continue
 		}
 		out = append(out, Hot{Name: name, Package: pkg, Weight: *w})

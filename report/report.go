@@ -123,6 +123,7 @@ type ProfileStats struct {
 	Match     *float64  `json:"match,omitempty"`   // % of the profile's call-edge weight that still matches the source (see pgo check)
 	Stale     []string  `json:"stale,omitempty"`   // hottest functions of the profile that no longer match
 	Outside   []HotSpot `json:"outside,omitempty"` // hottest functions outside the module
+	Inside    []HotSpot `json:"inside,omitempty"`  // hottest functions of the module, with or without findings
 }
 
 // A HotSpot is a function and its share of CPU, in percent.
@@ -130,6 +131,9 @@ type HotSpot struct {
 	Function string  `json:"function"`
 	Flat     float64 `json:"flat"`
 	Cum      float64 `json:"cum"`
+	// Findings is the number of findings shown in the function (for the
+	// module's functions).
+	Findings int `json:"findings,omitempty"`
 }
 
 // Report is the whole result of a check: the JSON document.

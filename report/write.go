@@ -73,6 +73,16 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 		}
 		b.WriteString("; collect a fresh one\n")
 	}
+	if p := r.Stats.Profile; p != nil && len(p.Inside) > 0 {
+		b.WriteString("the hottest functions of your module (where its own time goes, with or without findings):\n")
+		for _, h := range p.Inside {
+			what := "no finding"
+			if h.Findings > 0 {
+				what = fmt.Sprintf("%d %s", h.Findings, plural(h.Findings, "finding", "findings"))
+			}
+			fmt.Fprintf(&b, "  %6.2f%% flat %6.2f%% cum  %s (%s)\n", h.Flat, h.Cum, h.Function, what)
+		}
+	}
 	if p := r.Stats.Profile; p != nil && len(p.Outside) > 0 {
 		b.WriteString("hot spots outside your module (not reported, but that is where time goes):\n")
 		for _, h := range p.Outside {

@@ -64,6 +64,7 @@ type checkPage struct {
 	Chart      chart
 	Findings   []findingView
 	Outside    []report.HotSpot
+	Inside     []report.HotSpot // the module's hottest functions
 	Errors     []string
 	HasProfile bool
 	MaxScore   float64
@@ -133,6 +134,7 @@ func WriteCheck(w io.Writer, r *report.Report, opts CheckOptions) error {
 	}
 	if p.Profile != nil {
 		p.Outside = p.Profile.Outside
+		p.Inside = p.Profile.Inside
 	}
 	byAnalyzer := make(map[string]int)
 	byTier := make(map[string]int)

@@ -114,6 +114,7 @@ func writeFixture(t *testing.T) (*report.Report, string) {
 		Profile: &report.ProfileStats{
 			Sources: []string{"cpu.pprof"}, Samples: 117, DurationS: 1.42, GCFactor: 0.76,
 			Outside: []report.HotSpot{{Function: "runtime.memmove", Flat: 4.27, Cum: 4.27}},
+			Inside:  []report.HotSpot{{Function: "example.com/svc/kv.(*Store).scan", Flat: 6.5, Cum: 9.25}},
 		},
 	}}
 	for i, s := range specs {

@@ -86,6 +86,8 @@ func TestWriteCheckContent(t *testing.T) {
 		`>kv.(*Handler).ServeHTTP</text>`,
 		`>runtime.memmove</text>`,
 		`<a href="#finding-3" class="finding-mark">`,
+		// The module's hottest functions, with or without findings.
+		`<td class="mono">example.com/svc/kv.(*Store).scan</td><td class="num">6.50%</td><td class="num">9.25%</td><td class="num">0</td>`,
 		// Verification results and load errors.
 		`<strong>Verified:</strong> tests pass; allocs/op 2 → 1 (-50.00%) better <span class="chip good">tests pass</span>`,
 		`<li>package example.com/svc/broken: &lt;syntax error&gt;</li>`,
