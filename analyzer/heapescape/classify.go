@@ -551,12 +551,11 @@ func (fd *finding) sizedAtRunTime() bool {
 // rewrite), such as "user:" + strconv.Itoa(id) for
 // fmt.Sprintf("user:%d", id). Other formatting (widths, other verbs,
 // printing to a writer) is what fmt is for: it returns "" for those, and
-// for anything else. A call of about a hundred nanoseconds is worth
-// rewriting only where it runs often: in a loop (or, with a profile, in a
-// function the profile finds hot, which the hot-path estimate rates
-// hot-loop); elsewhere, and where the string is written out at once
-// (b.WriteString(fmt.Sprintf(...)): output, which fmt.Fprintf writes
-// without the string), the second result says why it is not advised.
+// for anything else. The rewrite is advised wherever the code does not run
+// rarely (not in cold code, where it is not worth a change), and not where
+// the string is written out at once (b.WriteString(fmt.Sprintf(...)):
+// output, which fmt.Fprintf writes without the string); the second result
+// says why it is not.
 func (fd *finding) fmtAdvice() (advice, inherent string) {
 	call := fd.flowCall()
 	if call == nil {
@@ -573,8 +572,8 @@ func (fd *finding) fmtAdvice() (advice, inherent string) {
 	if fd.writtenOut(call) {
 		return "", "the string is output, written at once: fmt.Fprintf would write it without building it"
 	}
-	if fd.tier != hotpath.Loop {
-		return "", "one fmt call outside a loop costs little; a profile shows whether this one is hot"
+	if fd.tier < hotpath.Unknown {
+		return "", "it runs rarely"
 	}
 	// One advice for every argument of the call, so that the escapes
 	// of one call make one finding.

@@ -41,9 +41,38 @@
 //     or fmt.Sprint when the call only concatenates strings and integers
 //     (verbs %s, %d and %v without flags or widths, arguments of unnamed
 //     types): the message gives the expression that builds the same
-//     string, "user:" + strconv.Itoa(id) for fmt.Sprintf("user:%d", id).
-//     Other formatting, and printing to a writer, is what fmt is for: its
-//     boxing is inherent;
+//     string, "user:" + strconv.Itoa(id) for fmt.Sprintf("user:%d", id),
+//     wherever the code does not run rarely. Other formatting, and
+//     printing to a writer, is what fmt is for: its boxing is inherent;
+//   - a slice boxed to be passed to sort.Sort, sort.Stable, sort.IsSorted,
+//     sort.Slice, sort.SliceStable or sort.SliceIsSorted: call
+//     slices.SortFunc (SortStableFunc, IsSortedFunc) with a comparison of
+//     two elements, which takes the slice as it is. The fix writes the
+//     call when the Less method, or the less function, is one comparison
+//     of the two elements or of one field path of them, of an integer or
+//     string type (slices.Sort for the elements themselves; cmp.Compare
+//     otherwise, reversed for >); not in files older than Go 1.21;
+//   - a map made anew and stored in a field (or package-level variable)
+//     each time the code runs, when the package never lets the map out of
+//     the field (it only indexes, ranges over, measures, deletes from or
+//     clears it): clear and reuse it (if x.f == nil { x.f = make(...) }
+//     else { clear(x.f) }), with a fix; an empty slice so made (x.f =
+//     []T{}), x.f = x.f[:0]; a slice field that the function resets to no
+//     capacity (x.f = nil, make(T, 0)) and then grows with append (a stack
+//     per call): reset it with x.f = x.f[:0], which keeps its capacity;
+//   - a local slice that the function uses as a stack or a work list
+//     (appended to and resliced in a loop) and declares empty: start it
+//     with a capacity for its usual depth;
+//   - a make, new or composite literal whose value nothing uses (the
+//     variable it initialises is assigned again first, by the function's
+//     SSA form): delete it, with a fix when its arguments cannot panic;
+//   - a closure made on every call, stored in a field of the receiver,
+//     that captures only the receiver: build it once;
+//   - a struct allocated to be stored, as a pointer, in a field of a
+//     struct allocated with it (&C{f: &T{...}}), when the package gives the
+//     field only such new values and only reads and writes the struct
+//     through it: hold T by value in the field (the advice says how many
+//     literals and uses the change touches);
 //   - append of one element per iteration, unconditionally, to a local
 //     slice declared empty, in a loop whose trip count is known at its
 //     start and that has no break, continue, return or goto: preallocate
@@ -105,7 +134,10 @@
 // value a callee keeps (the compiler's leak records for this package,
 // the callee's source otherwise), a variable whose address a callee needs
 // (json.Unmarshal(data, &v)), the growth of a presized slice or of a
-// field, lazy or grow-on-demand allocation, closures and go statements,
+// field, lazy or grow-on-demand allocation (when the condition tests the
+// variable the allocation is assigned to, not one a := in the block
+// shadows, and that variable may hold a value there), closures and go
+// statements,
 // allocations inside another package's function. Inherent escapes are
 // reported only with -all, ending in "inherent: <reason>", with the
 // category "<tier>,inherent".
@@ -115,11 +147,13 @@
 // Conversions that do not allocate are never reported, although the
 // compiler says the value escapes: constants, composite literals of
 // constants, zero-size values, bools and one-byte integers (and structs
-// or arrays of one such), and make of a slice with length and capacity 0.
+// or arrays of one such), empty slice literals ([]T{}) and make of a slice
+// with length and capacity 0, also where they come from an inlined call
+// (context.Background()'s context.backgroundCtx{}).
 // TestNonAllocating measures each shape with testing.AllocsPerRun.
 //
 // Findings are ranked by the hot-path estimate of the hotpath analyzer: the
-// tier ("hot-loop", "per-item" or "cold") ends the message in brackets and
+// tier ("hot-loop", "per-item", "unknown" or "cold") ends the message in brackets and
 // is the diagnostic's category. Allocations on an error path are "cold"
 // with the reason "on an error path", wherever they are: inside a return
 // statement that returns a non-nil error (fmt.Errorf, errors.New, a
