@@ -12,8 +12,9 @@ import (
 // TestCrossPackage checks that check follows hotness across packages: an
 // exported function of one package is per item when another package calls
 // it in a loop, or a benchmark's loop does, and unknown (shown, with the
-// reason) when nothing says how often it runs; a redundant branch in each
-// is reported by default either way.
+// reason) when nothing says how often it runs; a redundant branch in each,
+// and the DeepEqual of an exported function nothing calls, are reported
+// by default.
 func TestCrossPackage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a fixture module")
@@ -29,6 +30,7 @@ func TestCrossPackage(t *testing.T) {
 			"func (r *Reader) Peek(off, n int) []byte {\n\tif off != 0 {\n\t\treturn r.p[off : n+off]\n\t}\n\treturn r.p[:n]\n}\n",
 		"codec/codec_test.go": "package codec_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/cross/codec\"\n)\n\n" +
 			"func BenchmarkPeek(b *testing.B) {\n\tr := codec.NewReader(make([]byte, 8))\n\tfor b.Loop() {\n\t\tr.Peek(1, 2)\n\t\tcodec.Pack(0, 1, nil)\n\t}\n}\n",
+		"codec/same.go": "package codec\n\nimport \"reflect\"\n\nfunc Same(a, b []byte) bool { return reflect.DeepEqual(a, b) }\n",
 		"server/server.go": "package server\n\nimport \"example.com/cross/codec\"\n\n" +
 			"func Serve(msgs [][]byte) {\n\tfor _, m := range msgs {\n\t\tcodec.Frame(0, 1, m)\n\t}\n}\n",
 	})
@@ -42,16 +44,20 @@ func TestCrossPackage(t *testing.T) {
 		}
 		got := make(map[string]string)
 		for _, f := range res.Report.Findings {
+			if f.Analyzer == "deepequal" && f.Function == "example.com/cross/codec.Same" && f.Tier == "unknown" {
+				got["deepequal"] = "reported"
+			}
 			if f.Analyzer == "redundantbranch" {
 				i := strings.LastIndex(f.Message, " [")
 				got[f.Function[strings.LastIndex(f.Function, ".")+1:]] = f.Tier + " " + f.Message[i+1:]
 			}
 		}
 		for fn, want := range map[string]string{
-			"Frame":  "per-item [per-item: called in a loop in server.Serve]",
-			"Pack":   "per-item [per-item: called in BenchmarkPeek's loop]",
-			"Peek":   "per-item [per-item: called in BenchmarkPeek's loop]",
-			"Unused": "unknown [unknown: exported: how often its callers run it is not known]",
+			"Frame":     "per-item [per-item: called in a loop in server.Serve]",
+			"Pack":      "per-item [per-item: called in BenchmarkPeek's loop]",
+			"Peek":      "per-item [per-item: called in BenchmarkPeek's loop]",
+			"Unused":    "unknown [unknown: exported: how often its callers run it is not known]",
+			"deepequal": "reported",
 		} {
 			if got[fn] != want {
 				t.Errorf("%s run: %s: %q, want %q", run, fn, got[fn], want)

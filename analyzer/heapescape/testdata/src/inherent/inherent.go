@@ -85,3 +85,38 @@ func Zero(keep func(context.Context)) ([]byte, []string) {
 }
 
 func emptyNames() []string { return make([]string, 0) }
+
+// A Memo fills its map lazily.
+type Memo struct{ m map[string]int }
+
+// Lazy allocates only when the map is missing: inherent, lazily.
+func (c *Memo) Lazy() map[string]int {
+	if c.m == nil {
+		c.m = make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because it is stored in c\.m; inherent: it is allocated lazily, only when needed`
+	}
+	return c.m
+}
+
+// Shadowed tests c.m but assigns a new m that shadows nothing it tests:
+// the map is made every time c.m is nil, which is every call, since
+// c.m is never set. It is what the function returns, not lazy.
+func (c *Memo) Shadowed() map[string]int {
+	m := c.m
+	if m == nil {
+		m := make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because it is returned; inherent: the function returns it`
+		return m
+	}
+	return m
+}
+
+// AlwaysNil tests a variable that is nil whenever the test runs.
+func AlwaysNil(keys []string) map[string]int {
+	var m map[string]int
+	if m == nil {
+		m = make(map[string]int, len(keys)) // want `make\(map\[string\]int, len\(keys\)\) escapes to heap because it is returned; inherent: the function returns it`
+	}
+	for i, k := range keys {
+		m[k] = i
+	}
+	return m
+}
