@@ -105,7 +105,11 @@ func (fd *finding) message() (string, bool) {
 		// the code already allocates only when needed.
 		advice = fd.keep("it is allocated lazily, only when needed")
 	} else if ctor == nil && fd.tier == hotpath.Loop && !other && (optlog.IsAllocName(rec.Name) || fd.movedVar() != nil) &&
-		rec.Cause != optlog.CauseReturnedOrStored && fd.staysInIteration() {
+		(rec.Cause != optlog.CauseReturnedOrStored || hasReason(rec, "call parameter")) && fd.staysInIteration() {
+		// A value the compiler says is stored only because a callee's
+		// parameter leaks (io.ReadFull's, through io.Reader.Read) stays
+		// in the iteration when staysInIteration finds that every call
+		// it is given keeps it not.
 		if fd.sizedAtRunTime() {
 			// make([]T, n) with n set per iteration: one buffer
 			// reused, grown when an iteration needs more.
@@ -504,8 +508,11 @@ func (fd *finding) usesStayLocalIn(v *types.Var) bool {
 func (fd *finding) pointerReceiver() (recv, typ string) {
 	var decl *ast.FuncDecl
 	for _, n := range fd.path {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return "", ""
+		if lit, ok := n.(*ast.FuncLit); ok {
+			if !fd.calledInPlace(lit) {
+				return "", ""
+			}
+			continue // it runs while the method does: a field serves it too
 		}
 		if d, ok := n.(*ast.FuncDecl); ok {
 			decl = d
@@ -532,6 +539,75 @@ func (fd *finding) pointerReceiver() (recv, typ string) {
 		return "", ""
 	}
 	return name.Name, n.Obj().Name()
+}
+
+// calledInPlace reports whether the function literal lit runs only while
+// the function that makes it does, and not at once with another call of
+// it: it is called where it is written (func() {...}()), or bound to a
+// local variable that the function only calls (read := func() {...};
+// read()), never in a go or defer statement.
+func (fd *finding) calledInPlace(lit *ast.FuncLit) bool {
+	info := fd.pass.TypesInfo
+	switch p := fd.parentOf(lit).(type) {
+	case *ast.CallExpr:
+		if ast.Unparen(p.Fun) != lit {
+			return false
+		}
+		switch fd.parentOf(p).(type) {
+		case *ast.GoStmt, *ast.DeferStmt:
+			return false
+		}
+		return true
+	case *ast.AssignStmt:
+		if len(p.Lhs) != 1 || len(p.Rhs) != 1 || p.Tok != token.DEFINE {
+			return false
+		}
+		id, ok := p.Lhs[0].(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v := info.Defs[id]
+		var body ast.Node
+		for _, n := range fd.path {
+			if d, ok := n.(*ast.FuncDecl); ok {
+				body = d.Body
+			}
+		}
+		if v == nil || body == nil {
+			return false
+		}
+		ok = true
+		var stack []ast.Node
+		ast.Inspect(body, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			use, isID := n.(*ast.Ident)
+			if !isID || info.Uses[use] != v {
+				return ok
+			}
+			// The use must be the function of a call that is not a go
+			// or defer statement's.
+			if len(stack) < 3 {
+				ok = false
+				return false
+			}
+			call, isCall := stack[len(stack)-2].(*ast.CallExpr)
+			if !isCall || call.Fun != use {
+				ok = false
+				return false
+			}
+			switch stack[len(stack)-3].(type) {
+			case *ast.GoStmt, *ast.DeferStmt:
+				ok = false
+			}
+			return ok
+		})
+		return ok
+	}
+	return false
 }
 
 // sizedAtRunTime reports whether the allocation is a make whose size

@@ -170,3 +170,23 @@ func SortPairs(ps []pair) {
 	sort.Stable(pairs(ps))                                           // want `call slices\.SortStableFunc with a comparison of two elements .*instead of sort\.Stable`
 	sort.Slice(ps, func(i, j int) bool { return ps[i].v > ps[j].v }) // want `call slices\.SortFunc with a comparison of two elements .*instead of sort\.Slice: .* calls its less function dynamically`
 }
+
+type feed struct {
+	r   io.Reader
+	out chan byte
+}
+
+// Start reads headers in a goroutine's loop: each header's buffer does
+// not outlive its iteration, though io.ReadFull lets the compiler think
+// it is kept.
+func (f *feed) Start() {
+	go func() {
+		for {
+			hdr := make([]byte, 4) // want `make\(\[\]byte, 4\) escapes to heap because io\.ReadFull passes it to an interface method \(io\.Reader\.Read\) the compiler cannot see through; hoist the allocation out of the loop and reuse it, since it does not outlive an iteration`
+			if _, err := io.ReadFull(f.r, hdr); err != nil {
+				return
+			}
+			f.out <- hdr[0]
+		}
+	}()
+}
