@@ -292,8 +292,8 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		if rec.Name == "... argument" {
 			return why, fd.keep("the variadic arguments of a dynamic call are allocated for each call")
 		}
-		if a := fd.bufferAdvice(); a != "" {
-			return why, fd.avoid(a, bufferNoFix)
+		if a, noFix := fd.bufferAdvice(); a != "" {
+			return why, fd.avoid(a, noFix)
 		}
 		return why, fd.keep("the dynamic call may keep it")
 	case optlog.CauseReturnedOrStored:
@@ -395,8 +395,8 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 			kind = "a function value"
 		}
 		why = "because " + name + " passes " + what + " to " + kind + " (" + l.via + ") the compiler cannot see through"
-		if a := fd.bufferAdvice(); a != "" {
-			return why, fd.avoid(a, bufferNoFix)
+		if a, noFix := fd.bufferAdvice(); a != "" {
+			return why, fd.avoid(a, noFix)
 		}
 		return why, fd.keep("the dynamic call may keep it")
 	case leakIfaceRecv:
@@ -424,34 +424,39 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 const (
 	fmtNoFix    = "the rewrite replaces the whole call and may need a strconv import, which heapescape does not add"
 	bufferNoFix = "a field shared by calls would make the method unsafe for concurrent calls on one receiver"
+	callerNoFix = "where the buffer lives is a choice of the callers"
 )
 
 // smallBuffer is the largest size in bytes of a buffer that heapescape
 // advises to keep in the receiver.
 const smallBuffer = 1 << 10
 
-// bufferAdvice returns the fix for a buffer passed to a dynamic call: a
-// buffer of constant, small size that does not outlive the call of a
-// method with a pointer receiver can be an array field of the receiver,
-// reused across calls. It returns "" for anything else.
-func (fd *finding) bufferAdvice() string {
+// bufferAdvice returns the fix for a buffer passed to a dynamic call that
+// must not keep it (io.Reader.Read and the like, see noRetain): a buffer
+// of constant, small size that does not outlive the call of a method with
+// a pointer receiver can be an array field of the receiver, reused across
+// calls; elsewhere (a function, a method on a value, a function literal
+// run elsewhere) the caller can lend it, or a concrete reader can take the
+// interface's place. It returns "" for anything else, and with the advice
+// why heapescape makes no fix.
+func (fd *finding) bufferAdvice() (advice, noFix string) {
 	n, elem := fd.constBuffer()
 	if n <= 0 {
-		return ""
+		return "", ""
 	}
 	if v := fd.movedVar(); v != nil {
 		if !fd.usesStayLocalIn(v) {
-			return ""
+			return "", ""
 		}
 	} else if !fd.callLocal(fd.allocExpr()) {
-		return ""
-	}
-	recv, typ := fd.pointerReceiver()
-	if recv == "" {
-		return ""
+		return "", ""
 	}
 	arr := fmt.Sprintf("[%d]%s", n, elem)
-	return fmt.Sprintf("keep a %s array field in %s and pass %s.buf[:] (a name of your choice), which saves one allocation per call", arr, typ, recv)
+	recv, typ := fd.pointerReceiver()
+	if recv == "" {
+		return fmt.Sprintf("the method's contract says it must not keep the buffer, but the compiler cannot see that: take the %s buffer from a caller that reuses it, which saves one allocation per call", arr), callerNoFix
+	}
+	return fmt.Sprintf("keep a %s array field in %s and pass %s.buf[:] (a name of your choice), which saves one allocation per call", arr, typ, recv), bufferNoFix
 }
 
 // constBuffer returns the length and element type of the record's value

@@ -36,7 +36,9 @@
 //     io.WriterAt.WriteAt: "implementations must not retain p"), or a
 //     function that only passes it to such methods (io.ReadFull, io.Copy,
 //     io.ReadAll, ...). Other interface methods and function values may
-//     keep what they are given;
+//     keep what they are given. Outside such a method (a function, a
+//     method on a value, a function literal run elsewhere) the advice is
+//     to take the buffer from a caller that reuses it;
 //   - a string or integer boxed into the ...any arguments of fmt.Sprintf
 //     or fmt.Sprint when the call only concatenates strings and integers
 //     (verbs %s, %d and %v without flags or widths, arguments of unnamed
