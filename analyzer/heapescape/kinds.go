@@ -291,6 +291,11 @@ func (fd *finding) reuseAdvice() (advice, noFix string) {
 	if where := fd.escapesFromVar(obj); where != "" {
 		return "", ""
 	}
+	if fd.freshContainer(target, 0) {
+		// A field of a value this call allocated (a constructor filling
+		// in a new value): there is no earlier map or slice to reuse.
+		return "", ""
+	}
 	tgt := types.ExprString(target)
 	var repl string
 	if made == "map" {
@@ -313,6 +318,124 @@ func (fd *finding) reuseAdvice() (advice, noFix string) {
 		TextEdits: []analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(repl)}},
 	}
 	return advice, ""
+}
+
+// freshContainer reports whether e, a field selection (x.f, x.f[i].g,
+// ...), selects from a value the enclosing function allocated itself:
+// a local variable every assignment of which is a composite literal, its
+// address, new or make, or a selection from such a variable. Parameters,
+// receivers, captured and package-level variables hold values from
+// before the call. depth bounds the chain of locals followed.
+func (fd *finding) freshContainer(e ast.Expr, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	info := fd.pass.TypesInfo
+	for {
+		switch v := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if _, ok := info.Selections[v]; !ok {
+				return false // a qualified identifier: a package-level variable
+			}
+			e = v.X
+			continue
+		case *ast.IndexExpr:
+			if _, ok := info.TypeOf(v.X).Underlying().(*types.Array); !ok {
+				if _, ok := info.TypeOf(v.X).Underlying().(*types.Pointer); !ok {
+					// A slice or map element: its storage was allocated
+					// wherever the slice or map was.
+					if !fd.freshValue(v.X, depth) {
+						return false
+					}
+					return true
+				}
+			}
+			e = v.X
+			continue
+		case *ast.StarExpr:
+			e = v.X
+			continue
+		case *ast.Ident:
+			return fd.freshValue(v, depth)
+		}
+		return false
+	}
+}
+
+// freshValue reports whether e is a value the enclosing function
+// allocated: a composite literal, its address, a call of new or make, a
+// local variable assigned only such values, or a selection from one (see
+// freshContainer).
+func (fd *finding) freshValue(e ast.Expr, depth int) bool {
+	info := fd.pass.TypesInfo
+	switch v := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.UnaryExpr:
+		if v.Op == token.AND {
+			return fd.freshValue(v.X, depth) || fd.freshContainer(v.X, depth+1)
+		}
+	case *ast.CallExpr:
+		return isBuiltin(info, v.Fun, "new") || isBuiltin(info, v.Fun, "make")
+	case *ast.SelectorExpr, *ast.IndexExpr:
+		return fd.freshContainer(v, depth+1)
+	case *ast.Ident:
+		obj, ok := info.Uses[v].(*types.Var)
+		body := fd.funcBody()
+		if !ok || body == nil || obj.Pos() < body.Pos() || obj.Pos() >= body.End() {
+			return false // a parameter, receiver, captured or global variable
+		}
+		var values []ast.Expr
+		ok = true
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, l := range n.Lhs {
+					id, isID := ast.Unparen(l).(*ast.Ident)
+					if !isID || info.ObjectOf(id) != obj {
+						continue
+					}
+					if len(n.Lhs) != len(n.Rhs) || n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+						ok = false
+						continue
+					}
+					values = append(values, n.Rhs[i])
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if info.Defs[name] != obj {
+						continue
+					}
+					switch {
+					case len(n.Values) == 0:
+						// The zero value: a new value of its own.
+						values = append(values, &ast.CompositeLit{})
+					case len(n.Values) == len(n.Names):
+						values = append(values, n.Values[i])
+					default:
+						ok = false
+					}
+				}
+			case *ast.RangeStmt:
+				for _, x := range []ast.Expr{n.Key, n.Value} {
+					if id, isID := x.(*ast.Ident); isID && info.ObjectOf(id) == obj {
+						ok = false
+					}
+				}
+			}
+			return ok
+		})
+		if !ok || len(values) == 0 {
+			return false
+		}
+		for _, x := range values {
+			if !fd.freshValue(x, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // emptySlice reports whether e makes an empty slice: make(T, 0[, c]) or
