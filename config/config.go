@@ -146,7 +146,16 @@ func Parse(file string, data []byte) (*Config, error) {
 	c := &Config{Path: abs, lines: make(map[string]int)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+		// "yaml: line 3: mapping values are not allowed in this context"
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if rest, ok := strings.CutPrefix(msg, "line "); ok {
+			if n, m, ok := strings.Cut(rest, ": "); ok {
+				if _, err := strconv.Atoi(n); err == nil {
+					return nil, fmt.Errorf("%s:%s: %s", file, n, m)
+				}
+			}
+		}
+		return nil, fmt.Errorf("%s: %s", file, strings.ReplaceAll(msg, "\n", "; "))
 	}
 	if len(doc.Content) == 0 {
 		return c, nil // an empty file

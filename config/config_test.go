@@ -72,7 +72,8 @@ func TestParseErrors(t *testing.T) {
 		{"analyzers:\n  heapescape:\n    all: [true]\n", `/m/.goadvise.yaml:3: analyzers.heapescape.all: want a flag's value (a boolean, number or string)`},
 		{"enable: {deepequal: true}\n", `/m/.goadvise.yaml:1: enable: want a list of strings`},
 		{"- deepequal\n", `/m/.goadvise.yaml:1: want a mapping of keys (enable, disable, analyzers, exclude, sarif-levels, new-from-rev)`},
-		{"enable: [deepequal\n", `/m/.goadvise.yaml: line 1: did not find expected ',' or ']'`},
+		{"enable: [deepequal\n", `/m/.goadvise.yaml:1: did not find expected ',' or ']'`},
+		{"enable: [a]\n\tdisable: [b]\n", `/m/.goadvise.yaml:2: found character that cannot start any token`},
 	} {
 		_, err := Parse("/m/.goadvise.yaml", []byte(tc.data))
 		if err == nil || err.Error() != tc.want {
@@ -110,6 +111,7 @@ func TestFind(t *testing.T) {
 		{"nearest first", map[string]string{"repo/.git/HEAD": "", "repo/.goadvise.yaml": "", "repo/a/goadvise.yaml": "", "repo/a/m/go.mod": ""}, "repo/a/m", "repo/a/goadvise.yaml"},
 		{"dotted name first", map[string]string{"repo/.git/HEAD": "", "repo/.goadvise.yaml": "", "repo/goadvise.yaml": ""}, "repo", "repo/.goadvise.yaml"},
 		{"not above the repository", map[string]string{".goadvise.yaml": "", "repo/.git/HEAD": "", "repo/m/go.mod": ""}, "repo/m", ""},
+		{"a worktree's .git file is its top", map[string]string{".goadvise.yaml": "", "wt/.git": "gitdir: ../.git/worktrees/wt", "wt/m/go.mod": ""}, "wt/m", ""},
 		{"a directory is not a file", map[string]string{"repo/.git/HEAD": "", "repo/.goadvise.yaml/x": ""}, "repo", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
