@@ -55,7 +55,10 @@ type Config struct {
 	Inherent   bool    // report inherent allocations (-heapescape.all=true)
 	MinScore   float64 // with a profile, report only findings scoring at least this
 	NewFromRev string  // report only findings on lines changed since this git revision
-	Top        int     // report only the first Top findings (0: all)
+	// Exclude, if set, says which files' findings are dropped (the
+	// configuration file's exclude globs): they are counted, not shown.
+	Exclude func(file string) bool
+	Top     int // report only the first Top findings (0: all)
 
 	// Version is goadvise's version, part of the caches' keys.
 	Version string
@@ -170,6 +173,14 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// weighed once.
 	findings = report.Merge(findings)
 	crossPackage(findings, ar)
+	// Findings in excluded files are dropped, after Merge so that each
+	// cost counts once.
+	excluded := 0
+	if cfg.Exclude != nil {
+		n := len(findings)
+		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return cfg.Exclude(f.File) })
+		excluded = n - len(findings)
+	}
 	// Hide, and count, what the user did not ask to see: each finding
 	// once, for the first reason that applies.
 	hide := func(drop func(report.Finding) bool) int {
@@ -251,6 +262,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		Hidden:     hidden,
 		Unchanged:  unchanged,
 		NewFromRev: cfg.NewFromRev,
+		Excluded:   excluded,
 		Profile:    profStats,
 		Errors:     append(slices.Clip(ar.loadErrs), ar.toolErrs...),
 		Suppressed: ar.suppressed,

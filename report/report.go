@@ -111,6 +111,10 @@ type Stats struct {
 	// the revision NewFromRev, not shown.
 	Unchanged  int    `json:"unchanged,omitempty"`
 	NewFromRev string `json:"new_from_rev,omitempty"`
+
+	// Excluded counts the findings in files the configuration file's
+	// exclude globs name, dropped.
+	Excluded int `json:"excluded,omitempty"`
 }
 
 // ProfileStats describes the profile behind a ranking.

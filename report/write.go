@@ -172,6 +172,9 @@ func writeSummary(w io.Writer, r *Report) error {
 	if s.Unchanged > 0 {
 		fmt.Fprintf(&b, "; %d on lines not changed since %s not shown", s.Unchanged, s.NewFromRev)
 	}
+	if s.Excluded > 0 {
+		fmt.Fprintf(&b, "; %d in excluded files not shown", s.Excluded)
+	}
 	if s.HiddenCold > 0 {
 		fmt.Fprintf(&b, "; %d in cold code not shown (-cold shows them)", s.HiddenCold)
 	}
@@ -306,8 +309,22 @@ type sarifReplacement struct {
 	InsertedContent *sarifText      `json:"insertedContent,omitempty"`
 }
 
-// sarifLevel maps a tier to a SARIF level, so that code scanning shows the
-// hottest findings first.
+// SARIFLevels maps a finding's tier ("hot-loop", "per-item", "unknown",
+// "cold") to the SARIF level of its result: "error", "warning", "note" or
+// "none". A tier it does not name gets its default level. The nil map
+// gives every tier its default.
+type SARIFLevels map[string]string
+
+// Level returns the SARIF level of the findings of a tier.
+func (l SARIFLevels) Level(tier string) string {
+	if v, ok := l[tier]; ok {
+		return v
+	}
+	return sarifLevel(tier)
+}
+
+// sarifLevel maps a tier to its default SARIF level, so that code
+// scanning shows the hottest findings first.
 func sarifLevel(tier string) string {
 	switch tier {
 	case "hot-loop":
@@ -348,8 +365,9 @@ func sarifVersion(v string) string {
 
 // WriteSARIF writes r as a SARIF 2.1.0 log. Paths are written relative to
 // root (the repository or module root) under the base id %SRCROOT%, which
-// is how GitHub code scanning expects them.
-func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, version string) error {
+// is how GitHub code scanning expects them. levels gives the results'
+// levels (nil: the defaults).
+func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, version string, levels SARIFLevels) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "goadvise",
@@ -397,7 +415,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 		res := sarifResult{
 			RuleID:    f.Analyzer,
 			RuleIndex: idx,
-			Level:     sarifLevel(f.Tier),
+			Level:     levels.Level(f.Tier),
 			Message:   sarifText{Text: f.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: loc(f.File),

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/config"
 	"github.com/goadvise/goadvise/driver"
 	"github.com/goadvise/goadvise/internal/atomicfile"
 	"github.com/goadvise/goadvise/internal/heapprof"
@@ -36,6 +37,11 @@ on them. Findings are printed hottest first.
 
 Findings in cold code and inherent allocations are not shown but counted
 in the summary: -cold and -heapescape.all show them.
+
+The flags not given take their values from the configuration file,
+.goadvise.yaml or goadvise.yaml, in the module's root directory or one
+above it up to the repository's top (docs/config.md); -config prints the
+configuration in effect.
 
 Exit status: 0 no findings, 3 findings reported (findings not shown do
 not count), 1 usage error, load failure or tool error. With -fix, 0 when
@@ -71,6 +77,7 @@ type checkFlags struct {
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
+	conf       *config.Config // the configuration file's, applied to the flags
 }
 
 func runCheck(args []string) int {
@@ -100,6 +107,7 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.memprof, "memprofile", "", "write a heap profile of goadvise itself at its largest live heap to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
+	showConfig := fs.Bool("config", false, "print the effective configuration (the .goadvise.yaml file found from the module's root up, merged with the flags) and exit")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
 	patterns, err := parseArgs(fs, commandUsage("check"), args, os.Stdout, os.Stderr)
@@ -107,6 +115,14 @@ func runCheck(args []string) int {
 		return exitOK
 	} else if err != nil {
 		return exitError
+	}
+	// The configuration file gives the flags not given their values.
+	if cf.conf, err = applyConfig(fs, all); err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	if *showConfig {
+		return printConfig(fs, all, cf)
 	}
 	findAll(fs, all, &cf)
 	// The whole-program passes are chosen with -whole or by name in
@@ -299,6 +315,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Inherent:   cf.inherent,
 		MinScore:   cf.minScore,
 		NewFromRev: cf.newFromRev,
+		Exclude:    cf.conf.Excluded,
 		Top:        cf.top,
 		Version:    version(),
 		Warn:       func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
@@ -350,7 +367,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		if root == "" {
 			root = dir
 		}
-		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...), root, version())
+		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...), root, version(), report.SARIFLevels(cf.conf.SARIFLevels))
 	case "html":
 		opts := html.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
 		if p := r.Stats.Profile; p != nil && p.Match != nil {

@@ -5,7 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/config"
+	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/wholeprog"
 )
 
 // errHelp is returned by parseArgs after it printed the usage for -h: the
@@ -68,4 +75,66 @@ func parseArgs(fs *flag.FlagSet, u usage, args []string, stdout, stderr io.Write
 		}
 	}
 	return rest, nil
+}
+
+// applyConfig reads the configuration file of the module the current
+// directory is in (see package config) and sets from it the flags of fs
+// that the command line did not set. analyzers are those whose flags fs
+// has.
+func applyConfig(fs *flag.FlagSet, analyzers []*analysis.Analyzer) (*config.Config, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	conf, err := config.Load(moduleRoot(dir))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, a := range analyzers {
+		names = append(names, a.Name)
+	}
+	for _, p := range wholeprog.Passes() {
+		names = append(names, p.Name)
+	}
+	return conf, conf.Apply(fs, names)
+}
+
+// printConfig prints check's effective configuration, from the file and
+// the command line, for check -config.
+func printConfig(fs *flag.FlagSet, analyzers []*analysis.Analyzer, cf checkFlags) int {
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	e := &config.Effective{
+		File:        cf.conf.Path,
+		Searched:    moduleRoot(dir),
+		Enable:      splitList(cf.enable),
+		Disable:     splitList(cf.disable),
+		Analyzers:   make(map[string]map[string]string),
+		Exclude:     cf.conf.Exclude,
+		SARIFLevels: make(map[string]string),
+		NewFromRev:  cf.newFromRev,
+	}
+	// The analyzers' flags set by the file or the command line.
+	fs.Visit(func(f *flag.Flag) {
+		for _, a := range analyzers {
+			if name, ok := strings.CutPrefix(f.Name, a.Name+"."); ok {
+				if e.Analyzers[a.Name] == nil {
+					e.Analyzers[a.Name] = make(map[string]string)
+				}
+				e.Analyzers[a.Name][name] = f.Value.String()
+			}
+		}
+	})
+	for _, t := range config.Tiers() {
+		e.SARIFLevels[t] = report.SARIFLevels(cf.conf.SARIFLevels).Level(t)
+	}
+	if err := e.Write(os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	return exitOK
 }
