@@ -128,6 +128,8 @@ func (fd *finding) message() (string, bool) {
 			// The callee grows a slice it keeps (a buffer's own
 			// storage): that is what it is for.
 			advice = fd.keep("the called function grows a slice it keeps")
+		} else if a, noFix := fd.inMemoryReaderAdvice(fn); a != "" {
+			advice = fd.avoid(a, noFix)
 		} else if a, noFix := fd.inlinedAdvice(fn); a != "" {
 			advice = fd.avoid(a, noFix)
 		} else {
@@ -232,6 +234,190 @@ func (fd *finding) inlinedAdvice(fn *types.Func) (advice, noFix string) {
 			"whether one result can serve every iteration depends on what the called function does"
 	}
 	return "", ""
+}
+
+// capturedLitAdvice returns the advice for a function literal that is
+// allocated only because another closure, which outlives the call,
+// captures it: when the variables it captures are never reassigned, a
+// function (or method) taking them as parameters computes the same, and
+// a declared function is not allocated. The literal is allocated on every
+// call, whether or not the closure that captures it ever runs.
+func (fd *finding) capturedLitAdvice() (advice, noFix string) {
+	var lit *ast.FuncLit
+	for _, n := range fd.path {
+		if l, ok := n.(*ast.FuncLit); ok && l.Pos() == fd.rec.TokPos {
+			lit = l
+			break
+		}
+	}
+	body := fd.funcBody()
+	if lit == nil || body == nil || fd.tier < hotpath.Unknown {
+		return "", ""
+	}
+	as, ok := fd.parentOf(lit).(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || as.Tok != token.DEFINE {
+		return "", ""
+	}
+	name, ok := as.Lhs[0].(*ast.Ident)
+	if !ok {
+		return "", ""
+	}
+	info := fd.pass.TypesInfo
+	// The variables of the enclosing function that the literal uses.
+	var captured []*types.Var
+	seen := make(map[*types.Var]bool)
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || seen[v] || v.Pos() >= lit.Pos() && v.Pos() < lit.End() || v.Parent() == v.Pkg().Scope() {
+			return true
+		}
+		seen[v] = true
+		captured = append(captured, v)
+		return true
+	})
+	if len(captured) == 0 || len(captured) > 4 {
+		return "", ""
+	}
+	// Each must keep its value: no assignment after its declaration, no
+	// address taken, inside the literal or out.
+	outer := fd.outermostBody()
+	if !onlyCalled(info, outer, info.Defs[name]) {
+		return "", "" // passed on as a value: its type is fixed
+	}
+	for _, v := range captured {
+		if assignedOrAddressed(info, outer, v) {
+			return "", ""
+		}
+	}
+	var names []string
+	for _, v := range captured {
+		names = append(names, v.Name())
+	}
+	return fmt.Sprintf("%s is allocated on every call only because a closure that outlives the call captures it, and what it captures (%s) is never reassigned: declare it as a function or method taking %s as parameters, which is not allocated",
+			name.Name, strings.Join(names, ", "), strings.Join(names, ", ")),
+		"the rewrite changes every call of " + name.Name
+}
+
+// onlyCalled reports whether every use of obj in body calls it.
+func onlyCalled(info *types.Info, body *ast.BlockStmt, obj types.Object) bool {
+	if body == nil || obj == nil {
+		return false
+	}
+	called := make(map[*ast.Ident]bool)
+	ok := true
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, isID := ast.Unparen(n.Fun).(*ast.Ident); isID {
+				called[id] = true
+			}
+		case *ast.Ident:
+			if info.Uses[n] == obj && !called[n] {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// outermostBody returns the body of the declared function enclosing the
+// record, through any function literals, or nil.
+func (fd *finding) outermostBody() *ast.BlockStmt {
+	for i := len(fd.path) - 1; i >= 0; i-- {
+		if d, ok := fd.path[i].(*ast.FuncDecl); ok {
+			return d.Body
+		}
+	}
+	return fd.funcBody()
+}
+
+// assignedOrAddressed reports whether v is assigned in body other than
+// by its declaration, incremented, or has its address taken.
+func assignedOrAddressed(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
+	if body == nil {
+		return true
+	}
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == v
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if is(l) {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			found = found || is(n.X)
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.AND && is(n.X)
+		case *ast.RangeStmt:
+			found = found || n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
+		}
+		return !found
+	})
+	return found
+}
+
+// inMemoryReaderAdvice returns the advice for the reader or the buffer of
+// bufio.NewReader, bufio.NewReaderSize or textproto.NewReader over
+// bytes.NewReader or strings.NewReader of data already in memory: the
+// buffered reader copies the bytes into a buffer of its own only to hand
+// them back, where slicing the data itself (bytes.IndexByte, bytes.Cut)
+// allocates nothing. fn is the inlined function that allocates.
+func (fd *finding) inMemoryReaderAdvice(fn *types.Func) (advice, noFix string) {
+	if fn == nil || fn.Pkg() == nil || fd.tier < hotpath.PerItem {
+		return "", ""
+	}
+	call := callAt(fd.path, fd.rec.TokPos)
+	if call == nil {
+		return "", ""
+	}
+	info := fd.pass.TypesInfo
+	name := fn.Pkg().Path() + "." + fn.Name()
+	var src *ast.CallExpr // bytes.NewReader(data) or strings.NewReader(s)
+	switch name {
+	case "bytes.NewReader", "strings.NewReader":
+		// The reader itself, when bufio wraps it at once.
+		if outer, ok := fd.parentOf(call).(*ast.CallExpr); ok && isBuffering(info, outer) {
+			src = call
+		}
+	case "bufio.NewReader", "bufio.NewReaderSize":
+		if len(call.Args) > 0 {
+			if c, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && isMemReader(info, c) {
+				src = c
+			}
+		}
+	}
+	if src == nil || len(src.Args) != 1 {
+		return "", ""
+	}
+	data := types.ExprString(src.Args[0])
+	return "the data is already in memory: bufio copies " + data + " into a buffer of its own only to hand it back; split " + data +
+			" itself (bytes.IndexByte, bytes.Cut, strings.Cut), which saves the reader and its buffer per call",
+		"the rewrite replaces the code that reads through the reader"
+}
+
+// isBuffering reports whether call is bufio.NewReader or
+// bufio.NewReaderSize.
+func isBuffering(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "bufio" && (fn.Name() == "NewReader" || fn.Name() == "NewReaderSize")
+}
+
+// isMemReader reports whether call is bytes.NewReader or
+// strings.NewReader.
+func isMemReader(info *types.Info, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && (fn.Pkg().Path() == "bytes" || fn.Pkg().Path() == "strings") && fn.Name() == "NewReader"
 }
 
 // explain returns why the value escapes ("because ...") and the advice,
@@ -370,6 +556,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		// byvalue kinds of issue #23).
 		return why, fd.keep("its address is what the code keeps or passes on")
 	case optlog.CauseClosure:
+		if a, noFix := fd.capturedLitAdvice(); a != "" {
+			return "because it is captured by a closure that outlives the call", fd.avoid(a, noFix)
+		}
 		return "because it is captured by a closure that outlives the call", fd.keep("the closure shares it")
 	case optlog.CauseGoDefer:
 		return "because a go or defer statement uses it", fd.keep("the goroutine or deferred call uses it")
@@ -632,8 +821,10 @@ func (fd *finding) sizedAtRunTime() bool {
 // rewrite), such as "user:" + strconv.Itoa(id) for
 // fmt.Sprintf("user:%d", id). Other formatting (widths, other verbs,
 // printing to a writer) is what fmt is for: it returns "" for those, and
-// for anything else. The rewrite is advised wherever the code does not run
-// rarely (not in cold code, where it is not worth a change), and not where
+// for anything else. The rewrite is advised in loops, in functions a loop
+// calls and in per-item functions (not in code of unknown frequency, nor in
+// what per-item code calls outside its loops, unless a profile finds it
+// hot), and not where
 // the string is written out at once (b.WriteString(fmt.Sprintf(...)):
 // output, which fmt.Fprintf writes without the string); the second result
 // says why it is not.
@@ -655,6 +846,13 @@ func (fd *finding) fmtAdvice() (advice, inherent string) {
 	}
 	if fd.tier < hotpath.Unknown {
 		return "", "it runs rarely"
+	}
+	if fd.tier < hotpath.PerItem || fd.tier == hotpath.PerItem && strings.HasPrefix(fd.reason, "called from ") {
+		// Code of unknown frequency, or a function called by per-item
+		// code but not from its loop: on the recall corpus
+		// (scripts/recall) maintainers rewrote fmt calls only in loops
+		// and in functions a loop calls.
+		return "", "one fmt call outside a loop costs about a hundred nanoseconds, little next to the work around it; a profile shows whether this one is hot"
 	}
 	// One advice for every argument of the call, so that the escapes
 	// of one call make one finding.

@@ -139,7 +139,21 @@ func Convs[T any](xs []T) []T {
 var _ = Convs[*int]
 
 // Key builds a key with fmt outside a loop: nothing says how often it
-// runs, and the rewrite is as worth making as in a loop.
+// runs, and one fmt call costs about a hundred nanoseconds; a profile
+// shows whether it is hot.
 func Key(ns string, id int) string {
-	return fmt.Sprintf("%s/%d", ns, id) // want `ns escapes to heap because it is converted to an interface and passed to fmt\.Sprintf; write ns \+ "/" \+ strconv\.Itoa\(id\) instead` `id escapes to heap because it is converted to an interface and passed to fmt\.Sprintf; write ns \+ "/" \+ strconv\.Itoa\(id\) instead of fmt\.Sprintf: .* \[unknown: exported: how often its callers run it is not known\]`
+	return fmt.Sprintf("%s/%d", ns, id) // inherent: not reported by default
+}
+
+// Keys calls Key's twin in a loop: the rewrite is worth making there.
+func Keys(ns string, ids []int) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, key(ns, id))
+	}
+	return out
+}
+
+func key(ns string, id int) string {
+	return fmt.Sprintf("%s/%d", ns, id) // want `ns escapes to heap because it is converted to an interface and passed to fmt\.Sprintf; write ns \+ "/" \+ strconv\.Itoa\(id\) instead` `id escapes to heap because it is converted to an interface and passed to fmt\.Sprintf; write ns \+ "/" \+ strconv\.Itoa\(id\) instead of fmt\.Sprintf: .* \[per-item: called in a loop in Keys\]`
 }

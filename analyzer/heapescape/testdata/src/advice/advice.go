@@ -4,6 +4,7 @@ package advice
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 var sink any
@@ -282,3 +284,52 @@ func newMaskKey() [4]byte {
 
 // MaskKey is the package's API that makes mask keys.
 func MaskKey() [4]byte { return newMaskKey() }
+
+// decodeHeaders reads lines of data it has in memory through bufio and
+// textproto, which copy them into buffers of their own (nats.go's
+// DecodeHeadersMsg, before it sliced the data itself).
+func decodeHeaders(data []byte) (string, error) {
+	br := bufio.NewReaderSize(bytes.NewReader(data), 128) // want `calling bufio.NewReaderSize allocates \(inlined\): .*; the data is already in memory: bufio copies data into a buffer of its own only to hand it back; split data itself \(bytes.IndexByte, bytes.Cut, strings.Cut\), which saves the reader and its buffer per call; no automatic fix: the rewrite replaces the code that reads through the reader \[per-item: called in a loop in DecodeAll\]` `calling bytes.NewReader allocates \(inlined\): .*; the data is already in memory: bufio copies data`
+	tp := textproto.NewReader(br)
+	return tp.ReadLine()
+}
+
+// DecodeAll decodes each message's headers.
+func DecodeAll(msgs [][]byte) int {
+	n := 0
+	for _, m := range msgs {
+		if l, err := decodeHeaders(m); err == nil {
+			n += len(l)
+		}
+	}
+	return n
+}
+
+type publisher struct {
+	errs    int
+	onError func(error)
+}
+
+// handleReply's doErr is captured by the retry closure, which outlives the
+// call: doErr is allocated per reply (nats.go's handleAsyncReply, before
+// it became a method).
+func (p *publisher) handleReply(retry bool, id int) {
+	doErr := func(err error) { // want `func literal escapes to heap because it is captured by a closure that outlives the call; doErr is allocated on every call only because a closure that outlives the call captures it, and what it captures \(p, id\) is never reassigned: declare it as a function or method taking p, id as parameters, which is not allocated; no automatic fix: the rewrite changes every call of doErr \[per-item: called in a loop in Replies\]`
+		p.errs += id
+		if p.onError != nil {
+			p.onError(err)
+		}
+	}
+	if retry {
+		time.AfterFunc(time.Second, func() { doErr(nil) })
+		return
+	}
+	doErr(errors.New("no responders"))
+}
+
+// Replies handles each reply.
+func Replies(p *publisher, ids []int) {
+	for _, id := range ids {
+		p.handleReply(id > 0, id)
+	}
+}
