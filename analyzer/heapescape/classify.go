@@ -6,6 +6,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -234,6 +236,250 @@ func (fd *finding) inlinedAdvice(fn *types.Func) (advice, noFix string) {
 			"whether one result can serve every iteration depends on what the called function does"
 	}
 	return "", ""
+}
+
+// scratchAdvice returns the advice for a struct variable whose address is
+// passed, as a scratch value to fill in, to a method of an interface of
+// the package's module, when the code reads only scalar fields of it, or
+// of the pointer of its type that the method returns: through an
+// interface every argument escapes, so the scratch value is moved to the
+// heap on every call; a method returning those scalars alone takes no
+// pointer.
+func (fd *finding) scratchAdvice() (advice, noFix string) {
+	v := fd.movedVar()
+	body := fd.funcBody()
+	if v == nil || body == nil || fd.tier < hotpath.PerItem {
+		return "", ""
+	}
+	if _, ok := v.Type().Underlying().(*types.Struct); !ok {
+		return "", ""
+	}
+	info := fd.pass.TypesInfo
+	ptr := types.NewPointer(v.Type())
+	// The one call &v is passed to, and the variables its results of
+	// type *T are assigned to.
+	var call *ast.CallExpr
+	var method *types.Func
+	results := make(map[types.Object]bool)
+	ok := true
+	fields := make(map[string]bool)
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, isID := n.(*ast.Ident)
+		if !isID {
+			return true
+		}
+		obj := info.Uses[id]
+		if obj == nil {
+			obj = info.Defs[id]
+		}
+		switch {
+		case obj == v:
+			if info.Defs[id] == v {
+				return true // the declaration
+			}
+			parent := stack[len(stack)-2]
+			if sel, isSel := parent.(*ast.SelectorExpr); isSel && sel.X == id && scalarField(info, sel) {
+				fields[sel.Sel.Name] = true
+				if len(stack) >= 3 {
+					if as, isAs := stack[len(stack)-3].(*ast.AssignStmt); isAs && slices.Contains(as.Lhs, ast.Expr(sel)) {
+						ok = false // written, not read
+					}
+				}
+				return true
+			}
+			u, isU := parent.(*ast.UnaryExpr)
+			if !isU || u.Op != token.AND || call != nil || len(stack) < 3 {
+				ok = false
+				return false
+			}
+			c, isCall := stack[len(stack)-3].(*ast.CallExpr)
+			if !isCall || !slices.Contains(c.Args, ast.Expr(u)) {
+				ok = false
+				return false
+			}
+			m, isFn := typeutil.Callee(info, c).(*types.Func)
+			sig, _ := m.Type().(*types.Signature)
+			if !isFn || sig == nil || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || m.Pkg() == nil || !fd.inModule(m.Pkg()) {
+				ok = false
+				return false
+			}
+			call, method = c, m
+			// The results of type *T.
+			if as, isAs := stack[len(stack)-4].(*ast.AssignStmt); isAs && len(as.Rhs) == 1 && as.Rhs[0] == c {
+				for i, l := range as.Lhs {
+					if i < sig.Results().Len() && types.Identical(sig.Results().At(i).Type(), ptr) {
+						if lid, isLid := l.(*ast.Ident); isLid && lid.Name != "_" {
+							results[info.ObjectOf(lid)] = true
+						}
+					}
+				}
+			}
+		case results[obj]:
+			if info.Defs[id] != nil {
+				return true
+			}
+			parent := stack[len(stack)-2]
+			if sel, isSel := parent.(*ast.SelectorExpr); isSel && sel.X == id && scalarField(info, sel) {
+				fields[sel.Sel.Name] = true
+				return true
+			}
+			if b, isB := parent.(*ast.BinaryExpr); isB && (b.Op == token.EQL || b.Op == token.NEQ) {
+				return true // compared with nil
+			}
+			ok = false
+		}
+		return true
+	})
+	if !ok || call == nil || len(fields) == 0 || len(fields) > 3 {
+		return "", ""
+	}
+	names := slices.Sorted(maps.Keys(fields))
+	qual, _ := syntax.Qualifier(fd.pass, fd.rec.TokPos)
+	return fmt.Sprintf("only %s of the %s that %s fills in is read: a method that returns %s alone would take no pointer, and through an interface every pointer argument escapes, which saves moving %s to the heap per call",
+			strings.Join(names, ", "), types.TypeString(v.Type(), qual), fd.funcName(method), map[bool]string{true: "it", false: "them"}[len(names) == 1], v.Name()),
+		"the change adds a method to the interface and to its implementations"
+}
+
+// scalarField reports whether sel selects a field of a basic type.
+func scalarField(info *types.Info, sel *ast.SelectorExpr) bool {
+	s, ok := info.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return false
+	}
+	_, basic := s.Type().Underlying().(*types.Basic)
+	return basic
+}
+
+// inModule reports whether pkg is of the module of the package being
+// analysed (its own package when the driver does not say the module).
+func (fd *finding) inModule(pkg *types.Package) bool {
+	if pkg == fd.pass.Pkg {
+		return true
+	}
+	m := fd.pass.Module
+	return m != nil && m.Path != "" && (pkg.Path() == m.Path || strings.HasPrefix(pkg.Path(), m.Path+"/"))
+}
+
+// callerBufferAdvice returns the advice for a string concatenation that
+// an unexported function returns when every call of the function in the
+// package only adds the result to a longer string (f(x) + "=", or
+// b.WriteString(f(x)), or append(b, f(x)...)): the function can write
+// into the caller's buffer instead, and the string it builds per call is
+// not needed.
+func (fd *finding) callerBufferAdvice() (advice, noFix string) {
+	if fd.tier < hotpath.PerItem {
+		return "", ""
+	}
+	var concat *ast.BinaryExpr
+	for _, n := range fd.path {
+		if b, ok := n.(*ast.BinaryExpr); ok && b.OpPos == fd.rec.TokPos && b.Op == token.ADD {
+			concat = b
+			break
+		}
+	}
+	if concat == nil {
+		return "", ""
+	}
+	if _, ok := fd.parentOf(concat).(*ast.ReturnStmt); !ok {
+		return "", ""
+	}
+	var decl *ast.FuncDecl
+	for _, n := range fd.path {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return "", ""
+		}
+		if d, ok := n.(*ast.FuncDecl); ok {
+			decl = d
+			break
+		}
+	}
+	if decl == nil || decl.Name.IsExported() || decl.Type.Results.NumFields() != 1 {
+		return "", ""
+	}
+	info := fd.pass.TypesInfo
+	fn, _ := info.Defs[decl.Name].(*types.Func)
+	if fn == nil {
+		return "", ""
+	}
+	calls, ok := 0, true
+	var where string
+	for _, f := range fd.pass.Files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if !ok {
+				return false
+			}
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			id, isID := n.(*ast.Ident)
+			if !isID || info.Uses[id] != fn {
+				return true
+			}
+			// The use must be the callee of a call (f(x), or x.f(y)
+			// through its selector) whose result is added to a string.
+			i := len(stack) - 2
+			if i >= 0 {
+				if sel, isSel := stack[i].(*ast.SelectorExpr); isSel && sel.Sel == id {
+					i--
+				}
+			}
+			call, isCall := stack[max(i, 0)].(*ast.CallExpr)
+			if i < 1 || !isCall || ast.Unparen(call.Fun) != stack[i+1] {
+				ok = false
+				return false
+			}
+			if !addedToString(info, call, stack[i-1]) {
+				ok = false
+				return false
+			}
+			calls++
+			if where == "" {
+				where = fd.pass.Fset.Position(call.Pos()).String()
+				where = where[strings.LastIndexByte(where, '/')+1:]
+			}
+			return true
+		})
+	}
+	if !ok || calls == 0 {
+		return "", ""
+	}
+	return fmt.Sprintf("every call of %s adds the string it returns to a longer one (%s): have it append to the caller's buffer instead (a *strings.Builder or *bytes.Buffer parameter, or a []byte it appends to and returns), which saves building this string per call", decl.Name.Name, where),
+		"the change touches the function's signature and its callers"
+}
+
+// addedToString reports whether call, a string-valued call whose parent
+// node is parent, is an operand of a string concatenation, the argument
+// of a WriteString method, or appended as the elements of append(b, s...).
+func addedToString(info *types.Info, call *ast.CallExpr, parent ast.Node) bool {
+	if b, ok := info.TypeOf(call).Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		return false
+	}
+	switch p := parent.(type) {
+	case *ast.ParenExpr:
+		return false
+	case *ast.BinaryExpr:
+		return p.Op == token.ADD
+	case *ast.AssignStmt:
+		return p.Tok == token.ADD_ASSIGN && len(p.Rhs) == 1 && p.Rhs[0] == call
+	case *ast.CallExpr:
+		if sel, ok := ast.Unparen(p.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "WriteString" && len(p.Args) == 1 {
+			return true
+		}
+		return isBuiltin(info, p.Fun, "append") && p.Ellipsis.IsValid() && len(p.Args) == 2 && p.Args[1] == call
+	}
+	return false
 }
 
 // capturedLitAdvice returns the advice for a function literal that is
@@ -503,6 +749,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return why, fd.keep("it is kept in an interface")
 		}
 		if hasReason(rec, "return") {
+			if a, noFix := fd.callerBufferAdvice(); a != "" {
+				return why, fd.avoid(a, noFix)
+			}
 			return why, fd.keep("the function returns it")
 		}
 		// Storing it by value would change the type of what holds it
@@ -551,6 +800,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return fd.leakText(l, callee, "its address")
 		}
 		why = "because " + orDefault(detail, "its address outlives the function")
+		if a, noFix := fd.scratchAdvice(); a != "" {
+			return why, fd.avoid(a, noFix)
+		}
 		// Storing the value instead (x.f = v) would change the type of
 		// what holds it and every use of it: not shown (see the
 		// byvalue kinds of issue #23).

@@ -76,6 +76,14 @@
 //     because a closure that outlives the call captures it, whose
 //     captured variables are never reassigned: declare it as a function
 //     or method taking them as parameters;
+//   - a string concatenation returned by an unexported function every
+//     call of which adds the result to a longer string (an operand of +,
+//     WriteString's argument, append(b, s...)): append to the caller's
+//     buffer instead;
+//   - a struct variable passed by address, as a scratch value to fill in,
+//     to a method of an interface of the module, when the code reads at
+//     most three scalar fields of it or of the pointer the method returns:
+//     a method returning those alone takes no pointer;
 //   - bufio.NewReader or bufio.NewReaderSize over bytes.NewReader or
 //     strings.NewReader, in per-item code: the data is already in memory,
 //     and slicing it allocates neither the reader nor its buffer;
