@@ -858,7 +858,105 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 	} else if k != "" {
 		return why, fd.keep(k)
 	}
+	if readsOnly[callee.FullName()] {
+		if a := fd.zeroCopyAdvice(name); a != "" {
+			return why, fd.avoid(a, "the module's conversion shares the bytes; they must not change while "+name+" runs")
+		}
+		return why, fd.keep(name + " only reads it, but the compiler cannot see that; only an unsafe conversion would avoid the copy")
+	}
 	return why, fd.keep(name + " keeps it")
+}
+
+// readsOnly are functions of the standard library that the compiler says
+// leak a string argument (they read it through an interface) although
+// they keep nothing of it once they return.
+var readsOnly = map[string]bool{
+	"(*math/big.Int).SetString":   true,
+	"(*math/big.Float).SetString": true,
+	"(*math/big.Rat).SetString":   true,
+	"(*math/big.Float).Parse":     true,
+	"math/big.ParseFloat":         true,
+}
+
+// zeroCopyAdvice returns the advice for a conversion string(b) passed to a
+// function that only reads it (name), when the module already has a
+// zero-copy conversion of []byte to string (a function of that signature
+// in this package or one it imports from the module, in a package that
+// imports unsafe): the maintainers' own idiom removes the copy.
+func (fd *finding) zeroCopyAdvice(name string) string {
+	// The conversion: the compiler places it at its argument.
+	info := fd.pass.TypesInfo
+	var conv *ast.CallExpr
+	for _, n := range fd.path {
+		if c, isCall := n.(*ast.CallExpr); isCall {
+			if tv, isType := info.Types[c.Fun]; isType && tv.IsType() {
+				conv = c
+			}
+			break
+		}
+	}
+	ok := conv != nil
+	if !ok || len(conv.Args) != 1 {
+		return ""
+	}
+	if tv, isType := info.Types[conv.Fun]; !isType || !tv.IsType() || !types.Identical(tv.Type.Underlying(), types.Typ[types.String]) {
+		return ""
+	}
+	if _, isSlice := info.TypeOf(conv.Args[0]).Underlying().(*types.Slice); !isSlice {
+		return ""
+	}
+	helper := fd.bytesToString()
+	if helper == "" {
+		return ""
+	}
+	return fmt.Sprintf("pass %s(%s) instead, the module's conversion without a copy, since %s only reads it, which saves copying the bytes per call",
+		helper, types.ExprString(conv.Args[0]), name)
+}
+
+// bytesToString returns the name, as this package spells it, of a
+// function of the module that converts a []byte to a string without a
+// copy: func([]byte) string in this package, whose files import unsafe,
+// with "str" in its name, or in a package of the module this one imports,
+// with one of the names such conversions go by (BytesToString, B2S, ...).
+// It returns "" if there is none.
+func (fd *finding) bytesToString() string {
+	own := slices.ContainsFunc(fd.pass.Files, func(f *ast.File) bool {
+		return slices.ContainsFunc(f.Imports, func(s *ast.ImportSpec) bool { return s.Path.Value == `"unsafe"` })
+	})
+	for _, p := range append([]*types.Package{fd.pass.Pkg}, fd.pass.Pkg.Imports()...) {
+		if p == fd.pass.Pkg && !own || !fd.inModule(p) {
+			continue
+		}
+		for _, n := range p.Scope().Names() {
+			fn, ok := p.Scope().Lookup(n).(*types.Func)
+			if !ok {
+				continue
+			}
+			lower := strings.ToLower(fn.Name())
+			if p == fd.pass.Pkg && !strings.Contains(lower, "str") || p != fd.pass.Pkg && !conversionNames[lower] {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() != 1 || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+				continue
+			}
+			if s, ok := sig.Params().At(0).Type().(*types.Slice); !ok || !types.Identical(s.Elem(), types.Typ[types.Byte]) {
+				continue
+			}
+			if p == fd.pass.Pkg {
+				return fn.Name()
+			}
+			return p.Name() + "." + fn.Name()
+		}
+	}
+	return ""
+}
+
+// conversionNames are the names, in lower case, that zero-copy conversions
+// of []byte to string go by in Go modules.
+var conversionNames = map[string]bool{
+	"bytestostring": true, "bytes2string": true, "b2s": true, "btos": true,
+	"unsafestring": true, "bytestostr": true, "tostring": true, "unsafebytestostring": true,
 }
 
 // Why the changes that no fix of heapescape makes are left to the user.

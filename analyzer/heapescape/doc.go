@@ -84,6 +84,11 @@
 //     to a method of an interface of the module, when the code reads at
 //     most three scalar fields of it or of the pointer the method returns:
 //     a method returning those alone takes no pointer;
+//   - a conversion string(b) passed to a function of the standard
+//     library that only reads it though the compiler says it leaks
+//     ((*big.Int).SetString and its kin), in a module that has its own
+//     zero-copy conversion (a func([]byte) string in a package that imports
+//     unsafe): pass the module's conversion;
 //   - bufio.NewReader or bufio.NewReaderSize over bytes.NewReader or
 //     strings.NewReader, in per-item code: the data is already in memory,
 //     and slicing it allocates neither the reader nor its buffer;

@@ -114,3 +114,9 @@ func TestCategory(t *testing.T) {
 		t.Errorf("got %d avoidable and %d inherent diagnostics, want some of each", shown, inherent)
 	}
 }
+
+// TestZeroCopy checks that a conversion passed to a function that only
+// reads it gets the module's own zero-copy conversion as advice.
+func TestZeroCopy(t *testing.T) {
+	run(t, "zerocopy")
+}

@@ -1,0 +1,3 @@
+module zerocopy
+
+go 1.26
