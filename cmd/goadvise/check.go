@@ -38,7 +38,8 @@ Findings in cold code and inherent allocations are not shown but counted
 in the summary: -cold and -heapescape.all show them.
 
 Exit status: 0 no findings, 3 findings reported (findings not shown do
-not count), 1 usage error, load failure or tool error. With -fix, 0 when
+not count), 1 bad input, load failure or tool error, 2 a flag check does
+not define (or one after the packages). With -fix, 0 when
 every finding was fixed. With -verify: 0 every measured fix kept, 1 a fix
 broke the tests or regressed, 2 the verification could not be done.`,
 		run: runCheck,
@@ -106,7 +107,7 @@ func runCheck(args []string) int {
 	if err == errHelp {
 		return exitOK
 	} else if err != nil {
-		return exitError
+		return exitUsage
 	}
 	findAll(fs, all, &cf)
 	// The whole-program passes are chosen with -whole or by name in
@@ -146,6 +147,9 @@ func runCheck(args []string) int {
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"."}
+	}
+	if !requireModule(patterns, os.Stderr) {
+		return exitError
 	}
 	if cf.cpuprof != "" {
 		f, err := os.Create(cf.cpuprof)

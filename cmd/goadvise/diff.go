@@ -63,7 +63,7 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	if err == errHelp {
 		return exitOK
 	} else if err != nil {
-		return exitError
+		return exitUsage
 	}
 	if opts.Base == "" {
 		fmt.Fprintln(stderr, "goadvise diff: -base REV is required")
