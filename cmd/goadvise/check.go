@@ -72,6 +72,8 @@ type checkFlags struct {
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
+	// sarifLevels are the SARIF levels by tier (-sarif.level).
+	sarifLevels map[string]string
 }
 
 func runCheck(args []string) int {
@@ -100,6 +102,11 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.memprof, "memprofile", "", "write a heap profile of goadvise itself at its largest live heap to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
+	fs.Func("sarif.level", "with -format sarif, the SARIF `levels` by tier, as tier=level pairs: hot-loop=error,per-item=warning (every tier not named: "+report.DefaultSARIFLevel+")", func(s string) error {
+		l, err := report.ParseSARIFLevels(s)
+		cf.sarifLevels = l
+		return err
+	})
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
@@ -354,7 +361,8 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		if root == "" {
 			root = dir
 		}
-		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...), root, version())
+		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...),
+			report.SARIFOptions{Root: root, Version: version(), Levels: cf.sarifLevels})
 	case "html":
 		opts := html.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
 		if p := r.Stats.Profile; p != nil && p.Match != nil {

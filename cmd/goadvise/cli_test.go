@@ -79,6 +79,7 @@ func TestMistypedFlag(t *testing.T) {
 		{[]string{"check", "-frobnicate"}, "check", "flag provided but not defined: -frobnicate"},
 		{[]string{"check", "-x"}, "check", "flag provided but not defined: -x"},
 		{[]string{"pgo", "check", "-top", "many"}, "pgo check", `invalid value "many" for flag -top: parse error`},
+		{[]string{"check", "-format", "sarif", "-sarif.level", "hot=error"}, "check", `invalid value "hot=error" for flag -sarif.level: unknown tier "hot" (want hot-loop, per-item, unknown, cold)`},
 	} {
 		stdout, stderr, code := runCmd(t, ".", bin, tc.args...)
 		want := "goadvise " + tc.cmd + ": " + tc.want + "\nrun 'goadvise " + tc.cmd + " -h' for the flags\n"
@@ -227,9 +228,32 @@ func TestSARIFValidates(t *testing.T) {
 		t.Skip("skipping: " + msg)
 	}
 	dir := fixture(t)
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "-cold", "-heapescape.all", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "-sarif.level", "hot-loop=error", "-cold", "-heapescape.all", "./...")
 	if code != exitFindings {
 		t.Fatalf("check -format sarif: exit %d\n%s", code, stderr)
+	}
+	var levels struct {
+		Runs []struct {
+			Results []struct {
+				Level      string `json:"level"`
+				Properties struct {
+					Tier string `json:"tier"`
+				} `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &levels); err != nil || len(levels.Runs) != 1 {
+		t.Fatalf("SARIF output does not decode: %v", err)
+	}
+	tiers := make(map[string]bool)
+	for _, res := range levels.Runs[0].Results {
+		tiers[res.Properties.Tier] = true
+		if want := map[bool]string{true: "error", false: "warning"}[res.Properties.Tier == "hot-loop"]; res.Level != want {
+			t.Errorf("a %s result has level %q with -sarif.level hot-loop=error, want %q", res.Properties.Tier, res.Level, want)
+		}
+	}
+	if !tiers["hot-loop"] || len(tiers) < 2 {
+		t.Errorf("the fixture's SARIF results have the tiers %v; want hot-loop and another", tiers)
 	}
 	log := filepath.Join(t.TempDir(), "goadvise.sarif")
 	if err := os.WriteFile(log, []byte(stdout), 0o644); err != nil {
