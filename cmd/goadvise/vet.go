@@ -55,6 +55,22 @@ func vetMain(args []string) {
 			}
 			tuneGC(optlog.VetSourceSize())
 		}
+		// unitchecker parses os.Args: give it the profile paths resolved
+		// against the directory go vet runs in, not the unit's.
+		dir, factsOnly := optlog.VetUnit()
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		flags, err := resolveVetPaths(args[:len(args)-1], vetDir(), dir)
+		switch {
+		case err == nil:
+			os.Args = append(append(os.Args[:1], flags...), cfg)
+		case !factsOnly:
+			// A dependency's unit, run for facts, prints nothing: the
+			// error is said once per package go vet reports on.
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			os.Exit(1)
+		}
 	}
 	unitchecker.Main(vetAnalyzers()...)
 }
