@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
@@ -124,5 +126,85 @@ func TestResolveVetPaths(t *testing.T) {
 		case err != nil || strings.Join(got, " ") != tc.want:
 			t.Errorf("resolveVetPaths(%q, %q) = %q, %v; want %q", tc.args, tc.base, got, err, tc.want)
 		}
+	}
+}
+
+// TestVetJSONFixes checks the route editors take (gopls and VS Code's
+// go.vetFlags run go vet -vettool=goadvise -json): the JSON diagnostics
+// carry each finding's suggested fix as text edits with byte offsets into
+// the file, which, applied, give code that builds.
+func TestVetJSONFixes(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
+	dir := fixture(t)
+	stdout, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-deepequal", "-json", "./...")
+	if code != 0 {
+		t.Fatalf("go vet -json: exit %d\n%s", code, stderr)
+	}
+	out := stdout + stderr
+	var tree map[string]map[string][]struct {
+		Posn           string `json:"posn"`
+		Message        string `json:"message"`
+		SuggestedFixes []struct {
+			Message string `json:"message"`
+			Edits   []struct {
+				Filename string `json:"filename"`
+				Start    int    `json:"start"`
+				End      int    `json:"end"`
+				New      string `json:"new"`
+			} `json:"edits"`
+		} `json:"suggested_fixes"`
+	}
+	if i := strings.Index(out, "{"); i < 0 || json.NewDecoder(strings.NewReader(out[i:])).Decode(&tree) != nil {
+		t.Fatalf("go vet -json output does not hold a JSON object:\n%s", out)
+	}
+	diags := tree["example.com/fixture/shop"]["deepequal"]
+	if len(diags) != len(wantFixture) {
+		t.Fatalf("go vet -json: %d deepequal diagnostics, want %d\n%s", len(diags), len(wantFixture), out)
+	}
+	file := filepath.Join(dir, "shop", "shop.go")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := false
+	for _, d := range diags {
+		if len(d.SuggestedFixes) == 0 || len(d.SuggestedFixes[0].Edits) == 0 || d.SuggestedFixes[0].Message == "" {
+			t.Errorf("%s: no suggested fix with edits in the vet JSON: %+v", d.Posn, d)
+			continue
+		}
+		for _, e := range d.SuggestedFixes[0].Edits {
+			if e.Filename != file || e.Start < 0 || e.Start > e.End || e.End > len(src) {
+				t.Errorf("%s: edit %+v is not within %s", d.Posn, e, file)
+			}
+		}
+		if !strings.HasSuffix(d.Posn, "shop.go:31:15") {
+			continue
+		}
+		// Dedup's fix, applied as an editor applies it (the edits from
+		// last to first), replaces the call and builds.
+		fix := d.SuggestedFixes[0]
+		if len(fix.Edits) != 1 || string(src[fix.Edits[0].Start:fix.Edits[0].End]) != "reflect.DeepEqual(it, items[i-1])" || fix.Edits[0].New != "it == items[i-1]" {
+			t.Fatalf("Dedup's fix %+v does not replace reflect.DeepEqual(it, items[i-1]) with it == items[i-1]", fix)
+		}
+		e := fix.Edits[0]
+		fixed := string(src[:e.Start]) + e.New + string(src[e.End:])
+		if err := os.WriteFile(file, []byte(fixed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, stderr, code := runCmd(t, dir, "go", "build", "./..."); code != 0 {
+			t.Errorf("the fixed fixture does not build:\n%s", stderr)
+		}
+		built = true
+		if err := os.WriteFile(file, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !built {
+		t.Errorf("no diagnostic at shop.go:31:15 (Dedup's DeepEqual) in the vet JSON:\n%s", out)
+	}
+	// go fix runs a vet tool's fixes too: -diff prints them.
+	stdout, stderr, code = runCmd(t, dir, "go", "fix", "-fixtool="+bin, "-deepequal", "-diff", "./...")
+	if code == 0 || !strings.Contains(stdout, "\n-\t\tif i > 0 && reflect.DeepEqual(it, items[i-1]) {\n+\t\tif i > 0 && it == items[i-1] {\n") {
+		t.Errorf("go fix -fixtool=goadvise -diff: exit %d, want non-zero with Dedup's fix in the diff\n%s%s", code, stdout, stderr)
 	}
 }
