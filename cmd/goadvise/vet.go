@@ -47,13 +47,9 @@ func vetMain(args []string) {
 		// Let the escape analyzer compile exactly this unit with the
 		// export data go vet provides. If the config cannot be used, the
 		// analyzer falls back to building the package itself.
-		if err := optlog.UseVetConfig(cfg); err != nil {
+		err := optlog.UseVetConfig(cfg)
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-		} else {
-			if escapeRuns(args[:len(args)-1]) {
-				optlog.StartVetCompile()
-			}
-			tuneGC(optlog.VetSourceSize())
 		}
 		// unitchecker parses os.Args: give it the profile paths resolved
 		// against the directory go vet runs in, not the unit's.
@@ -61,15 +57,21 @@ func vetMain(args []string) {
 		if dir == "" {
 			dir, _ = os.Getwd()
 		}
-		flags, err := resolveVetPaths(args[:len(args)-1], vetDir(), dir)
+		flags, perr := resolveVetPaths(args[:len(args)-1], vetDir(), dir)
 		switch {
-		case err == nil:
+		case perr == nil:
 			os.Args = append(append(os.Args[:1], flags...), cfg)
 		case !factsOnly:
 			// A dependency's unit, run for facts, prints nothing: the
 			// error is said once per package go vet reports on.
-			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", perr)
 			os.Exit(1)
+		}
+		if err == nil {
+			if escapeRuns(args[:len(args)-1]) {
+				optlog.StartVetCompile()
+			}
+			tuneGC(optlog.VetSourceSize())
 		}
 	}
 	unitchecker.Main(vetAnalyzers()...)

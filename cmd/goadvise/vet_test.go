@@ -87,8 +87,13 @@ func TestVetToolProfilePath(t *testing.T) {
 			t.Errorf("in %s: go vet %s: exit %d, want 1 with sub.Same's hot DeepEqual alone (vp.Same is not in the profile: cold)\n%s", tc.dir, strings.Join(args[1:], " "), code, stderr)
 		}
 	}
-	// A missing profile: one line that names it, in each package.
-	_, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-hotpath.profile=missing.pprof", "./...")
+	// A missing profile: one line that names it, in each package, and no
+	// compile started and left behind.
+	tmp := t.TempDir()
+	_, stderr, code := runCmdEnv(t, dir, []string{"TMPDIR=" + tmp}, "go", "vet", "-vettool="+bin, "-hotpath.profile=missing.pprof", "./...")
+	if left, _ := filepath.Glob(filepath.Join(tmp, "goadvise-*")); len(left) > 0 {
+		t.Errorf("go vet -hotpath.profile=missing.pprof left %s", left)
+	}
 	want := "goadvise: -hotpath.profile: no such file: ./missing.pprof (a relative path is taken in the directory go vet runs in)\n"
 	if code == 0 || strings.Contains(stderr, "failed prerequisites") || strings.Count(stderr, want) != 2 {
 		t.Errorf("go vet -hotpath.profile=missing.pprof: exit %d, want an error and %q for each package:\n%s", code, want, stderr)
