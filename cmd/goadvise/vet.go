@@ -43,6 +43,13 @@ func vetAnalyzers() []*analysis.Analyzer {
 // vetMain hands the process over to unitchecker, which speaks the go vet
 // protocol. It does not return.
 func vetMain(args []string) {
+	if len(args) == 1 && (args[0] == "-V=full" || args[0] == "--V=full") {
+		if err := printVetVersion(); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") {
 		// Let the escape analyzer compile exactly this unit with the
 		// export data go vet provides. If the config cannot be used, the

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -85,6 +86,16 @@ func TestVetToolProfilePath(t *testing.T) {
 		_, stderr, code := runCmd(t, filepath.Join(dir, tc.dir), "go", args...)
 		if code != 1 || !hot.MatchString(stderr) || strings.Contains(stderr, "failed prerequisites") || strings.Contains(stderr, "vp.go") {
 			t.Errorf("in %s: go vet %s: exit %d, want 1 with sub.Same's hot DeepEqual alone (vp.Same is not in the profile: cold)\n%s", tc.dir, strings.Join(args[1:], " "), code, stderr)
+		}
+	}
+	// go vet caches each package's findings by the flags as written: the
+	// tool's ID holds the profile's content, so that a new profile at the
+	// same path is read (where go vet's command line can be seen).
+	if runtime.GOOS == "linux" {
+		writeTestProfile(t, dir, "cpu.pprof", cpuTypes, []stackSpec{{100, []string{"example.com/vp.Same"}}})
+		_, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-deepequal", "-hotpath.profile=cpu.pprof", "./...")
+		if code != 1 || !strings.Contains(stderr, "vp.go:13:9: reflect.DeepEqual") || strings.Contains(stderr, "sub.go") {
+			t.Errorf("go vet with a new profile at the same path, in which only vp.Same runs: exit %d, want its finding alone\n%s", code, stderr)
 		}
 	}
 	// A missing profile: one line that names it, in each package, and no
