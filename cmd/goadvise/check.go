@@ -39,9 +39,9 @@ in the summary: -cold and -heapescape.all show them.
 
 Exit status: 0 no findings, 3 findings reported (findings not shown do
 not count), 1 bad input, load failure or tool error, 2 a flag check does
-not define (or one after the packages). With -fix, 0 when
-every finding was fixed. With -verify: 0 every measured fix kept, 1 a fix
-broke the tests or regressed, 2 the verification could not be done.`,
+not define (or one after the packages). With -fix, 0 when every finding
+was fixed. With -verify: 0 every measured fix kept, 1 a fix broke the
+tests or regressed, 2 the verification could not be done.`,
 		run: runCheck,
 	})
 }
