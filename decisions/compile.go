@@ -62,6 +62,9 @@ type targets struct {
 	// depend on (or are): those whose decisions are collected.
 	modulePkgs []string
 	files      map[string][]string // Go files of the module's packages, by import path
+	// pkgOfDir maps the directory of every package the targets depend on,
+	// the standard library's included, to its import path.
+	pkgOfDir map[string]string
 }
 
 // resolveTargets lists patterns and decides what to build.
@@ -70,7 +73,7 @@ func resolveTargets(ctx context.Context, dir string, env []string, patterns []st
 	if err != nil {
 		return nil, err
 	}
-	t := &targets{files: make(map[string][]string)}
+	t := &targets{files: make(map[string][]string), pkgOfDir: make(map[string]string)}
 	for _, p := range named {
 		switch {
 		case p.Name == "main":
@@ -88,6 +91,9 @@ func resolveTargets(ctx context.Context, dir string, env []string, patterns []st
 	}
 	seen := make(map[string]bool)
 	for _, p := range all {
+		if p.Dir != "" && p.ForTest == "" {
+			t.pkgOfDir[p.Dir] = p.ImportPath
+		}
 		if p.Standard || p.Module == nil || !p.Module.Main || seen[p.ImportPath] || len(p.GoFiles) == 0 {
 			continue
 		}

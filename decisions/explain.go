@@ -91,7 +91,8 @@ type Explanation struct {
 	// Hazards are known PGO risks found in the build or the profile.
 	Hazards []string `json:"hazards"`
 
-	dir string
+	dir      string
+	pkgOfDir map[string]string // the import path of each package directory the build depends on
 }
 
 // HotInline is a call site that PGO inlined beyond the default budget.
@@ -177,7 +178,7 @@ func Explain(ctx context.Context, opts ExplainOptions) (*Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	ex := &Explanation{Profile: prof, Packages: t.modulePkgs, dir: dir}
+	ex := &Explanation{Profile: prof, Packages: t.modulePkgs, dir: dir, pkgOfDir: t.pkgOfDir}
 
 	step("compiling with -pgo=off")
 	off, err := collectRemarks(ctx, dir, env, t, "off")
@@ -287,14 +288,14 @@ func (ex *Explanation) compare(off, on *compilerOutput, idx *funcIndex) {
 			w = st.Weight
 		}
 		ex.HotInlines = append(ex.HotInlines, HotInline{
-			Package: r.Pkg, Caller: funcname.InPackageOf(r.Caller), Callee: r.Callee, Cost: r.Cost, Pos: r.Pos, Weight: w,
+			Package: ex.packageAt(r.Pos, r.Pkg), Caller: funcname.InPackageOf(r.Caller), Callee: r.Callee, Cost: r.Cost, Pos: r.Pos, Weight: w,
 		})
 	}
 	for _, r := range on.remarks {
 		if r.Kind != rkDevirt {
 			continue
 		}
-		d := Devirtualized{Package: r.Pkg, Pos: r.Pos, Call: r.Expr, Callee: r.Callee, Kind: "function", Weight: -1, Total: -1}
+		d := Devirtualized{Package: ex.packageAt(r.Pos, r.Pkg), Pos: r.Pos, Call: r.Expr, Callee: r.Callee, Kind: "function", Weight: -1, Total: -1}
 		if r.Iface {
 			d.Kind = "interface"
 		}
@@ -312,7 +313,7 @@ func (ex *Explanation) compare(off, on *compilerOutput, idx *funcIndex) {
 	// Other call sites inlined in one build only.
 	pkgOfPos := make(map[Pos]string)
 	for _, r := range append(append([]remark(nil), off.remarks...), on.remarks...) {
-		pkgOfPos[r.Pos] = r.Pkg
+		pkgOfPos[r.Pos] = ex.packageAt(r.Pos, r.Pkg)
 	}
 	diffSites := func(a, b map[Pos][]string, withPGO bool) {
 		for p, callees := range a {
@@ -384,6 +385,18 @@ func (ex *Explanation) compare(off, on *compilerOutput, idx *funcIndex) {
 		}
 	}
 	ex.sort()
+}
+
+// packageAt returns the package whose source is at p in a remark of the
+// compilation of package pkg: pkg for its own files, and for the code of
+// another package compiled into it (an instantiation of a generic function
+// of the standard library, say) the package of that code's directory.
+func (ex *Explanation) packageAt(p Pos, pkg string) string {
+	q, ok := ex.pkgOfDir[filepath.Dir(p.File)]
+	if !ok || q == pkg || q == strings.TrimSuffix(pkg, "_test") {
+		return pkg
+	}
+	return q
 }
 
 func (ex *Explanation) sort() {
@@ -460,14 +473,14 @@ func (ex *Explanation) codeHazards(on *compilerOutput, idx *funcIndex, t *target
 		if entry {
 			ex.Hazards = append(ex.Hazards, fmt.Sprintf(
 				"%s: %s.%s is a goroutine entry function and PGO inlines %s (cost %d) into it: every goroutine starts with the larger frame and may grow its stack at once; exclude the edge from the profile (goadvise pgo merge -exclude) if goroutines are many and short",
-				h.Pos.rel(ex.dir), h.Package, h.Caller, funcname.InPackageOf(h.Callee), h.Cost))
+				h.Pos.rel(ex.dir), h.Package, funcname.Brief(h.Caller), funcname.From(h.Package, h.Callee), h.Cost))
 		}
 	}
 	for _, k := range order {
 		if sum[k] > big {
 			ex.Hazards = append(ex.Hazards, fmt.Sprintf(
 				"%s.%s receives %d hot-budget inlines of total cost %d (over %d): its stack frame and code grow, which costs stack growth and instruction cache if it is called deep in a stack; check it with a benchmark",
-				k.pkg, k.caller, count[k], sum[k], big))
+				k.pkg, funcname.Brief(k.caller), count[k], sum[k], big))
 		}
 	}
 	// The profile's hot edges are keyed by the original caller: when PGO
@@ -493,8 +506,8 @@ func (ex *Explanation) codeHazards(on *compilerOutput, idx *funcIndex, t *target
 			if lost {
 				ex.Hazards = append(ex.Hazards, fmt.Sprintf(
 					"%s: PGO inlines %s into %s.%s, but not the hot call to %s inside it (the profile's edge belongs to %s): this copy keeps the call%s; if %s is the hot path, profile it as it runs or exclude the outer edge",
-					outer.Pos.rel(ex.dir), inner.Caller, outer.Package, outer.Caller, funcname.InPackageOf(inner.Callee), inner.Caller,
-					ex.escapeNote(inner), outer.Caller))
+					outer.Pos.rel(ex.dir), funcname.Brief(inner.Caller), outer.Package, funcname.Brief(outer.Caller), funcname.From(inner.Package, inner.Callee), funcname.Brief(inner.Caller),
+					ex.escapeNote(inner), funcname.Brief(outer.Caller)))
 			}
 		}
 	}
@@ -502,7 +515,7 @@ func (ex *Explanation) codeHazards(on *compilerOutput, idx *funcIndex, t *target
 		if r.Kind == rkHotBig {
 			ex.Hazards = append(ex.Hazards, fmt.Sprintf(
 				"%s: the call to %s is hot but %s is too big for PGO to inline into (the compiler's hot-big check); splitting the caller would let PGO inline it",
-				r.Pos.rel(ex.dir), funcname.InPackageOf(r.Callee), funcname.InPackageOf(r.Caller)))
+				r.Pos.rel(ex.dir), funcname.From(ex.packageAt(r.Pos, r.Pkg), r.Callee), funcname.Brief(funcname.InPackageOf(r.Caller))))
 		}
 	}
 }

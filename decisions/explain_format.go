@@ -142,7 +142,7 @@ func (ex *Explanation) writeText(w *bytes.Buffer) {
 				lastPkg, lastFn = it.pkg, "\x00"
 			}
 			if it.fn != lastFn {
-				fn := it.fn
+				fn := funcname.Brief(it.fn)
 				if fn == "" {
 					fn = "(package level)"
 				}
@@ -161,7 +161,7 @@ func (ex *Explanation) writeText(w *bytes.Buffer) {
 	if section("Hot-budget inlining (inlined only because the profile marks the call hot; the default budget is 80)", len(ex.HotInlines)) {
 		var items []item
 		for _, h := range sortedByFunc(ex.HotInlines, func(h HotInline) (string, string) { return h.Package, h.Caller }) {
-			items = append(items, item{h.Package, h.Caller, fmt.Sprintf("%s: inlined %s (cost %d), %s", h.Pos.rel(ex.dir), funcname.InPackageOf(h.Callee), h.Cost, weight(h.Weight))})
+			items = append(items, item{h.Package, h.Caller, fmt.Sprintf("%s: inlined %s (cost %d), %s", h.Pos.rel(ex.dir), funcname.From(h.Package, h.Callee), h.Cost, weight(h.Weight))})
 		}
 		group(items)
 	}
@@ -176,7 +176,7 @@ func (ex *Explanation) writeText(w *bytes.Buffer) {
 			if d.Inlined {
 				then = ", then inlined"
 			}
-			items = append(items, item{d.Package, d.Caller, fmt.Sprintf("%s: %s call %s -> %s, %s%s%s", d.Pos.rel(ex.dir), d.Kind, d.Call, funcname.InPackageOf(d.Callee), weight(d.Weight), share, then)})
+			items = append(items, item{d.Package, d.Caller, fmt.Sprintf("%s: %s call %s -> %s, %s%s%s", d.Pos.rel(ex.dir), d.Kind, d.Call, funcname.From(d.Package, d.Callee), weight(d.Weight), share, then)})
 		}
 		group(items)
 	}
@@ -188,7 +188,7 @@ func (ex *Explanation) writeText(w *bytes.Buffer) {
 			if !c.WithPGO {
 				how = "inlined only without PGO"
 			}
-			items = append(items, item{c.Package, c.Caller, fmt.Sprintf("%s: %s %s", c.Pos.rel(ex.dir), c.Callee, how)})
+			items = append(items, item{c.Package, c.Caller, fmt.Sprintf("%s: %s %s", c.Pos.rel(ex.dir), funcname.Brief(c.Callee), how)})
 		}
 		group(items)
 	}
@@ -197,7 +197,7 @@ func (ex *Explanation) writeText(w *bytes.Buffer) {
 		for _, e := range ex.Escapes {
 			line := fmt.Sprintf("%s: %s: %s without PGO, %s with PGO", e.Pos.rel(ex.dir), e.Name, e.Off, e.On)
 			if e.Via != "" {
-				line += fmt.Sprintf(" (%s is inlined here only %s PGO)", e.Via, map[bool]string{true: "with", false: "without"}[e.On == "stack"])
+				line += fmt.Sprintf(" (%s is inlined here only %s PGO)", funcname.Brief(e.Via), map[bool]string{true: "with", false: "without"}[e.On == "stack"])
 			}
 			items = append(items, item{e.Package, e.Func, line})
 		}

@@ -1,6 +1,7 @@
 package decisions
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"os"
@@ -263,5 +264,60 @@ func parse(s string) int { return len(s) }
 	}
 	if !strings.HasPrefix(ex.Hazards[1], "p.Serve receives 3 hot-budget inlines of total cost 450 (over 400)") {
 		t.Errorf("big caller hazard = %q", ex.Hazards[1])
+	}
+}
+
+// TestGenericAndStdNames checks, on the compiler's output for a module
+// that hot-inlines a generic method holding a sync/atomic.Pointer of a
+// struct, that the explanation keeps the whole names of instantiations
+// (their type arguments hold spaces) and groups the code of the standard
+// library compiled into the module's package under sync/atomic.
+func TestGenericAndStdNames(t *testing.T) {
+	dir := t.TempDir()
+	atomicDir := filepath.Join(dir, "goroot", "src", "sync", "atomic")
+	gittest.WriteFiles(t, dir, map[string]string{
+		"m/cache/big.go": "package cache\n\n" +
+			"type Box[T any] struct{ p atomic.Pointer[T] }\n\n" +
+			"func (b *Box[T]) Fill(v *T) { b.p.Store(v) }\n\n" +
+			"func Loop() {\n\tfor i := 0; i < 100; i++ {\n\t\tbox.Fill(&struct{ a, b int }{i, i})\n\t}\n}\n",
+		"goroot/src/sync/atomic/type.go": "package atomic\n\n" +
+			"func (x *Pointer[T]) Store(val *T) { StorePointer(&x.v, unsafe.Pointer(val)) }\n",
+	})
+	const shape = "go.shape.struct { example.com/gx/cache.a int; example.com/gx/cache.b int }"
+	store := filepath.Join(atomicDir, "type.go")
+	off := "# example.com/gx/cache\n" +
+		"cache/big.go:5:6: can inline (*Box[" + shape + "]).Fill with cost 121\n"
+	on := "# example.com/gx/cache\n" +
+		"hot-budget check allows inlining for call example.com/gx/cache.(*Box[" + shape + "]).Fill (cost 121) at cache/big.go:9:11 in function example.com/gx/cache.Loop\n" +
+		"cache/big.go:9:11: inlining call to (*Box[" + shape + "]).Fill\n" +
+		"cache/big.go:9:11: inlining call to atomic.(*Pointer[" + shape + "]).Store\n" +
+		store + ":3:6: inlining call to atomic.StorePointer\n"
+	keep := map[string]bool{"example.com/gx/cache": true}
+	m := filepath.Join(dir, "m")
+	offOut, err := parseCompilerOutput(strings.NewReader(off), m, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onOut, err := parseCompilerOutput(strings.NewReader(on), m, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := &Explanation{Profile: "cpu.pprof", dir: m, pkgOfDir: map[string]string{
+		filepath.Join(m, "cache"): "example.com/gx/cache", atomicDir: "sync/atomic",
+	}}
+	ex.compare(offOut, onOut, newFuncIndex())
+	if len(ex.HotInlines) != 1 || ex.HotInlines[0].Callee != "example.com/gx/cache.(*Box["+shape+"]).Fill" || ex.HotInlines[0].Caller != "Loop" {
+		t.Fatalf("hot inlines = %+v, want the whole name of (*Box[...]).Fill into Loop", ex.HotInlines)
+	}
+	var text bytes.Buffer
+	ex.writeText(&text)
+	for _, want := range []string{
+		"  example.com/gx/cache\n    Loop\n      cache/big.go:9:11: inlined (*Box[go.shape.struct { cache.a int; cache.b int }]).Fill (cost 121), weight unknown\n",
+		"cache/big.go:9:11: atomic.(*Pointer[go.shape.struct { cache.a int; cache.b int }]).Store inlined only with PGO\n",
+		"  sync/atomic\n    (*Pointer).Store\n      " + store + ":3:6: atomic.StorePointer inlined only with PGO\n",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text output lacks %q:\n%s", want, text.String())
+		}
 	}
 }

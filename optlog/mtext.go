@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // A Remark is one line of the compiler's -m or -d=pgodebug output.
@@ -71,17 +73,19 @@ type Remarks struct {
 // otherwise compile them at start-up.
 var remarkREs = sync.OnceValue(func() *remarkPatterns {
 	return &remarkPatterns{
-		pos:        regexp.MustCompile(`^((?:[A-Za-z]:)?[^:\s]+\.go):(\d+):(\d+): (.*)$`),
-		hotBudget:  regexp.MustCompile(`^hot-budget check allows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in function (\S+)$`),
-		hotBig:     regexp.MustCompile(`^hot-big check disallows inlining for call (\S+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in big function (\S+)$`),
-		devirt:     regexp.MustCompile(`^PGO devirtualizing (interface|function) call (.+) to (\S+)$`),
-		canInline:  regexp.MustCompile(`^can inline (\S+)`),
-		inlineCall: regexp.MustCompile(`^inlining call to (\S+)`),
+		pos: regexp.MustCompile(`^((?:[A-Za-z]:)?[^:\s]+\.go):(\d+):(\d+): (.*)$`),
+		// The names of instantiations hold spaces in their type
+		// arguments ("(*Pointer[go.shape.struct { a int }]).Load"), so a
+		// name is "(.+)" where the text after it delimits it and is cut
+		// with funcname.Cut where it does not.
+		hotBudget: regexp.MustCompile(`^hot-budget check allows inlining for call (.+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in function (.+)$`),
+		hotBig:    regexp.MustCompile(`^hot-big check disallows inlining for call (.+) \(cost (\d+)\) at (.+\.go):(\d+):(\d+) in big function (.+)$`),
+		devirt:    regexp.MustCompile(`^PGO devirtualizing (interface|function) call (.+?) to (.+)$`),
 	}
 })
 
 type remarkPatterns struct {
-	pos, hotBudget, hotBig, devirt, canInline, inlineCall *regexp.Regexp
+	pos, hotBudget, hotBig, devirt *regexp.Regexp
 }
 
 // ParseRemarks parses the output of go build with -gcflags=-m and
@@ -154,10 +158,10 @@ func ParseRemarks(r io.Reader, dir string, keep map[string]bool) (*Remarks, erro
 		switch {
 		case strings.HasPrefix(msg, "inlining call to "):
 			rk.Kind = RemarkInlineCall
-			rk.Callee = re.inlineCall.FindStringSubmatch(msg)[1]
+			rk.Callee, _ = funcname.Cut(strings.TrimPrefix(msg, "inlining call to "))
 		case strings.HasPrefix(msg, "can inline "):
 			rk.Kind = RemarkCanInline
-			rk.Callee = re.canInline.FindStringSubmatch(msg)[1]
+			rk.Callee, _ = funcname.Cut(strings.TrimPrefix(msg, "can inline "))
 		case strings.HasPrefix(msg, "moved to heap: "):
 			rk.Kind = RemarkMoved
 			rk.Name = strings.TrimPrefix(msg, "moved to heap: ")

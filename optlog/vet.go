@@ -65,6 +65,16 @@ func UseVetConfig(cfgPath string) error {
 	return nil
 }
 
+// VetUnit returns the directory of the unit that UseVetConfig set and
+// whether go vet runs it only for the facts of a dependency (whose
+// diagnostics it does not print), or "" and false if there is none.
+func VetUnit() (dir string, factsOnly bool) {
+	if vetConfig == nil {
+		return "", false
+	}
+	return vetConfig.Dir, vetConfig.VetxOnly
+}
+
 // VetSourceSize returns the total size in bytes of the Go files of the
 // unit that UseVetConfig set, tests included, or -1 if there is no unit or
 // a file cannot be read.

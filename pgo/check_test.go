@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -169,5 +170,92 @@ func churn(x, i int) int {
 	}
 	if !found {
 		t.Errorf("renamed main.spin not reported stale:\n%s", rep.Format())
+	}
+}
+
+// TestCheckAssemblyCallee profiles a package whose hot callee is written
+// in assembly: the function has a Go declaration without a body and its
+// code in a .s file. A fresh profile must match the source in full.
+func TestCheckAssemblyCallee(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the fixture's assembly is for amd64")
+	}
+	dir := t.TempDir()
+	err := writeTree(dir, map[string]string{
+		"go.mod": "module example.com/asm\n\ngo 1.22\n",
+		"vec/vec.go": `// Package vec sums vectors.
+package vec
+
+// Total sums each vector.
+func Total(vs [][]uint64) uint64 {
+	var t uint64
+	for _, v := range vs {
+		t += sum(v)
+	}
+	return t
+}
+`,
+		"vec/sum_amd64.go": "package vec\n\n// sum returns the sum of xs.\n//\n//go:noescape\nfunc sum(xs []uint64) uint64\n",
+		"vec/sum_amd64.s": `#include "textflag.h"
+
+// func sum(xs []uint64) uint64
+TEXT ·sum(SB), NOSPLIT, $0-32
+	MOVQ xs_base+0(FP), SI
+	MOVQ xs_len+8(FP), CX
+	XORQ AX, AX
+loop:
+	TESTQ CX, CX
+	JZ done
+	ADDQ (SI), AX
+	ADDQ $8, SI
+	DECQ CX
+	JMP loop
+done:
+	MOVQ AX, ret+24(FP)
+	RET
+`,
+		"vec/vec_test.go": `package vec
+
+import "testing"
+
+var sink uint64
+
+func BenchmarkTotal(b *testing.B) {
+	vs := make([][]uint64, 16)
+	for i := range vs {
+		vs[i] = make([]uint64, 4096)
+	}
+	for b.Loop() {
+		sink += Total(vs)
+	}
+}
+`,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "cpu.pprof")
+	cmd := exec.Command("go", "test", "-run=^$", "-bench=.", "-benchtime=5000x", "-cpuprofile="+prof, "-o", filepath.Join(dir, "vec.test"), "./vec")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -cpuprofile: %v\n%s", err, out)
+	}
+	rep, err := Check(context.Background(), prof, []string{"./..."}, CheckOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Read(context.Background(), prof, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge := false
+	for _, e := range CallEdges(p.Profile).Edges {
+		edge = edge || e.Callee == "example.com/asm/vec.sum"
+	}
+	if !edge {
+		t.Fatalf("the profile has no call edge to the assembly function sum; the fixture no longer exercises it:\n%s", rep.Format())
+	}
+	if rep.Checked == 0 || rep.Share() != 1 || len(rep.Stale) != 0 {
+		t.Errorf("fresh profile with an assembly callee: %.3f of %d checked matches, stale %+v\n%s", rep.Share(), rep.Checked, rep.Stale, rep.Format())
 	}
 }

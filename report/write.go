@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -309,30 +310,75 @@ type sarifReplacement struct {
 	InsertedContent *sarifText      `json:"insertedContent,omitempty"`
 }
 
-// SARIFLevels maps a finding's tier ("hot-loop", "per-item", "unknown",
-// "cold") to the SARIF level of its result: "error", "warning", "note" or
-// "none". A tier it does not name gets its default level. The nil map
-// gives every tier its default.
-type SARIFLevels map[string]string
+// RepositoryURL is the repository goadvise is developed in: the home of
+// its module path, github.com/goadvise/goadvise. SARIF rules link to their
+// documentation in it ([DocURL]).
+const RepositoryURL = "https://github.com/goadvise/goadvise"
 
-// Level returns the SARIF level of the findings of a tier.
-func (l SARIFLevels) Level(tier string) string {
-	if v, ok := l[tier]; ok {
-		return v
-	}
-	return sarifLevel(tier)
+// DocURL returns the address of the documentation of an analyzer or a
+// whole-program pass: its section of docs/analyzers.md in the repository,
+// on the default branch.
+func DocURL(name string) string {
+	return RepositoryURL + "/blob/HEAD/docs/analyzers.md#" + name
 }
 
-// sarifLevel maps a tier to its default SARIF level, so that code
-// scanning shows the hottest findings first.
-func sarifLevel(tier string) string {
-	switch tier {
-	case "hot-loop":
-		return "error"
-	case "per-item":
-		return "warning"
+// Tiers are the tiers of findings, hottest first.
+var Tiers = []string{"hot-loop", "per-item", "unknown", "cold"}
+
+// DefaultSARIFLevel is the SARIF level of a finding whose tier
+// [SARIFOptions.Levels] does not name: a warning, which GitHub code
+// scanning shows without failing the check that uploads it (its default
+// fails on errors).
+const DefaultSARIFLevel = "warning"
+
+// SARIFOptions configure [WriteSARIF].
+type SARIFOptions struct {
+	// Root is the repository or module root: paths are written relative
+	// to it under %SRCROOT%. "" writes absolute file URIs.
+	Root string
+
+	// Version is goadvise's version, for the tool's driver.
+	Version string
+
+	// Levels maps tiers to SARIF levels ("error", "warning", "note" or
+	// "none"); a tier not in it gets DefaultSARIFLevel. ParseSARIFLevels
+	// reads it from the -sarif.level flag's form.
+	Levels map[string]string
+}
+
+// Level returns the SARIF level of a finding of the tier.
+func (o SARIFOptions) Level(tier string) string {
+	if l, ok := o.Levels[tier]; ok {
+		return l
 	}
-	return "note"
+	return DefaultSARIFLevel
+}
+
+// ParseSARIFLevels parses SARIF levels by tier from a comma-separated list
+// of tier=level pairs: "hot-loop=error,per-item=warning".
+func ParseSARIFLevels(s string) (map[string]string, error) {
+	levels := make(map[string]string)
+	for _, pair := range strings.Split(s, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		tier, level, ok := strings.Cut(pair, "=")
+		tier, level = strings.TrimSpace(tier), strings.TrimSpace(level)
+		if !ok {
+			return nil, fmt.Errorf("%q is not tier=level", pair)
+		}
+		if !slices.Contains(Tiers, tier) {
+			return nil, fmt.Errorf("unknown tier %q (want %s)", tier, strings.Join(Tiers, ", "))
+		}
+		switch level {
+		case "error", "warning", "note", "none":
+		default:
+			return nil, fmt.Errorf("unknown SARIF level %q for %s (want error, warning, note or none)", level, tier)
+		}
+		levels[tier] = level
+	}
+	return levels, nil
 }
 
 // ruleNames are the SARIF rules' names: a name a reader understands, which
@@ -364,15 +410,17 @@ func sarifVersion(v string) string {
 }
 
 // WriteSARIF writes r as a SARIF 2.1.0 log. Paths are written relative to
-// root (the repository or module root) under the base id %SRCROOT%, which
-// is how GitHub code scanning expects them. levels gives the results'
-// levels (nil: the defaults).
-func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, version string, levels SARIFLevels) error {
+// opts.Root (the repository or module root) under the base id %SRCROOT%,
+// which is how GitHub code scanning expects them; each rule's helpUri is
+// its documentation in the repository ([DocURL]) and each result's level
+// is its tier's in opts.Levels.
+func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, opts SARIFOptions) error {
+	root := opts.Root
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "goadvise",
-			Version:        sarifVersion(version),
-			InformationURI: "https://github.com/goadvise/goadvise",
+			Version:        sarifVersion(opts.Version),
+			InformationURI: RepositoryURL,
 		}},
 		Results: []sarifResult{},
 		Properties: map[string]any{
@@ -395,7 +443,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 			ShortDescription: sarifText{Text: short},
 			FullDescription:  sarifText{Text: a.Doc},
 			Help:             sarifText{Text: a.Doc, Markdown: a.Doc},
-			HelpURI:          a.URL,
+			HelpURI:          DocURL(a.Name),
 			Properties:       map[string]any{"tags": []string{"performance"}},
 		})
 	}
@@ -415,7 +463,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, root, ve
 		res := sarifResult{
 			RuleID:    f.Analyzer,
 			RuleIndex: idx,
-			Level:     levels.Level(f.Tier),
+			Level:     opts.Level(f.Tier),
 			Message:   sarifText{Text: f.Message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: loc(f.File),

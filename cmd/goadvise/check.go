@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
 	"regexp"
@@ -44,9 +45,10 @@ above it up to the repository's top (docs/config.md); -config prints the
 configuration in effect.
 
 Exit status: 0 no findings, 3 findings reported (findings not shown do
-not count), 1 usage error, load failure or tool error. With -fix, 0 when
-every finding was fixed. With -verify: 0 every measured fix kept, 1 a fix
-broke the tests or regressed, 2 the verification could not be done.`,
+not count), 1 bad input, load failure or tool error, 2 a flag check does
+not define (or one after the packages). With -fix, 0 when every finding
+was fixed. With -verify: 0 every measured fix kept, 1 a fix broke the
+tests or regressed, 2 the verification could not be done.`,
 		run: runCheck,
 	})
 }
@@ -78,6 +80,19 @@ type checkFlags struct {
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
 	conf       *config.Config // the configuration file's, applied to the flags
+	// sarifLevels are the SARIF levels by tier (-sarif.level).
+	sarifLevels map[string]string
+}
+
+// levels returns the SARIF levels by tier: the configuration file's,
+// overridden tier by tier by -sarif.level.
+func (cf *checkFlags) levels() map[string]string {
+	l := make(map[string]string)
+	if cf.conf != nil {
+		maps.Copy(l, cf.conf.SARIFLevels)
+	}
+	maps.Copy(l, cf.sarifLevels)
+	return l
 }
 
 func runCheck(args []string) int {
@@ -106,6 +121,11 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.memprof, "memprofile", "", "write a heap profile of goadvise itself at its largest live heap to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
+	fs.Func("sarif.level", "with -format sarif, the SARIF `levels` by tier, as tier=level pairs: hot-loop=error,per-item=warning (every tier not named: "+report.DefaultSARIFLevel+")", func(s string) error {
+		l, err := report.ParseSARIFLevels(s)
+		cf.sarifLevels = l
+		return err
+	})
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	showConfig := fs.Bool("config", false, "print the effective configuration (the .goadvise.yaml file found from the module's root up, merged with the flags) and exit")
 	all := append(suite.Analyzers(), suite.Helpers()...)
@@ -114,7 +134,7 @@ func runCheck(args []string) int {
 	if err == errHelp {
 		return exitOK
 	} else if err != nil {
-		return exitError
+		return exitUsage
 	}
 	// The configuration file gives the flags not given their values.
 	if cf.conf, err = applyConfig(fs, all); err != nil {
@@ -162,6 +182,9 @@ func runCheck(args []string) int {
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"."}
+	}
+	if !requireModule(patterns, os.Stderr) {
+		return exitError
 	}
 	if cf.cpuprof != "" {
 		f, err := os.Create(cf.cpuprof)
@@ -367,7 +390,8 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		if root == "" {
 			root = dir
 		}
-		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...), root, version(), report.SARIFLevels(cf.conf.SARIFLevels))
+		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...),
+			report.SARIFOptions{Root: root, Version: version(), Levels: cf.levels()})
 	case "html":
 		opts := html.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
 		if p := r.Stats.Profile; p != nil && p.Match != nil {

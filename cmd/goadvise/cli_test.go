@@ -58,9 +58,62 @@ func TestFlagsAfterPackages(t *testing.T) {
 		{"diff", "-base", "HEAD", "./...", "-fail-on", "escapes"},
 	} {
 		stdout, stderr, code := runCmd(t, dir, bin, args...)
-		if code != exitError || stdout != "" || !strings.Contains(stderr, "after the arguments: flags go first") || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("goadvise %s: exit %d, stdout %q, stderr %q; want exit 1, one line and no output", strings.Join(args, " "), code, stdout, stderr)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "after the arguments: flags go first") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("goadvise %s: exit %d, stdout %q, stderr %q; want exit 2, one line and no output", strings.Join(args, " "), code, stdout, stderr)
 		}
+	}
+}
+
+// TestMistypedFlag checks that an unknown flag is refused in one line
+// with the closest flag and a pointer to -h, not the whole usage, with the
+// flag package's exit status 2.
+func TestMistypedFlag(t *testing.T) {
+	t.Parallel() // runs no analysis
+	for _, tc := range []struct {
+		args      []string
+		cmd, want string // the command and the first line of standard error
+	}{
+		{[]string{"check", "-profle", "cpu.pprof", "./..."}, "check", "flag provided but not defined: -profle (did you mean -profile?)"},
+		{[]string{"-hotpath.profle=cpu.pprof", "./..."}, "check", "flag provided but not defined: -hotpath.profle (did you mean -hotpath.profile?)"},
+		{[]string{"pgo", "check", "--mni-match", "80"}, "pgo check", "flag provided but not defined: -mni-match (did you mean -min-match?)"},
+		{[]string{"check", "-frobnicate"}, "check", "flag provided but not defined: -frobnicate"},
+		{[]string{"check", "-x"}, "check", "flag provided but not defined: -x"},
+		{[]string{"pgo", "check", "-top", "many"}, "pgo check", `invalid value "many" for flag -top: parse error`},
+		{[]string{"check", "-format", "sarif", "-sarif.level", "hot=error"}, "check", `invalid value "hot=error" for flag -sarif.level: unknown tier "hot" (want hot-loop, per-item, unknown, cold)`},
+	} {
+		stdout, stderr, code := runCmd(t, ".", bin, tc.args...)
+		want := "goadvise " + tc.cmd + ": " + tc.want + "\nrun 'goadvise " + tc.cmd + " -h' for the flags\n"
+		if code != exitUsage || stdout != "" || stderr != want {
+			t.Errorf("goadvise %s: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and\n%s", strings.Join(tc.args, " "), code, stdout, stderr, want)
+		}
+	}
+}
+
+// TestOutsideModule checks that a run outside any Go module says so in
+// one line instead of relaying go list's error and reporting no findings
+// in no packages, and that standard library patterns still work there.
+func TestOutsideModule(t *testing.T) {
+	t.Parallel() // one small run in its own directory
+	dir := t.TempDir()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			t.Skipf("%s has a go.mod above it", dir)
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	env := []string{"GOWORK=", "GOFLAGS=", "GO111MODULE="}
+	want := "goadvise: " + dir + " is not inside a Go module (no go.mod): run it in a module or pass package patterns of one\n"
+	for _, args := range [][]string{{}, {"check", "./..."}, {"pgo", "check", "-profile", "cpu.pprof"}, {"pgo", "explain", "-profile", "cpu.pprof", "./cmd/app"}} {
+		stdout, stderr, code := runCmdEnv(t, dir, env, bin, args...)
+		if code != exitError || stdout != "" || stderr != want {
+			t.Errorf("goadvise %s outside a module: exit %d, stdout %q, stderr %q; want exit 1 and %q", strings.Join(args, " "), code, stdout, stderr, want)
+		}
+	}
+	stdout, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-escape.off", "unicode/utf8")
+	if code != exitOK || !strings.Contains(stdout, "in 1 package") || stderr != "" {
+		t.Errorf("goadvise check unicode/utf8 outside a module: exit %d, stdout %q, stderr %q; want the standard library package checked", code, stdout, stderr)
 	}
 }
 
@@ -175,9 +228,32 @@ func TestSARIFValidates(t *testing.T) {
 		t.Skip("skipping: " + msg)
 	}
 	dir := fixture(t)
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "-cold", "-heapescape.all", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "-sarif.level", "hot-loop=error", "-cold", "-heapescape.all", "./...")
 	if code != exitFindings {
 		t.Fatalf("check -format sarif: exit %d\n%s", code, stderr)
+	}
+	var levels struct {
+		Runs []struct {
+			Results []struct {
+				Level      string `json:"level"`
+				Properties struct {
+					Tier string `json:"tier"`
+				} `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &levels); err != nil || len(levels.Runs) != 1 {
+		t.Fatalf("SARIF output does not decode: %v", err)
+	}
+	tiers := make(map[string]bool)
+	for _, res := range levels.Runs[0].Results {
+		tiers[res.Properties.Tier] = true
+		if want := map[bool]string{true: "error", false: "warning"}[res.Properties.Tier == "hot-loop"]; res.Level != want {
+			t.Errorf("a %s result has level %q with -sarif.level hot-loop=error, want %q", res.Properties.Tier, res.Level, want)
+		}
+	}
+	if !tiers["hot-loop"] || len(tiers) < 2 {
+		t.Errorf("the fixture's SARIF results have the tiers %v; want hot-loop and another", tiers)
 	}
 	log := filepath.Join(t.TempDir(), "goadvise.sarif")
 	if err := os.WriteFile(log, []byte(stdout), 0o644); err != nil {

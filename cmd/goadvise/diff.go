@@ -40,7 +40,8 @@ code differs), or the file given with -pgo.
 
 The user's working tree, index and stash are never modified.
 
-Exit status: 0 ok (gate passed), 3 the gate failed, 1 error.`,
+Exit status: 0 ok (gate passed), 3 the gate failed, 1 error, 2 a flag diff
+does not define (or one after the packages).`,
 		run: runDiff,
 	})
 }
@@ -63,7 +64,7 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	if err == errHelp {
 		return exitOK
 	} else if err != nil {
-		return exitError
+		return exitUsage
 	}
 	if opts.Base == "" {
 		fmt.Fprintln(stderr, "goadvise diff: -base REV is required")

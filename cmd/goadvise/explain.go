@@ -65,7 +65,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	if err == errHelp {
 		return exitOK
 	} else if err != nil {
-		return exitError
+		return exitUsage
 	}
 	if *format != "text" && *format != "json" && *format != "html" {
 		fmt.Fprintf(stderr, "goadvise pgo explain: unknown -format %q (want text, json or html)\n", *format)
@@ -85,6 +85,9 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	opts.Packages = pkgs
 	if len(opts.Packages) == 0 {
 		opts.Packages = []string{"."}
+	}
+	if !requireModule(opts.Packages, stderr) {
+		return exitError
 	}
 	if opts.Profile == "" {
 		p, err := pgo.DefaultProfile(opts.Packages)

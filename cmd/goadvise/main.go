@@ -41,7 +41,8 @@ func register(c *command) {
 // Exit statuses of goadvise check (documented in README.md).
 const (
 	exitOK       = 0
-	exitError    = 1 // usage error, load failure, tool error
+	exitError    = 1 // bad input, load failure, tool error
+	exitUsage    = 2 // a flag the command does not define, or misplaced (as the flag package exits)
 	exitFindings = 3
 )
 

@@ -96,7 +96,7 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 	if err == errHelp {
 		return exitOK
 	} else if err != nil {
-		return exitError
+		return exitUsage
 	}
 	if *out == "" || len(sources) == 0 {
 		fmt.Fprintln(stderr, "usage: goadvise "+pgoMergeUsage)
@@ -165,10 +165,13 @@ func runPGOCheck(args []string, stdout, stderr io.Writer) int {
 	if err == errHelp {
 		return exitOK
 	} else if err != nil {
-		return exitError
+		return exitUsage
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
+	}
+	if !requireModule(patterns, stderr) {
+		return exitError
 	}
 	source := *prof
 	if source == "" {

@@ -43,13 +43,38 @@ func vetAnalyzers() []*analysis.Analyzer {
 // vetMain hands the process over to unitchecker, which speaks the go vet
 // protocol. It does not return.
 func vetMain(args []string) {
+	if len(args) == 1 && (args[0] == "-V=full" || args[0] == "--V=full") {
+		if err := printVetVersion(); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") {
 		// Let the escape analyzer compile exactly this unit with the
 		// export data go vet provides. If the config cannot be used, the
 		// analyzer falls back to building the package itself.
-		if err := optlog.UseVetConfig(cfg); err != nil {
+		err := optlog.UseVetConfig(cfg)
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-		} else {
+		}
+		// unitchecker parses os.Args: give it the profile paths resolved
+		// against the directory go vet runs in, not the unit's.
+		dir, factsOnly := optlog.VetUnit()
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		flags, perr := resolveVetPaths(args[:len(args)-1], vetDir(), dir)
+		switch {
+		case perr == nil:
+			os.Args = append(append(os.Args[:1], flags...), cfg)
+		case !factsOnly:
+			// A dependency's unit, run for facts, prints nothing: the
+			// error is said once per package go vet reports on.
+			fmt.Fprintf(os.Stderr, "goadvise: %v\n", perr)
+			os.Exit(1)
+		}
+		if err == nil {
 			if escapeRuns(args[:len(args)-1]) {
 				optlog.StartVetCompile()
 			}

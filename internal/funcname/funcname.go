@@ -213,3 +213,75 @@ func NoTypeArgs(name string) string {
 	}
 	return b.String()
 }
+
+// Cut returns the function name at the start of s, as the compiler
+// prints it in its -m and -d=pgodebug remarks, and the text after it. The
+// name ends at the first space outside brackets: the type arguments of an
+// instantiation may hold spaces, as in
+// "atomic.(*Pointer[go.shape.struct { example.com/c.k int }]).Load".
+func Cut(s string) (name, rest string) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '{', '(':
+			depth++
+		case ']', '}', ')':
+			if depth > 0 {
+				depth--
+			}
+		case ' ':
+			if depth == 0 {
+				return s[:i], s[i:]
+			}
+		}
+	}
+	return s, ""
+}
+
+// Brief returns the form of a name that goadvise shows where the whole
+// name would be long: [Short], with the package paths in its type
+// arguments cut to package names as well:
+// "atomic.(*Pointer[go.shape.struct { cache.k int }]).Load" for
+// "sync/atomic.(*Pointer[go.shape.struct { example.com/gx/cache.k int }]).Load".
+// Instantiations stay apart unless their types differ only in package
+// paths.
+func Brief(name string) string { return shortTypeArgs(Short(name)) }
+
+// From returns a name as seen from package pkg: without its package path
+// ([InPackageOf]) if it is a function of pkg, else [Brief]. Type arguments
+// are shortened as by [Brief] in both cases.
+func From(pkg, name string) string {
+	if pkg != "" && Package(name) == pkg {
+		return shortTypeArgs(InPackageOf(name))
+	}
+	return Brief(name)
+}
+
+// shortTypeArgs cuts the package paths in the brackets of name to package
+// names: "example.com/q.U" becomes "q.U".
+func shortTypeArgs(name string) string {
+	i := strings.IndexByte(name, '[')
+	if i < 0 {
+		return name
+	}
+	var b strings.Builder
+	b.WriteString(name[:i])
+	start := i // the start of the current token
+	flush := func(end int) {
+		tok := name[start:end]
+		if j := strings.LastIndexByte(tok, '/'); j >= 0 {
+			tok = tok[j+1:]
+		}
+		b.WriteString(tok)
+	}
+	for j := i; j < len(name); j++ {
+		switch name[j] {
+		case '[', ']', '{', '}', '(', ')', ' ', ',', ';', '*':
+			flush(j)
+			b.WriteByte(name[j])
+			start = j + 1
+		}
+	}
+	flush(len(name))
+	return b.String()
+}

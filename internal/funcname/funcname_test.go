@@ -209,3 +209,34 @@ func TestNoTypeArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct{ in, name, rest string }{
+		{"scan", "scan", ""},
+		{"strings.Index func(string, string) int { return 0 }", "strings.Index", " func(string, string) int { return 0 }"},
+		{"atomic.(*Pointer[go.shape.struct { example.com/gx/cache.k int; example.com/gx/cache.v int }]).Load", "atomic.(*Pointer[go.shape.struct { example.com/gx/cache.k int; example.com/gx/cache.v int }]).Load", ""},
+		{"F[go.shape.interface { M() }] with cost 12", "F[go.shape.interface { M() }]", " with cost 12"},
+	} {
+		if name, rest := Cut(tc.in); name != tc.name || rest != tc.rest {
+			t.Errorf("Cut(%q) = %q, %q; want %q, %q", tc.in, name, rest, tc.name, tc.rest)
+		}
+	}
+}
+
+func TestBrief(t *testing.T) {
+	for _, tc := range []struct{ pkg, name, brief, from string }{
+		{"example.com/svc/kv", "example.com/svc/kv.(*Store).Put", "kv.(*Store).Put", "(*Store).Put"},
+		{"example.com/gx/cache", "sync/atomic.(*Pointer[go.shape.struct { example.com/gx/cache.k int; example.com/gx/cache.v int }]).Load",
+			"atomic.(*Pointer[go.shape.struct { cache.k int; cache.v int }]).Load", "atomic.(*Pointer[go.shape.struct { cache.k int; cache.v int }]).Load"},
+		{"example.com/p", "example.com/p.(*T[go.shape.*example.com/q.U]).M", "p.(*T[go.shape.*q.U]).M", "(*T[go.shape.*q.U]).M"},
+		{"example.com/a", "example.com/a.F[map[example.com/b.K][]example.com/c/d.V,go.shape.int].func1", "a.F[map[b.K][]d.V,go.shape.int].func1", "F[map[b.K][]d.V,go.shape.int].func1"},
+		{"", "atomic.(*Pointer[example.com/gx/cache.entry]).Load", "atomic.(*Pointer[cache.entry]).Load", "atomic.(*Pointer[cache.entry]).Load"},
+	} {
+		if got := Brief(tc.name); got != tc.brief {
+			t.Errorf("Brief(%q) = %q, want %q", tc.name, got, tc.brief)
+		}
+		if got := From(tc.pkg, tc.name); got != tc.from {
+			t.Errorf("From(%q, %q) = %q, want %q", tc.pkg, tc.name, got, tc.from)
+		}
+	}
+}

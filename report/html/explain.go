@@ -149,7 +149,7 @@ func WriteExplain(w io.Writer, ex *decisions.Explanation, opts ExplainOptions) e
 		if pkg == "" {
 			return fn
 		}
-		return path.Base(pkg) + "." + fn
+		return funcname.Brief(path.Base(pkg) + "." + fn)
 	}
 
 	var maxWeight int64
@@ -159,7 +159,7 @@ func WriteExplain(w io.Writer, ex *decisions.Explanation, opts ExplainOptions) e
 	for _, h := range ex.HotInlines {
 		v := hotInlineView{
 			Package: h.Package, Caller: caller(h.Package, h.Caller),
-			Callee: funcname.Short(h.Callee), CalleeFull: h.Callee,
+			Callee: funcname.Brief(h.Callee), CalleeFull: h.Callee,
 			Cost: h.Cost, Over: h.Cost - defaultBudget, Weight: weight(h.Weight),
 		}
 		v.Pos, v.File = pos(h.Pos)
@@ -171,7 +171,7 @@ func WriteExplain(w io.Writer, ex *decisions.Explanation, opts ExplainOptions) e
 	for _, d := range ex.Devirtualized {
 		v := devirtView{
 			Package: d.Package, Caller: caller(d.Package, d.Caller), Kind: d.Kind, Call: d.Call,
-			Callee: funcname.Short(d.Callee), CalleeFull: d.Callee, Weight: weight(d.Weight), Inlined: d.Inlined,
+			Callee: funcname.Brief(d.Callee), CalleeFull: d.Callee, Weight: weight(d.Weight), Inlined: d.Inlined,
 		}
 		v.Pos, v.File = pos(d.Pos)
 		if d.Weight >= 0 && d.Total > 0 {
@@ -184,7 +184,7 @@ func WriteExplain(w io.Writer, ex *decisions.Explanation, opts ExplainOptions) e
 		p.Devirtualized = append(p.Devirtualized, v)
 	}
 	for _, c := range ex.InlineChanges {
-		v := inlineChangeView{Package: c.Package, Caller: caller(c.Package, c.Caller), Callee: c.Callee, WithPGO: c.WithPGO}
+		v := inlineChangeView{Package: c.Package, Caller: caller(c.Package, c.Caller), Callee: funcname.Brief(c.Callee), WithPGO: c.WithPGO}
 		v.Pos, v.File = pos(c.Pos)
 		p.InlineChanges = append(p.InlineChanges, v)
 	}
