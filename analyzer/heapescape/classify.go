@@ -102,6 +102,11 @@ func (fd *finding) message() (string, bool) {
 	}
 	ctor, part := fd.constructorAlloc()
 	why, advice := fd.explain(ctor, part)
+	if fd.inherent != "" && !other {
+		if a, noFix := fd.sinkAdvice(); a != "" {
+			advice = fd.avoid(a, noFix)
+		}
+	}
 	if !other && fd.guarded(fd.allocExpr()) {
 		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
 		// the code already allocates only when needed.

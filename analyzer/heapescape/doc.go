@@ -89,6 +89,11 @@
 //     ((*big.Int).SetString and its kin), in a module that has its own
 //     zero-copy conversion (a func([]byte) string in a package that imports
 //     unsafe): pass the module's conversion;
+//   - an allocation bound to a local variable before a statement that may
+//     return without using it (a cache hit served first): make it, and
+//     the statements that only fill it (v[i] = ..., calling nothing but
+//     builtins, conversions and one-expression functions of the
+//     package), after that statement;
 //   - bufio.NewReader or bufio.NewReaderSize over bytes.NewReader or
 //     strings.NewReader, in per-item code: the data is already in memory,
 //     and slicing it allocates neither the reader nor its buffer;

@@ -5,12 +5,14 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
@@ -1095,4 +1097,263 @@ func isReslice(info *types.Info, e ast.Expr, v *types.Var) bool {
 	}
 	id, ok := ast.Unparen(s.X).(*ast.Ident)
 	return ok && info.Uses[id] == v
+}
+
+// sinkAdvice returns the advice for an allocation bound to a local
+// variable (v := make(...), v := &T{...}) before a statement that may
+// return without using v: made after that statement, it is not made on
+// the paths that return there. The statements that only fill v (v[i] =
+// ..., in a loop or not) move with it, so the values they read must not
+// change in between.
+func (fd *finding) sinkAdvice() (advice, noFix string) {
+	if fd.tier < hotpath.Unknown {
+		return "", ""
+	}
+	e := fd.allocExpr()
+	if e == nil {
+		return "", ""
+	}
+	as, ok := fd.parentOf(e).(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != e {
+		return "", ""
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	info := fd.pass.TypesInfo
+	if !ok || info.Defs[id] == nil {
+		return "", ""
+	}
+	v := info.Defs[id]
+	block, ok := fd.parentOf(as).(*ast.BlockStmt)
+	if !ok {
+		return "", ""
+	}
+	i := slices.Index(block.List, ast.Stmt(as))
+	if i < 0 {
+		return "", ""
+	}
+	// What the allocation and its fill read must keep its value until
+	// the later place.
+	moved := []ast.Node{as}
+	var exit ast.Stmt
+	for _, st := range block.List[i+1:] {
+		if !uses(info, st, v) {
+			if exit == nil && returns(st) {
+				exit = st
+			}
+			if exit == nil {
+				// Between the allocation and the return: it must not
+				// change what the allocation reads.
+				if assignsAny(info, st, readVars(info, moved)) {
+					return "", ""
+				}
+			}
+			continue
+		}
+		if exit == nil && fillsOnly(info, st, v) {
+			moved = append(moved, st)
+			continue
+		}
+		break
+	}
+	if exit == nil {
+		return "", ""
+	}
+	// Moved, the fill must do nothing but compute: no calls but of
+	// builtins, conversions and this package's one-expression functions.
+	for _, n := range moved {
+		if !pureCalls(info, fd.pass.Files, n) {
+			return "", ""
+		}
+	}
+	// The statements between the allocation and its first use after the
+	// return must leave what it reads alone too.
+	reads := readVars(info, moved)
+	after := false
+	for _, st := range block.List[i+1:] {
+		if st == exit {
+			after = true
+		}
+		if uses(info, st, v) && after && !slices.Contains(moved, ast.Node(st)) {
+			break
+		}
+		if !slices.Contains(moved, ast.Node(st)) && assignsAny(info, st, reads) {
+			return "", ""
+		}
+	}
+	line := fd.pass.Fset.Position(exit.Pos()).Line
+	what := "make " + id.Name
+	if len(moved) > 1 {
+		what += " and fill it"
+	}
+	return fmt.Sprintf("%s is not used until after the statement at line %d, which may return: %s after it, which saves the allocation whenever the code returns there", id.Name, line, what),
+		"moving statements is left to the author"
+}
+
+// uses reports whether n refers to obj.
+func uses(info *types.Info, n ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// returns reports whether st contains a return statement of the function
+// it is in (not of a function literal).
+func returns(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// fillsOnly reports whether st uses obj only as the indexed target of
+// assignments (obj[i] = x), directly or in a for or range loop.
+func fillsOnly(info *types.Info, st ast.Stmt, obj types.Object) bool {
+	targets := make(map[*ast.Ident]bool)
+	ast.Inspect(st, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok && a.Tok == token.ASSIGN {
+			for _, l := range a.Lhs {
+				if ix, ok := l.(*ast.IndexExpr); ok {
+					if id, ok := ix.X.(*ast.Ident); ok && info.Uses[id] == obj {
+						targets[id] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(targets) == 0 {
+		return false
+	}
+	only := true
+	ast.Inspect(st, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj && !targets[id] {
+			only = false
+		}
+		return only
+	})
+	return only
+}
+
+// readVars returns the local variables and parameters that the nodes
+// read.
+func readVars(info *types.Info, nodes []ast.Node) map[types.Object]bool {
+	vars := make(map[types.Object]bool)
+	for _, n := range nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() {
+					vars[v] = true
+				}
+			}
+			return true
+		})
+	}
+	return vars
+}
+
+// assignsAny reports whether st assigns, increments or takes the address
+// of one of vars, or calls a method on one (which may change it); a
+// package-level variable read counts as changed by any call.
+func assignsAny(info *types.Info, st ast.Stmt, vars map[types.Object]bool) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && vars[info.Uses[id]]
+	}
+	global := false
+	for v := range vars {
+		if v.Parent() == v.Pkg().Scope() {
+			global = true
+		}
+	}
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if is(l) {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			found = found || is(n.X)
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.AND && is(n.X)
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && is(sel.X) {
+				found = true
+			}
+			found = found || global
+		}
+		return !found
+	})
+	return found
+}
+
+// pureCalls reports whether every call in n is of a builtin other than
+// panic, a conversion, or a function of files whose body is one return of
+// an expression that itself makes no calls: moving n changes no effect.
+func pureCalls(info *types.Info, files []*ast.File, n ast.Node) bool {
+	ok := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		call, isCall := n.(*ast.CallExpr)
+		if !isCall || !ok {
+			return ok
+		}
+		if tv, has := info.Types[call.Fun]; has && tv.IsType() {
+			return true
+		}
+		if id, isID := ast.Unparen(call.Fun).(*ast.Ident); isID {
+			if b, isB := info.Uses[id].(*types.Builtin); isB {
+				ok = b.Name() != "panic"
+				return ok
+			}
+			if fn, isFn := info.Uses[id].(*types.Func); isFn {
+				ok = oneExpression(info, files, fn)
+				return ok
+			}
+		}
+		ok = false
+		return false
+	})
+	return ok
+}
+
+// oneExpression reports whether fn is declared in files with a body of
+// one return statement whose results make no calls but of conversions.
+func oneExpression(info *types.Info, files []*ast.File, fn *types.Func) bool {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || info.Defs[fd.Name] != fn || fd.Body == nil || len(fd.Body.List) != 1 {
+				continue
+			}
+			ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+			if !ok {
+				return false
+			}
+			pure := true
+			ast.Inspect(ret, func(n ast.Node) bool {
+				if c, isCall := n.(*ast.CallExpr); isCall {
+					if tv, has := info.Types[c.Fun]; !has || !tv.IsType() {
+						pure = false
+					}
+				}
+				return pure
+			})
+			return pure
+		}
+	}
+	return false
 }
