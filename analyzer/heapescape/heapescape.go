@@ -88,6 +88,7 @@ func run(pass *analysis.Pass) (any, error) {
 			tier:    info.Tier,
 			reason:  info.Reason,
 			hoisted: hoisted,
+			hot:     hot,
 		}
 		if passedToPanic(&rec) {
 			fd.tier, fd.reason = hotpath.Cold, errorPath
@@ -196,6 +197,7 @@ type finding struct {
 	// hoisted holds, by function body, the names that the hoist fixes of
 	// the pass declare in it, so that no two fixes declare one name.
 	hoisted map[*ast.BlockStmt]map[string]bool
+	hot     *hotpath.Result // the hot-path estimate of the package
 }
 
 // explanationDetail returns package optlog's explanation without the

@@ -1155,7 +1155,7 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 		}
 		break
 	}
-	if exit == nil {
+	if exit == nil || !fd.returnsNotCold(exit) {
 		return "", ""
 	}
 	// Moved, the fill must do nothing but compute: no calls but of
@@ -1187,6 +1187,25 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 	}
 	return fmt.Sprintf("%s is not used until after the statement at line %d, which may return: %s after it, which saves the allocation whenever the code returns there", id.Name, line, what),
 		"moving statements is left to the author"
+}
+
+// returnsNotCold reports whether st has a return statement outside cold
+// code (an error path): saving an allocation on an error path is not
+// worth moving code for.
+func (fd *finding) returnsNotCold(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if fd.hot == nil || fd.hot.At(n.Pos()).Tier > hotpath.Cold {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // uses reports whether n refers to obj.
