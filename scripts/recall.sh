@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# recall.sh [WORKDIR]: does goadvise's default output flag what maintainers fix?
+#
+# Builds goadvise from this checkout, runs ../shared/recall (the release-pair
+# harness: functions whose heap allocations maintainers removed between two
+# releases, from go build -gcflags=-m of both) on the pairs in
+# scripts/recall/pairs.txt, then scores the default output against every fixed
+# function and against the ones read by hand as real fixes
+# (scripts/recall/verdicts.tsv), beside the naive baseline (the functions with
+# most -m allocations, top 3 per 1,000 lines). Downloads and -m results are
+# cached in WORKDIR (default /tmp/goadvise-recall); a new binary re-runs only
+# goadvise. See docs/ranking.md, "Recall".
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+harness=${RECALL_HARNESS:-$root/../shared/recall}
+work=${1:-${TMPDIR:-/tmp}/goadvise-recall}
+if [ ! -x "$harness/run.sh" ]; then
+	echo "recall.sh: no harness at $harness (set RECALL_HARNESS to ../shared/recall's path)" >&2
+	exit 2
+fi
+mkdir -p "$work"
+bin="$work/goadvise"
+(cd "$root" && go build -o "$bin" ./cmd/goadvise)
+hash=$(sha256sum "$bin" | cut -c1-12)
+"$harness/run.sh" "$bin" "$here/recall/pairs.txt" "$work" >"$work/run.out"
+tail -n 1 "$work/run.out"
+python3 "$here/recall/score.py" "$work" "$here/recall/pairs.txt" "$here/recall/verdicts.tsv" "$hash"
