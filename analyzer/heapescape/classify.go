@@ -312,8 +312,12 @@ func (fd *finding) scratchAdvice() (advice, noFix string) {
 				return false
 			}
 			m, isFn := typeutil.Callee(info, c).(*types.Func)
+			if !isFn {
+				ok = false // a function value
+				return false
+			}
 			sig, _ := m.Type().(*types.Signature)
-			if !isFn || sig == nil || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || m.Pkg() == nil || !fd.inModule(m.Pkg()) {
+			if sig == nil || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || m.Pkg() == nil || !fd.inModule(m.Pkg()) {
 				ok = false
 				return false
 			}

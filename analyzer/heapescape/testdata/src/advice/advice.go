@@ -402,3 +402,17 @@ func LastSeqs(st MsgStore, subjs []string) (n uint64) {
 	}
 	return n
 }
+
+// lastVia passes the scratch value to a function value: no method to add.
+func lastVia(load func(*StoreMsg) *StoreMsg) uint64 {
+	var smv StoreMsg // inherent: not reported by default
+	return load(&smv).seq
+}
+
+// LastVias calls lastVia in a loop.
+func LastVias(load func(*StoreMsg) *StoreMsg, n int) (t uint64) {
+	for range n {
+		t += lastVia(load)
+	}
+	return t
+}
