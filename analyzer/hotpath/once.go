@@ -488,14 +488,34 @@ func demoPackage(path, modPath string) string {
 
 // testNamed reports whether the package is named as test support in the
 // way of std's httptest and iotest, and Prometheus' promqltest: its name
-// ends in "test", and one of its files imports package testing (so not a
-// package named latest or contest).
+// ends in "test", and it imports package testing or, as zap's
+// internal/ztest, is an internal package (which only its module imports)
+// whose name is not an English word ending in "test" (latest, fastest).
 func testNamed(pass *analysis.Pass) bool {
 	name := pass.Pkg.Name()
 	if len(name) <= len("test") || !strings.HasSuffix(name, "test") {
 		return false
 	}
-	return slices.ContainsFunc(pass.Files, importsTesting)
+	if slices.ContainsFunc(pass.Files, importsTesting) {
+		return true
+	}
+	internal := strings.Contains("/"+pass.Pkg.Path()+"/", "/internal/")
+	return internal && !englishTest(name)
+}
+
+// englishTest reports whether name, which ends in "test", is a common
+// English word: contest, protest, latest, fastest and the other
+// superlatives of adjectives ending in t.
+func englishTest(name string) bool {
+	switch name {
+	case "contest", "protest", "attest", "detest", "pretest", "retest",
+		"latest", "fastest", "shortest", "greatest", "hottest", "fattest",
+		"smartest", "slightest", "tightest", "brightest", "lightest",
+		"quietest", "politest", "wettest", "flattest", "neatest", "sweetest",
+		"softest", "strictest":
+		return true
+	}
+	return false
 }
 
 // importsTesting reports whether f imports package testing.
