@@ -1096,7 +1096,17 @@ func isReslice(info *types.Info, e ast.Expr, v *types.Var) bool {
 		return false
 	}
 	id, ok := ast.Unparen(s.X).(*ast.Ident)
-	return ok && info.Uses[id] == v
+	if !ok || info.Uses[id] != v {
+		return false
+	}
+	// v[:0] empties a batch that was handed on (nats-server proposes
+	// entries, then starts again): not a stack's pop.
+	if s.Low == nil && s.High != nil {
+		if c := info.Types[s.High].Value; c != nil && c.String() == "0" {
+			return false
+		}
+	}
+	return true
 }
 
 // sinkAdvice returns the advice for an allocation bound to a local

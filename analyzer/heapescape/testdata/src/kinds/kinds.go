@@ -262,3 +262,17 @@ func ParseOpts(path string) (*Opts, error) {
 	o.addr = path
 	return o, nil
 }
+
+// Batches hands on each batch and starts the next one empty: a batch, not
+// a stack, so no depth to start it with.
+func Batches(n int, propose func([]int)) {
+	var batch []int
+	for i := range n {
+		batch = append(batch, i) // inherent: not reported by default
+		if len(batch) > 100 {
+			propose(batch)
+			batch = batch[:0]
+		}
+	}
+	propose(batch)
+}
