@@ -23,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,13 +58,19 @@ type Config struct {
 	NewFromRev string  // report only findings on lines changed since this git revision
 	Top        int     // report only the first Top findings (0: all)
 
+	// Bench, if set, measures the packages' benchmarks and ranks by
+	// their profiles instead of Profiles and Heap (check -bench).
+	Bench *BenchConfig
+
 	// Version is goadvise's version, part of the caches' keys.
 	Version string
 	// Warn, if set, receives warnings (one line each): the run goes on.
 	Warn func(msg string)
 
-	progress func(string)
-	listing  *load.Listing // the packages listed with their dependencies, once listed
+	progress  func(string)
+	listing   *load.Listing // the packages listed with their dependencies, once listed
+	measured  bool          // the profiles are those Bench measured
+	benchRuns int           // test binaries built or run by Bench
 }
 
 func (c *Config) warn(msg string) {
@@ -85,6 +92,9 @@ type Result struct {
 	// Ranked are all the findings shown, in the report's order, before
 	// Config.Top cut them (check -verify tries the top fixes among all).
 	Ranked []report.Finding
+	// BenchRuns is the number of test binaries Config.Bench built or
+	// ran: 0 when every measurement came from the cache.
+	BenchRuns int
 }
 
 // Run runs the pipeline. progress, if not nil, is told what the run is
@@ -104,6 +114,25 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	// The findings in cold code are counted and hidden below (Config.Cold
 	// shows them): the analyzers must report them all.
 	hotpath.SetReportCold(true)
+	var benches []*measuredBench
+	if cfg.Bench != nil {
+		if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
+			return nil, errors.New("-bench measures the profiles to rank by: it cannot be used with -profile or -heap")
+		}
+		tmp, err := os.MkdirTemp("", "goadvise-measured-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		benches, err = measureBenchmarks(ctx, &cfg, tmp)
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("interrupted")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-bench: %w", err)
+		}
+		cfg.measured = len(benches) > 0
+	}
 	var hot *pgo.Hotness
 	if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
 		if len(cfg.Profiles) == 0 {
@@ -141,7 +170,8 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	res.Report, res.Ranked = r, ranked
+	benchCosts(ranked, benches)
+	res.Report, res.Ranked, res.BenchRuns = r, ranked, cfg.benchRuns
 	return res, nil
 }
 
@@ -218,7 +248,10 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		}
 		report.RankByScore(findings)
 		profStats = profileStats(hot, cfg, ar.module)
-		cachedStaleness(profStats, cfg.Dir, cfg.Patterns, ar.dirs, cfg.Version)
+		if !cfg.measured {
+			// Profiles just measured match the source.
+			cachedStaleness(profStats, cfg.Dir, cfg.Patterns, ar.dirs, cfg.Version)
+		}
 	} else {
 		report.Rank(findings)
 	}

@@ -53,6 +53,9 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 		for _, c := range f.Callers {
 			fmt.Fprintf(&b, "      %s\n", c.Text)
 		}
+		for _, c := range f.Benchmarks {
+			fmt.Fprintf(&b, "      measured: %s\n", c.Text)
+		}
 		if f.Verify != nil {
 			fmt.Fprintf(&b, "      verified: %s\n", f.Verify.Summary)
 		}

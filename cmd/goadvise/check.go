@@ -68,6 +68,7 @@ type checkFlags struct {
 	memprof   string
 	whole     bool
 	passes    []string // whole-program passes to run
+	bench     benchFlags
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
@@ -99,6 +100,7 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.memprof, "memprofile", "", "write a heap profile of goadvise itself at its largest live heap to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
+	registerBenchFlags(fs, &cf.bench)
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
@@ -143,6 +145,10 @@ func runCheck(args []string) int {
 			fmt.Fprintf(os.Stderr, "goadvise: -verify-bench: %v\n", err)
 			return exitError
 		}
+	}
+	if err := cf.bench.check(); err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"."}
@@ -300,6 +306,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		MinScore:   cf.minScore,
 		NewFromRev: cf.newFromRev,
 		Top:        cf.top,
+		Bench:      cf.bench.config(),
 		Version:    version(),
 		Warn:       func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}
