@@ -67,10 +67,11 @@ type Config struct {
 	// Warn, if set, receives warnings (one line each): the run goes on.
 	Warn func(msg string)
 
-	progress  func(string)
-	listing   *load.Listing // the packages listed with their dependencies, once listed
-	measured  bool          // the profiles are those Bench measured
-	benchRuns int           // test binaries built or run by Bench
+	progress   func(string)
+	listing    *load.Listing // the packages listed with their dependencies, once listed
+	measured   bool          // the profiles are those Bench measured
+	benchRuns  int           // test binaries built or run by Bench
+	benchmarks int           // benchmarks Bench measured
 }
 
 func (c *Config) warn(msg string) {
@@ -131,7 +132,7 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 		if err != nil {
 			return nil, fmt.Errorf("-bench: %w", err)
 		}
-		cfg.measured = len(benches) > 0
+		cfg.measured, cfg.benchmarks = len(benches) > 0, len(benches)
 	}
 	var hot *pgo.Hotness
 	if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
@@ -248,8 +249,10 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		}
 		report.RankByScore(findings)
 		profStats = profileStats(hot, cfg, ar.module)
-		if !cfg.measured {
+		if cfg.measured {
 			// Profiles just measured match the source.
+			profStats.Sources, profStats.Benchmarks = []string{"-bench " + cfg.Bench.Bench}, cfg.benchmarks
+		} else {
 			cachedStaleness(profStats, cfg.Dir, cfg.Patterns, ar.dirs, cfg.Version)
 		}
 	} else {

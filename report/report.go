@@ -139,6 +139,10 @@ type ProfileStats struct {
 	Stale     []string  `json:"stale,omitempty"`   // hottest functions of the profile that no longer match
 	Outside   []HotSpot `json:"outside,omitempty"` // hottest functions outside the module
 	Inside    []HotSpot `json:"inside,omitempty"`  // hottest functions of the module, with or without findings
+
+	// Benchmarks is the number of benchmarks whose profiles check
+	// -bench measured (Sources is then the -bench flag).
+	Benchmarks int `json:"benchmarks,omitempty"`
 }
 
 // A HotSpot is a function and its share of CPU, in percent.

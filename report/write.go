@@ -163,7 +163,12 @@ func writeSummary(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(&b, ", top %d cover ~%.1f%% of CPU", top, cover)
 	}
-	if p := s.Profile; p != nil && p.Samples < MinProfileSamples {
+	if p := s.Profile; p != nil && p.Benchmarks > 0 {
+		fmt.Fprintf(&b, "; %d samples from %d %s", p.Samples, p.Benchmarks, plural(p.Benchmarks, "benchmark", "benchmarks"))
+		if p.Samples < MinProfileSamples {
+			b.WriteString(": a longer -benchtime gives a stabler ranking")
+		}
+	} else if p != nil && p.Samples < MinProfileSamples {
 		fmt.Fprintf(&b, "; %d samples: profile at least %d s for a stable ranking", p.Samples, secondsFor(p, MinProfileSamples))
 	}
 	if s.Ranking == "static" && s.Findings > 0 {
