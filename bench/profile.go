@@ -39,7 +39,7 @@ const heapBase = 2
 // maxHeapOps bounds the iterations by which the second heap-profiled run
 // exceeds the first: with -memprofilerate=1 every allocation records its
 // stack, which slows allocating code down several times.
-const maxHeapOps = 1000
+const maxHeapOps = 100
 
 // ProfileOptions configures Profile.
 type ProfileOptions struct {
@@ -130,7 +130,8 @@ type cachedProfile struct {
 // Profile runs the benchmarks of the packages matching opts.Bench, one
 // (sub-)benchmark at a time, in a copy of the module: once for
 // opts.Benchtime with a CPU profile, then twice for a fixed number of
-// iterations with every allocation recorded, and returns the profiles.
+// iterations with every allocation recorded (after one iteration of its
+// top-level benchmark, which lists its sub-benchmarks), and returns the profiles.
 // Allocations per iteration at a line are the difference of the two heap
 // profiles at the line divided by Measured.Ops: exact for code whose
 // allocations do not depend on timing.
@@ -325,37 +326,34 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 	if rest != "" {
 		pattern += "/" + rest
 	}
-	cpu := filepath.Join(tmp, "cpu.pprof")
+	// One iteration of each lists the benchmarks to measure: the
+	// top-level one or its sub-benchmarks.
 	*runs++
-	res, err := runProfiled(ctx, b, pattern, "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu)
+	res, err := runProfiled(ctx, b, pattern, "-test.benchtime=1x")
 	if err != nil {
 		return nil, skip(name, err)
 	}
-	if len(res) == 0 {
-		return nil, nil // no sub-benchmark matches rest
-	}
+	cpu := filepath.Join(tmp, "cpu.pprof")
 	var out []*Measured
 	var skipped []SkippedBenchmark
 	for _, r := range res {
-		leaf := &Measured{Package: b.importPath, Name: r.name, N: r.n}
-		if len(res) > 1 {
-			// A CPU profile of this sub-benchmark alone.
-			*runs++
-			rs, err := runProfiled(ctx, b, leafPattern(r.name), "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu)
-			if err == nil && len(rs) != 1 {
-				err = fmt.Errorf("running it alone gives %d results", len(rs))
-			}
-			if err != nil {
-				skipped = append(skipped, skip(r.name, err)...)
-				continue
-			}
-			leaf.N = rs[0].n
+		leaf := &Measured{Package: b.importPath, Name: r.name}
+		// A CPU profile of this benchmark alone.
+		*runs++
+		rs, err := runProfiled(ctx, b, leafPattern(r.name), "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu)
+		if err == nil && len(rs) != 1 {
+			err = fmt.Errorf("running it alone gives %d results", len(rs))
 		}
+		if err != nil {
+			skipped = append(skipped, skip(r.name, err)...)
+			continue
+		}
+		leaf.N = rs[0].n
 		if leaf.CPU, err = os.ReadFile(cpu); err != nil {
 			skipped = append(skipped, skip(r.name, err)...)
 			continue
 		}
-		leaf.Ops = min(max(leaf.N/4, 1), maxHeapOps)
+		leaf.Ops = min(max(leaf.N/10, 1), maxHeapOps)
 		var heap [2]*profile.Profile
 		for i, n := range []int{heapBase, heapBase + leaf.Ops} {
 			mem := filepath.Join(tmp, fmt.Sprintf("mem%d.pprof", i))
@@ -448,13 +446,18 @@ func heapDiff(b, a *profile.Profile) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("heap profiles: %w", err)
 	}
+	// The in-use values of a difference mean nothing: they are zeroed.
+	alloc := make([]bool, len(d.SampleType))
+	for i, t := range d.SampleType {
+		alloc[i] = strings.HasPrefix(t.Type, "alloc_")
+	}
 	kept := d.Sample[:0]
 	for _, s := range d.Sample {
 		pos := false
 		for i, v := range s.Value {
-			if v < 0 {
+			if v <= 0 || !alloc[i] {
 				s.Value[i] = 0
-			} else if v > 0 {
+			} else {
 				pos = true
 			}
 		}

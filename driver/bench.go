@@ -109,7 +109,7 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 		if err != nil {
 			return nil, fmt.Errorf("heap profile of %s: %w", b.Name, err)
 		}
-		if len(cpu.Sample) > 0 {
+		if pgo.CheckWeights(cpu, pgo.CPU) == nil {
 			name := filepath.Join(dir, fmt.Sprintf("%d.cpu.pprof", i))
 			if err := os.WriteFile(name, b.CPU, 0o666); err != nil {
 				return nil, err
@@ -122,7 +122,7 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 		scaled := heap.Copy()
 		scaled.Scale(float64(b.N) / float64(b.Ops))
 		scaled.Period = defaultHeapPeriod
-		if len(scaled.Sample) > 0 {
+		if pgo.CheckWeights(scaled, pgo.Heap) == nil {
 			var buf bytes.Buffer
 			if err := scaled.Write(&buf); err != nil {
 				return nil, err
