@@ -203,10 +203,12 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		}
 	}()
 	opts.Progress("copying the module to run its benchmarks")
-	_, cdir, err := copyPackage(ctx, opts.Dir, filepath.Join(tmp, "src"))
+	root, cdir, err := copyPackage(ctx, opts.Dir, filepath.Join(tmp, "src"))
 	if err != nil {
 		return nil, err
 	}
+	// The profiles name the user's files, not the copy's.
+	rel := &relocation{from: []string{filepath.Join(tmp, "src"), realPath(filepath.Join(tmp, "src"))}, to: root}
 
 	// Build every test binary and list its benchmarks first, so that
 	// the progress can tell how many are left.
@@ -262,7 +264,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 				r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Name: name, Reason: fmt.Sprintf("not run: the budget of %v was spent", opts.Budget)})
 				continue
 			}
-			ms, skipped := measure(bctx, r.bin, name, rest, opts.Benchtime, tmp, &m.Runs)
+			ms, skipped := measure(bctx, r.bin, name, rest, opts.Benchtime, tmp, rel, &m.Runs)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -318,7 +320,7 @@ func listBenchmarks(ctx context.Context, b *testBinary, re string) ([]string, er
 // measure measures the top-level benchmark name of b, or those of its
 // sub-benchmarks that match rest (the part of -bench after the first
 // slash): see Profile. runs counts the runs of the binary.
-func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp string, runs *int) ([]*Measured, []SkippedBenchmark) {
+func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp string, rel *relocation, runs *int) ([]*Measured, []SkippedBenchmark) {
 	skip := func(name string, err error) []SkippedBenchmark {
 		return []SkippedBenchmark{{Package: b.importPath, Name: name, Reason: oneLine(err)}}
 	}
@@ -349,7 +351,7 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 			continue
 		}
 		leaf.N = rs[0].n
-		if leaf.CPU, err = os.ReadFile(cpu); err != nil {
+		if leaf.CPU, err = rel.read(cpu); err != nil {
 			skipped = append(skipped, skip(r.name, err)...)
 			continue
 		}
@@ -361,6 +363,9 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 			_, err = runProfiled(ctx, b, leafPattern(r.name), fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1")
 			if err == nil {
 				heap[i], err = readProfile(mem)
+			}
+			if err == nil {
+				rel.apply(heap[i])
 			}
 			if err != nil {
 				break
@@ -431,6 +436,39 @@ func readProfile(name string) (*profile.Profile, error) {
 		return nil, err
 	}
 	return profile.ParseData(data)
+}
+
+// A relocation rewrites the file names of profiles from the copy of the
+// module to the user's tree.
+type relocation struct {
+	from []string // the copy's root, as given and with links resolved
+	to   string   // the user's
+}
+
+func (r *relocation) apply(p *profile.Profile) {
+	for _, fn := range p.Function {
+		for _, from := range r.from {
+			if rest, ok := strings.CutPrefix(fn.Filename, from+string(filepath.Separator)); ok {
+				fn.Filename = filepath.Join(r.to, rest)
+				break
+			}
+		}
+	}
+}
+
+// read reads the profile in the file name, relocates it and returns it
+// gzip-compressed.
+func (r *relocation) read(name string) ([]byte, error) {
+	p, err := readProfile(name)
+	if err != nil {
+		return nil, err
+	}
+	r.apply(p)
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // heapDiff returns the heap profile of the allocations of b that a does
@@ -504,11 +542,18 @@ func underBenchmark(s *profile.Sample) bool {
 	return false
 }
 
-// oneLine returns the first line of err's message.
+// oneLine returns err's message on one line.
 func oneLine(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "still running when the budget was spent"
 	}
-	s, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
-	return s
+	// A build's error has the compiler's output on the next lines: its
+	// first error says why.
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	for _, l := range lines[1:] {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return lines[0] + ": " + l
+		}
+	}
+	return lines[0]
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -62,7 +63,7 @@ func BenchmarkSleep(b *testing.B) {
 		t.Fatal(err)
 	}
 	if len(m.Benchmarks) != 1 || m.Benchmarks[0].Name != "BenchmarkWork" {
-		t.Fatalf("measured %v, want BenchmarkWork alone", m.Benchmarks)
+		t.Fatalf("measured %v (skipped %q), want BenchmarkWork alone", m.Benchmarks, m.Skipped)
 	}
 	w := m.Benchmarks[0]
 	heap, err := profile.ParseData(w.Heap)
@@ -72,6 +73,26 @@ func BenchmarkSleep(b *testing.B) {
 	var objects int64
 	for _, s := range heap.Sample {
 		objects += s.Value[0] // alloc_objects
+	}
+	// The profiles name the user's files, not the copy's.
+	wantFile := filepath.Join(realPath(dir), "fx.go")
+	for _, data := range [][]byte{w.CPU, w.Heap} {
+		p, err := profile.ParseData(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, fn := range p.Function {
+			if filepath.Base(fn.Filename) == "fx.go" {
+				found = true
+				if fn.Filename != wantFile {
+					t.Errorf("profile names %s, want %s", fn.Filename, wantFile)
+				}
+			}
+		}
+		if !found && len(p.Sample) > 0 && bytes.Equal(data, w.Heap) {
+			t.Errorf("the heap profile names no fx.go")
+		}
 	}
 	if objects != int64(3*w.Ops) {
 		t.Errorf("BenchmarkWork's heap difference has %d objects for %d iterations, want 3 per iteration", objects, w.Ops)
