@@ -41,6 +41,12 @@ const heapBase = 2
 // stack, which slows allocating code down several times.
 const maxHeapOps = 100
 
+// heapEnv is the environment of the heap-profiled runs: the collector
+// runs only when the testing package asks before each run of a benchmark
+// (or when the heap reaches 1 GiB), so that what depends on collections
+// (sync.Pool, weak caches) is the same in both runs and cancels out.
+var heapEnv = []string{"GOGC=off", "GOMEMLIMIT=1GiB"}
+
 // ProfileOptions configures Profile.
 type ProfileOptions struct {
 	// Dir is a directory of the module whose packages are measured. The
@@ -331,7 +337,7 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 	// One iteration of each lists the benchmarks to measure: the
 	// top-level one or its sub-benchmarks.
 	*runs++
-	res, err := runProfiled(ctx, b, pattern, "-test.benchtime=1x")
+	res, err := runProfiled(ctx, b, pattern, nil, "-test.benchtime=1x")
 	if err != nil {
 		return nil, skip(name, err)
 	}
@@ -342,7 +348,7 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 		leaf := &Measured{Package: b.importPath, Name: r.name}
 		// A CPU profile of this benchmark alone.
 		*runs++
-		rs, err := runProfiled(ctx, b, leafPattern(r.name), "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu)
+		rs, err := runProfiled(ctx, b, leafPattern(r.name), nil, "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu)
 		if err == nil && len(rs) != 1 {
 			err = fmt.Errorf("running it alone gives %d results", len(rs))
 		}
@@ -360,7 +366,7 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 		for i, n := range []int{heapBase, heapBase + leaf.Ops} {
 			mem := filepath.Join(tmp, fmt.Sprintf("mem%d.pprof", i))
 			*runs++
-			_, err = runProfiled(ctx, b, leafPattern(r.name), fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1")
+			_, err = runProfiled(ctx, b, leafPattern(r.name), heapEnv, fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1")
 			if err == nil {
 				heap[i], err = readProfile(mem)
 			}
@@ -402,11 +408,14 @@ type benchResult struct {
 // runProfiled runs the benchmarks of b matching pattern once with the
 // extra flags and returns their results. A run that fails or exits
 // without PASS is an error whose first line says why.
-func runProfiled(ctx context.Context, b *testBinary, pattern string, flags ...string) ([]benchResult, error) {
+func runProfiled(ctx context.Context, b *testBinary, pattern string, env []string, flags ...string) ([]benchResult, error) {
 	// As go test does, make os.Exit(0) in a benchmark a failure.
 	args := append([]string{"-test.run=^$", "-test.bench=" + pattern, "-test.count=1", "-test.paniconexit0"}, flags...)
 	cmd := exec.CommandContext(ctx, b.path, args...)
 	cmd.Dir = b.dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	gocmd.InterruptOnCancel(cmd)

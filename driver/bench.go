@@ -209,12 +209,20 @@ func costText(c report.BenchCost) string {
 	} else {
 		b.WriteString("no allocations ")
 	}
-	fmt.Fprintf(&b, "(%.1f%% of its CPU) here", c.CPU)
+	if c.CPU > 0 {
+		fmt.Fprintf(&b, "(%.1f%% of its CPU) here", c.CPU)
+	} else {
+		b.WriteString("(no CPU sample) here")
+	}
 	return b.String()
 }
 
-// perOp formats a per-operation figure with at most two decimals.
+// perOp formats a per-operation figure with at most two decimals, none
+// from 100 up.
 func perOp(v float64) string {
+	if v >= 100 {
+		return strconv.FormatFloat(float64(int64(v+0.5)), 'f', -1, 64)
+	}
 	return strconv.FormatFloat(float64(int64(v*100+0.5))/100, 'f', -1, 64)
 }
 
