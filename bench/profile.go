@@ -43,9 +43,11 @@ const maxHeapOps = 100
 
 // heapEnv is the environment of the heap-profiled runs: the collector
 // runs only when the testing package asks before each run of a benchmark
-// (or when the heap reaches 1 GiB), so that what depends on collections
-// (sync.Pool, weak caches) is the same in both runs and cancels out.
-var heapEnv = []string{"GOGC=off", "GOMEMLIMIT=1GiB"}
+// (or when the heap reaches 1 GiB), and on one P, so that what depends on
+// collections and on the scheduler (sync.Pool's per-P caches, weak
+// caches, the goroutines of b.RunParallel) is the same in both runs and
+// cancels out.
+var heapEnv = []string{"GOGC=off", "GOMEMLIMIT=1GiB", "GOMAXPROCS=1"}
 
 // ProfileOptions configures Profile.
 type ProfileOptions struct {
