@@ -107,6 +107,10 @@ type Measured struct {
 	Heap []byte
 }
 
+// NotRun is the Reason of the benchmarks Profile did not run because
+// the budget was spent.
+const NotRun = "not run: the budget was spent"
+
 // A SkippedBenchmark is a benchmark whose measurement failed.
 type SkippedBenchmark struct {
 	Package string
@@ -269,7 +273,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 			done++
 			if bctx.Err() != nil {
 				r.timed = true
-				r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Name: name, Reason: fmt.Sprintf("not run: the budget of %v was spent", opts.Budget)})
+				r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Name: name, Reason: NotRun})
 				continue
 			}
 			ms, skipped := measure(bctx, r.bin, name, rest, opts.Benchtime, tmp, rel, &m.Runs)
@@ -279,7 +283,9 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 			if bctx.Err() != nil {
 				r.timed = true
 				for i := range skipped {
-					skipped[i].Reason = fmt.Sprintf("still running when the budget of %v was spent", opts.Budget)
+					if skipped[i].Reason != NotRun {
+						skipped[i].Reason = fmt.Sprintf("still running when the budget of %v was spent", opts.Budget)
+					}
 				}
 			}
 			r.res.Benchmarks = append(r.res.Benchmarks, ms...)
@@ -347,6 +353,10 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 	var out []*Measured
 	var skipped []SkippedBenchmark
 	for _, r := range res {
+		if ctx.Err() != nil {
+			skipped = append(skipped, SkippedBenchmark{Package: b.importPath, Name: r.name, Reason: NotRun})
+			continue
+		}
 		leaf := &Measured{Package: b.importPath, Name: r.name}
 		// A CPU profile of this benchmark alone.
 		*runs++

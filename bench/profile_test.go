@@ -14,7 +14,7 @@ import (
 )
 
 // TestProfileBudget measures a package whose second benchmark fails and
-// whose third sleeps past the budget: the first is measured with the
+// whose third sleeps past the budget, so that the fourth is not run: the first is measured with the
 // exact allocations of its iterations, the others are skipped by name
 // with the reason, and the temporary files are removed.
 func TestProfileBudget(t *testing.T) {
@@ -44,6 +44,8 @@ func BenchmarkFail(b *testing.B) {
 func BenchmarkSleep(b *testing.B) {
 	time.Sleep(time.Hour)
 }
+
+func BenchmarkLater(b *testing.B) {}
 `
 	for name, src := range map[string]string{"go.mod": fixtureMod, "fx.go": workSource(3), "fx_test.go": test} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
@@ -99,13 +101,14 @@ func BenchmarkSleep(b *testing.B) {
 	}
 	want := []SkippedBenchmark{
 		{Package: "example.com/fx", Name: "BenchmarkFail", Reason: "failed (exit status 1): --- FAIL: BenchmarkFail: fx_test.go:15: broken"},
+		{Package: "example.com/fx", Name: "BenchmarkLater", Reason: NotRun},
 		{Package: "example.com/fx", Name: "BenchmarkSleep", Reason: "still running when the budget of 10s was spent"},
 	}
 	slices.SortFunc(m.Skipped, func(a, b SkippedBenchmark) int { return strings.Compare(a.Name, b.Name) })
 	if !slices.Equal(m.Skipped, want) {
 		t.Errorf("skipped %q, want %q", m.Skipped, want)
 	}
-	if !slices.Contains(progress, "benchmark BenchmarkWork (1 of 3, ETA ?)") {
+	if !slices.Contains(progress, "benchmark BenchmarkWork (1 of 4, ETA ?)") {
 		t.Errorf("progress %q lacks the first benchmark's line", progress)
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {

@@ -81,12 +81,25 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 	if err != nil {
 		return nil, err
 	}
+	var notRun []string
 	for _, s := range m.Skipped {
+		if s.Reason == bench.NotRun {
+			notRun = append(notRun, s.Name)
+			continue
+		}
 		what := s.Package
 		if s.Name != "" {
 			what = s.Name + " of " + s.Package
 		}
 		cfg.warn(fmt.Sprintf("benchmark %s skipped: %s", what, s.Reason))
+	}
+	if len(notRun) > 0 {
+		// Often hundreds: one line.
+		names := strings.Join(notRun[:min(len(notRun), 5)], ", ")
+		if len(notRun) > 5 {
+			names += fmt.Sprintf(" and %d more", len(notRun)-5)
+		}
+		cfg.warn(fmt.Sprintf("%d %s not run, the -bench-budget of %v being spent: %s", len(notRun), plural(len(notRun), "benchmark", "benchmarks"), budget(cfg.Bench.Budget), names))
 	}
 	cfg.benchRuns = m.Runs
 	if len(m.Benchmarks) == 0 {
@@ -231,4 +244,12 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// budget returns the budget of a run.
+func budget(d time.Duration) time.Duration {
+	if d == 0 {
+		return bench.DefaultBudget
+	}
+	return d
 }
