@@ -269,14 +269,18 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 			if done > 0 {
 				eta = (time.Duration(float64(time.Since(start)) / float64(done) * float64(total-done))).Round(time.Second).String()
 			}
-			opts.Progress(fmt.Sprintf("benchmark %s (%d of %d, ETA %s)", name, done+1, total, eta))
+			n := done + 1
+			show := func(what string) {
+				opts.Progress(fmt.Sprintf("benchmark %s (%d of %d, ETA %s)", what, n, total, eta))
+			}
+			show(name)
 			done++
 			if bctx.Err() != nil {
 				r.timed = true
 				r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Name: name, Reason: NotRun})
 				continue
 			}
-			ms, skipped := measure(bctx, r.bin, name, rest, opts.Benchtime, tmp, rel, &m.Runs)
+			ms, skipped := measure(bctx, r.bin, name, rest, opts.Benchtime, tmp, rel, show, &m.Runs)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -333,8 +337,9 @@ func listBenchmarks(ctx context.Context, b *testBinary, re string) ([]string, er
 
 // measure measures the top-level benchmark name of b, or those of its
 // sub-benchmarks that match rest (the part of -bench after the first
-// slash): see Profile. runs counts the runs of the binary.
-func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp string, rel *relocation, runs *int) ([]*Measured, []SkippedBenchmark) {
+// slash): see Profile. show is told which benchmark runs; runs counts the
+// runs of the binary.
+func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp string, rel *relocation, show func(string), runs *int) ([]*Measured, []SkippedBenchmark) {
 	skip := func(name string, err error) []SkippedBenchmark {
 		return []SkippedBenchmark{{Package: b.importPath, Name: name, Reason: oneLine(err)}}
 	}
@@ -357,6 +362,7 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 			skipped = append(skipped, SkippedBenchmark{Package: b.importPath, Name: r.name, Reason: NotRun})
 			continue
 		}
+		show(r.name)
 		leaf := &Measured{Package: b.importPath, Name: r.name}
 		// A CPU profile of this benchmark alone.
 		*runs++
