@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,6 +36,11 @@ type VerifyOptions struct {
 	// Package is a pattern naming the one package whose tests and
 	// benchmarks are run, resolved in Dir; "" means ".".
 	Package string
+
+	// Tests are more packages (import paths) whose tests must pass with
+	// the edits: those of the edited code, when Package is another
+	// package whose benchmarks measure it.
+	Tests []string
 
 	// Edits are the changes to verify. Edits to the same file must not
 	// overlap.
@@ -228,7 +234,13 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		return nil, err
 	}
 	res = &VerifyResult{}
-	out, err := goTest(ctx, cdir, pkg.importPath)
+	tested := []string{pkg.importPath}
+	for _, t := range opts.Tests {
+		if !slices.Contains(tested, t) {
+			tested = append(tested, t)
+		}
+	}
+	out, err := goTest(ctx, cdir, tested...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -237,7 +249,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		if err := write(false); err != nil {
 			return nil, err
 		}
-		if _, err := goTest(ctx, cdir, pkg.importPath); err != nil {
+		if _, err := goTest(ctx, cdir, tested...); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -271,11 +283,11 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 	return res, nil
 }
 
-// goTest builds and tests the package and returns the combined output.
-func goTest(ctx context.Context, dir, pkg string) (string, error) {
+// goTest builds and tests the packages and returns the combined output.
+func goTest(ctx context.Context, dir string, pkgs ...string) (string, error) {
 	var buf bytes.Buffer
-	for _, args := range [][]string{{"build", pkg}, {"test", pkg}} {
-		cmd := exec.CommandContext(ctx, "go", args...)
+	for _, cmd := range []string{"build", "test"} {
+		cmd := exec.CommandContext(ctx, "go", append([]string{cmd}, pkgs...)...)
 		cmd.Dir = dir
 		cmd.Stdout, cmd.Stderr = &buf, &buf
 		gocmd.InterruptOnCancel(cmd)

@@ -23,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,13 +61,20 @@ type Config struct {
 	Exclude func(file string) bool
 	Top     int // report only the first Top findings (0: all)
 
+	// Bench, if set, measures the packages' benchmarks and ranks by
+	// their profiles instead of Profiles and Heap (check -bench).
+	Bench *BenchConfig
+
 	// Version is goadvise's version, part of the caches' keys.
 	Version string
 	// Warn, if set, receives warnings (one line each): the run goes on.
 	Warn func(msg string)
 
-	progress func(string)
-	listing  *load.Listing // the packages listed with their dependencies, once listed
+	progress   func(string)
+	listing    *load.Listing // the packages listed with their dependencies, once listed
+	measured   bool          // the profiles are those Bench measured
+	benchRuns  int           // test binaries built or run by Bench
+	benchmarks int           // benchmarks Bench measured
 }
 
 func (c *Config) warn(msg string) {
@@ -88,6 +96,9 @@ type Result struct {
 	// Ranked are all the findings shown, in the report's order, before
 	// Config.Top cut them (check -verify tries the top fixes among all).
 	Ranked []report.Finding
+	// BenchRuns is the number of test binaries Config.Bench built or
+	// ran: 0 when every measurement came from the cache.
+	BenchRuns int
 }
 
 // Run runs the pipeline. progress, if not nil, is told what the run is
@@ -107,6 +118,25 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	// The findings in cold code are counted and hidden below (Config.Cold
 	// shows them): the analyzers must report them all.
 	hotpath.SetReportCold(true)
+	var benches []*measuredBench
+	if cfg.Bench != nil {
+		if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
+			return nil, errors.New("-bench measures the profiles to rank by: it cannot be used with -profile or -heap")
+		}
+		tmp, err := os.MkdirTemp("", "goadvise-measured-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		benches, err = measureBenchmarks(ctx, &cfg, tmp)
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("interrupted")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-bench: %w", err)
+		}
+		cfg.measured, cfg.benchmarks = len(benches) > 0, len(benches)
+	}
 	var hot *pgo.Hotness
 	if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
 		if len(cfg.Profiles) == 0 {
@@ -144,7 +174,8 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	res.Report, res.Ranked = r, ranked
+	benchCosts(ranked, benches)
+	res.Report, res.Ranked, res.BenchRuns = r, ranked, cfg.benchRuns
 	return res, nil
 }
 
@@ -229,7 +260,12 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		}
 		report.RankByScore(findings)
 		profStats = profileStats(hot, cfg, ar.module)
-		cachedStaleness(profStats, cfg.Dir, cfg.Patterns, ar.dirs, cfg.Version)
+		if cfg.measured {
+			// Profiles just measured match the source.
+			profStats.Sources, profStats.Benchmarks = []string{"-bench " + cfg.Bench.Bench}, cfg.benchmarks
+		} else {
+			cachedStaleness(profStats, cfg.Dir, cfg.Patterns, ar.dirs, cfg.Version)
+		}
 	} else {
 		report.Rank(findings)
 	}

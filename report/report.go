@@ -56,10 +56,25 @@ type Finding struct {
 	Cost    string   `json:"cost,omitempty"`    // Score as a human figure: "~2.1% of CPU in reflect.DeepEqual"
 	Sampled bool     `json:"-"`                 // the profile saw the finding's function or line run
 
+	// Set by check -bench: what the line costs per operation in the
+	// benchmarks that ran it, most allocations first.
+	Benchmarks []BenchCost `json:"benchmarks,omitempty"`
+
 	// Set by check -verify for the findings whose fix was tried.
 	Verify *Verification `json:"verify,omitempty"`
 
 	Offset int `json:"offset"` // byte offset of the start in File
+}
+
+// A BenchCost is what a finding's line costs per operation of one
+// benchmark, measured by check -bench.
+type BenchCost struct {
+	Benchmark   string  `json:"benchmark"`     // "BenchmarkReader/plain"
+	Package     string  `json:"package"`       // import path of the benchmark's package
+	AllocsPerOp float64 `json:"allocs_per_op"` // allocations made at the line per operation (exact)
+	BytesPerOp  float64 `json:"bytes_per_op"`  // bytes allocated at the line per operation
+	CPU         float64 `json:"cpu"`           // % of the benchmark's CPU samples with the line on the stack
+	Text        string  `json:"text"`          // "BenchmarkReader/plain: 2 allocs/op, 16 B/op (3.1% of its CPU) here"
 }
 
 // A Verification is the outcome of trying a finding's fix in a copy of
@@ -128,6 +143,10 @@ type ProfileStats struct {
 	Stale     []string  `json:"stale,omitempty"`   // hottest functions of the profile that no longer match
 	Outside   []HotSpot `json:"outside,omitempty"` // hottest functions outside the module
 	Inside    []HotSpot `json:"inside,omitempty"`  // hottest functions of the module, with or without findings
+
+	// Benchmarks is the number of benchmarks whose profiles check
+	// -bench measured (Sources is then the -bench flag).
+	Benchmarks int `json:"benchmarks,omitempty"`
 }
 
 // A HotSpot is a function and its share of CPU, in percent.

@@ -54,6 +54,9 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 		for _, c := range f.Callers {
 			fmt.Fprintf(&b, "      %s\n", c.Text)
 		}
+		for _, c := range f.Benchmarks {
+			fmt.Fprintf(&b, "      measured: %s\n", c.Text)
+		}
 		if f.Verify != nil {
 			fmt.Fprintf(&b, "      verified: %s\n", f.Verify.Summary)
 		}
@@ -161,7 +164,12 @@ func writeSummary(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(&b, ", top %d cover ~%.1f%% of CPU", top, cover)
 	}
-	if p := s.Profile; p != nil && p.Samples < MinProfileSamples {
+	if p := s.Profile; p != nil && p.Benchmarks > 0 {
+		fmt.Fprintf(&b, "; %d samples from %d %s", p.Samples, p.Benchmarks, plural(p.Benchmarks, "benchmark", "benchmarks"))
+		if p.Samples < MinProfileSamples {
+			b.WriteString(": a longer -benchtime gives a stabler ranking")
+		}
+	} else if p != nil && p.Samples < MinProfileSamples {
 		fmt.Fprintf(&b, "; %d samples: profile at least %d s for a stable ranking", p.Samples, secondsFor(p, MinProfileSamples))
 	}
 	if s.Ranking == "static" && s.Findings > 0 {

@@ -76,6 +76,7 @@ type checkFlags struct {
 	memprof   string
 	whole     bool
 	passes    []string // whole-program passes to run
+	bench     benchFlags
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
@@ -126,6 +127,7 @@ func runCheck(args []string) int {
 		cf.sarifLevels = l
 		return err
 	})
+	registerBenchFlags(fs, &cf.bench)
 	fs.Float64Var(&cf.minScore, "min-score", 0, "with -profile, report only findings whose score is at least `pct` percent of CPU")
 	showConfig := fs.Bool("config", false, "print the effective configuration (the .goadvise.yaml file found from the module's root up, merged with the flags) and exit")
 	all := append(suite.Analyzers(), suite.Helpers()...)
@@ -179,6 +181,10 @@ func runCheck(args []string) int {
 			fmt.Fprintf(os.Stderr, "goadvise: -verify-bench: %v\n", err)
 			return exitError
 		}
+	}
+	if err := cf.bench.check(); err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"."}
@@ -340,6 +346,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		NewFromRev: cf.newFromRev,
 		Exclude:    cf.conf.Excluded,
 		Top:        cf.top,
+		Bench:      cf.bench.config(),
 		Version:    version(),
 		Warn:       func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}

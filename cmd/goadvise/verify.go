@@ -54,6 +54,10 @@ type verifiedFix struct {
 	// runs says what the chosen benchmarks execute: the finding's line,
 	// or its function when no benchmark executes the line itself.
 	runs string
+	// benchDir is the directory of the package whose benchmarks measure
+	// the fix when that is not the fix's own package (chosen from check
+	// -bench's measurements); "" otherwise.
+	benchDir string
 }
 
 // A verifyRun is the outcome of check -verify.
@@ -148,7 +152,12 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 	for _, v := range run.fixes {
 		f := v.f
 		var pattern string
-		pattern, v.benchmarks, v.runs, v.unmeasured, v.err = chooser.choose(ctx, f, dirOf[f.Package])
+		dir := dirOf[f.Package]
+		if p, names, d, runs, ok := measuredBenchmarks(f, dirOf, moduleDir); ok && vf.bench == "" {
+			pattern, v.benchmarks, v.runs, v.benchDir, dir = p, names, runs, d, d
+		} else {
+			pattern, v.benchmarks, v.runs, v.unmeasured, v.err = chooser.choose(ctx, f, dir)
+		}
 		if ctx.Err() != nil {
 			return nil, verifyError, fmt.Errorf("verify interrupted")
 		}
@@ -165,7 +174,7 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 				with = " with " + strings.Join(v.benchmarks, ", ")
 			}
 			fmt.Fprintf(os.Stderr, "goadvise: verifying #%d %s at %s:%d%s ...\n", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line, with)
-			v.change, v.res, v.err = measure(ctx, []report.Finding{*f}, dirOf[f.Package], vf, pattern)
+			v.change, v.res, v.err = measure(ctx, []report.Finding{*f}, dir, vf, pattern, f.Package)
 			if v.err == nil {
 				v.err = unread(v.res, v.benchmarks)
 			}
@@ -195,6 +204,9 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 				continue
 			}
 			d := dirOf[v.f.Package]
+			if v.benchDir != "" {
+				d = v.benchDir
+			}
 			if !slices.Contains(dirs, d) {
 				dirs = append(dirs, d)
 			}
@@ -211,7 +223,7 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 				pattern, with = benchPattern(c.benchmarks), " with "+strings.Join(c.benchmarks, ", ")
 			}
 			fmt.Fprintf(os.Stderr, "goadvise: verifying the %d kept fixes together in %s%s ...\n", len(kept), filepath.Base(d), with)
-			c.change, c.res, c.err = measure(ctx, kept, d, vf, pattern)
+			c.change, c.res, c.err = measure(ctx, kept, d, vf, pattern, keptPackages(kept)...)
 			if ctx.Err() != nil {
 				return nil, verifyError, fmt.Errorf("verify interrupted")
 			}
@@ -284,7 +296,8 @@ func keptFindings(fixes []*verifiedFix) []report.Finding {
 // measure applies the fixes of findings (as check -fix would: formatted,
 // imports tidied) in a copy of the module and compares the tests and the
 // benchmarks matching pattern of the package in dir before and after.
-func measure(ctx context.Context, findings []report.Finding, dir string, vf verifyFlags, pattern string) (*report.FixResult, *bench.VerifyResult, error) {
+// The tests of the packages tests (import paths) must pass too.
+func measure(ctx context.Context, findings []report.Finding, dir string, vf verifyFlags, pattern string, tests ...string) (*report.FixResult, *bench.VerifyResult, error) {
 	change, err := report.ApplyFixes(findings, os.ReadFile)
 	if err != nil {
 		return nil, nil, err
@@ -300,6 +313,7 @@ func measure(ctx context.Context, findings []report.Finding, dir string, vf veri
 		Dir:       dir,
 		Package:   ".",
 		Edits:     edits,
+		Tests:     tests,
 		Bench:     pattern,
 		Count:     vf.count,
 		Benchtime: vf.benchtime,

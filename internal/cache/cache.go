@@ -25,7 +25,7 @@ import (
 
 // Names are the subdirectories of the cache: the ones [New] accepts and
 // [Clean] removes.
-var Names = []string{"escape", "findings", "frontend", "locks", "staleness"}
+var Names = []string{"benchprof", "escape", "findings", "frontend", "locks", "staleness"}
 
 // Marker is the name of the file that marks a directory as goadvise's
 // cache. Its content follows https://bford.info/cachedir/, so that backup
@@ -34,7 +34,7 @@ const Marker = "CACHEDIR.TAG"
 
 const markerText = "Signature: 8a477f597d28d172789f06886806bc55\n" +
 	"# This file is a cache directory tag created by goadvise.\n" +
-	"# goadvise cache clean removes the directories escape, findings, frontend, locks and staleness beside it.\n"
+	"# goadvise cache clean removes the directories benchprof, escape, findings, frontend, locks and staleness beside it.\n"
 
 // format is the first word of an entry's header; a change of the entry
 // format changes it.

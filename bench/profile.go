@@ -1,0 +1,586 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/goadvise/goadvise/internal/cache"
+	"github.com/goadvise/goadvise/internal/gocmd"
+)
+
+// DefaultProfileBenchtime is the default -benchtime of the CPU-profiled
+// run of each benchmark in Profile: short, since a check measures every
+// benchmark of the module, yet about ten CPU samples per benchmark.
+const DefaultProfileBenchtime = "100ms"
+
+// DefaultBudget is the default bound on the time Profile spends running
+// benchmarks.
+const DefaultBudget = 5 * time.Minute
+
+// heapBase is the -benchtime, in iterations, of the first of the two
+// heap-profiled runs of a benchmark: more than one, so that a benchmark
+// using b.N runs its set-up twice in both runs (testing runs b.N=1 first,
+// then b.N=Nx unless N is 1) and a benchmark using b.Loop once in both.
+const heapBase = 2
+
+// maxHeapOps bounds the iterations by which the second heap-profiled run
+// exceeds the first: with -memprofilerate=1 every allocation records its
+// stack, which slows allocating code down several times.
+const maxHeapOps = 100
+
+// heapEnv is the environment of the heap-profiled runs: the collector
+// runs only when the testing package asks before each run of a benchmark
+// (or when the heap reaches 1 GiB), and on one P, so that what depends on
+// collections and on the scheduler (sync.Pool's per-P caches, weak
+// caches, the goroutines of b.RunParallel) is the same in both runs and
+// cancels out.
+var heapEnv = []string{"GOGC=off", "GOMEMLIMIT=1GiB", "GOMAXPROCS=1"}
+
+// ProfileOptions configures Profile.
+type ProfileOptions struct {
+	// Dir is a directory of the module whose packages are measured. The
+	// module is copied to a temporary directory and the benchmarks run
+	// there, so that benchmarks writing files do not write them in the
+	// user's tree.
+	Dir string
+
+	// Packages are the packages whose benchmarks are run.
+	Packages []ProfilePackage
+
+	// Bench is the benchmark regular expression, as for go test -bench;
+	// "" means ".".
+	Bench string
+
+	// Benchtime is the -benchtime of the CPU-profiled runs; "" means
+	// DefaultProfileBenchtime.
+	Benchtime string
+
+	// Budget bounds the time spent; 0 means DefaultBudget. A benchmark
+	// still running when it is spent is stopped and reported as skipped,
+	// as are those not yet run.
+	Budget time.Duration
+
+	// Progress, if not nil, is told which benchmark runs and the time
+	// left, whenever that changes.
+	Progress func(msg string)
+}
+
+// A ProfilePackage is a package whose benchmarks Profile runs.
+type ProfilePackage struct {
+	ImportPath string
+	// Key is the package's content key (its files, its test files and
+	// its dependencies): measurements under the same key, Bench and
+	// Benchtime are taken from the cache. "" means not cached.
+	Key string
+}
+
+// A Measured is one benchmark (a top-level benchmark or a sub-benchmark
+// that has no sub-benchmarks of its own) as Profile measured it.
+type Measured struct {
+	Package string // import path of the package declaring it
+	Name    string // "BenchmarkReader/plain", without the -GOMAXPROCS suffix
+
+	// N is the number of iterations of the CPU-profiled run's result;
+	// CPU is that run's CPU profile (gzip-compressed pprof).
+	N   int
+	CPU []byte
+
+	// Heap is a heap profile, recorded with -memprofilerate=1, of the
+	// allocations of exactly Ops iterations: the difference between
+	// two runs of heapBase and heapBase+Ops iterations, which removes
+	// the allocations of the program's start, of the benchmark's set-up
+	// and of the iterations both runs make.
+	Ops  int
+	Heap []byte
+}
+
+// NotRun is the Reason of the benchmarks Profile did not run because
+// the budget was spent.
+const NotRun = "not run: the budget was spent"
+
+// A SkippedBenchmark is a benchmark whose measurement failed.
+type SkippedBenchmark struct {
+	Package string
+	Name    string // the benchmark, or "" for all the package's
+	Reason  string // one line
+}
+
+// Measurements are the result of Profile.
+type Measurements struct {
+	Benchmarks []*Measured
+	Skipped    []SkippedBenchmark
+	// Packages is the number of packages with matching benchmarks, and
+	// Cached the number of those whose measurements came from the cache.
+	Packages, Cached int
+	// Runs is the number of test binaries built or run.
+	Runs int
+}
+
+// profileCache holds the measurements of a package, by key.
+var profileCache = cache.New("benchprof")
+
+// cachedProfile is what the cache holds for a package.
+type cachedProfile struct {
+	Benchmarks []*Measured
+	Skipped    []SkippedBenchmark
+	None       bool // the package has no matching benchmark
+}
+
+// Profile runs the benchmarks of the packages matching opts.Bench, one
+// (sub-)benchmark at a time, in a copy of the module: once for
+// opts.Benchtime with a CPU profile, then twice for a fixed number of
+// iterations with every allocation recorded (after one iteration of its
+// top-level benchmark, which lists its sub-benchmarks), and returns the profiles.
+// Allocations per iteration at a line are the difference of the two heap
+// profiles at the line divided by Measured.Ops: exact for code whose
+// allocations do not depend on timing.
+//
+// A benchmark that fails, exits without PASS (os.Exit) or is still
+// running when the budget is spent is skipped, and the others are kept.
+// Profile returns an error only when the module cannot be copied or the
+// context is cancelled.
+func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err error) {
+	if opts.Bench == "" {
+		opts.Bench = "."
+	}
+	if opts.Benchtime == "" {
+		opts.Benchtime = DefaultProfileBenchtime
+	}
+	if opts.Budget == 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.Progress == nil {
+		opts.Progress = func(string) {}
+	}
+	top, rest, _ := strings.Cut(opts.Bench, "/")
+	if _, err := regexp.Compile(top); err != nil {
+		return nil, fmt.Errorf("-bench: %w", err)
+	}
+	m = &Measurements{}
+	salt := fmt.Sprintf("goadvise-benchprof-v1\nbench=%s\nbenchtime=%s\n", opts.Bench, opts.Benchtime)
+	key := func(p ProfilePackage) string {
+		if p.Key == "" {
+			return ""
+		}
+		sum := sha256.Sum256([]byte(salt + p.Key))
+		return hex.EncodeToString(sum[:])
+	}
+
+	// The packages measured before are taken from the cache.
+	var todo []ProfilePackage
+	for _, p := range opts.Packages {
+		if k := key(p); k != "" {
+			if data, ok := profileCache.Get(k); ok {
+				var c cachedProfile
+				if json.Unmarshal(data, &c) == nil {
+					if !c.None {
+						m.Packages++
+						m.Cached++
+					}
+					m.Benchmarks = append(m.Benchmarks, c.Benchmarks...)
+					m.Skipped = append(m.Skipped, c.Skipped...)
+					continue
+				}
+			}
+		}
+		todo = append(todo, p)
+	}
+	if len(todo) == 0 {
+		return m, nil
+	}
+
+	deadline := time.Now().Add(opts.Budget)
+	bctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	tmp, err := os.MkdirTemp("", "goadvise-benchprof-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := os.RemoveAll(tmp); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	opts.Progress("copying the module to run its benchmarks")
+	root, cdir, err := copyPackage(ctx, opts.Dir, filepath.Join(tmp, "src"))
+	if err != nil {
+		return nil, err
+	}
+	// The profiles name the user's files, not the copy's.
+	rel := &relocation{from: []string{filepath.Join(tmp, "src"), realPath(filepath.Join(tmp, "src"))}, to: root}
+
+	// Build every test binary and list its benchmarks first, so that
+	// the progress can tell how many are left.
+	type pkgRun struct {
+		ProfilePackage
+		bin   *testBinary
+		names []string
+		res   cachedProfile
+		timed bool // the budget stopped one of its benchmarks
+	}
+	var runs []*pkgRun
+	total := 0
+	for i, p := range todo {
+		opts.Progress("building the test binary of " + p.ImportPath)
+		r := &pkgRun{ProfilePackage: p}
+		runs = append(runs, r)
+		pkgs, err := listPackages(bctx, cdir, []string{p.ImportPath})
+		if err == nil && len(pkgs) != 1 {
+			err = fmt.Errorf("%d packages, want one", len(pkgs))
+		}
+		if err == nil {
+			r.bin = pkgs[0]
+			r.bin.path = filepath.Join(tmp, "bin", fmt.Sprintf("%d.test", i))
+			m.Runs++
+			err = buildTest(bctx, cdir, r.bin, "")
+		}
+		if err == nil {
+			r.names, err = listBenchmarks(bctx, r.bin, top)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			r.timed = bctx.Err() != nil
+			r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: p.ImportPath, Reason: oneLine(err)})
+			continue
+		}
+		r.res.None = len(r.names) == 0
+		total += len(r.names)
+	}
+
+	start, done := time.Now(), 0
+	for _, r := range runs {
+		for _, name := range r.names {
+			eta := "?"
+			if done > 0 {
+				eta = (time.Duration(float64(time.Since(start)) / float64(done) * float64(total-done))).Round(time.Second).String()
+			}
+			n := done + 1
+			show := func(what string) {
+				opts.Progress(fmt.Sprintf("benchmark %s (%d of %d, ETA %s)", what, n, total, eta))
+			}
+			show(name)
+			done++
+			if bctx.Err() != nil {
+				r.timed = true
+				r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Name: name, Reason: NotRun})
+				continue
+			}
+			ms, skipped := measure(bctx, r.bin, name, rest, opts.Benchtime, tmp, rel, show, &m.Runs)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if bctx.Err() != nil {
+				r.timed = true
+				for i := range skipped {
+					if skipped[i].Reason != NotRun {
+						skipped[i].Reason = fmt.Sprintf("still running when the budget of %v was spent", opts.Budget)
+					}
+				}
+			}
+			r.res.Benchmarks = append(r.res.Benchmarks, ms...)
+			r.res.Skipped = append(r.res.Skipped, skipped...)
+		}
+	}
+	for _, r := range runs {
+		if !r.res.None {
+			m.Packages++
+		}
+		m.Benchmarks = append(m.Benchmarks, r.res.Benchmarks...)
+		m.Skipped = append(m.Skipped, r.res.Skipped...)
+		// A measurement the budget cut short depends on the budget:
+		// it is not kept.
+		if k := key(r.ProfilePackage); k != "" && !r.timed {
+			if data, err := json.Marshal(&r.res); err == nil {
+				profileCache.Put(k, data)
+			}
+		}
+	}
+	return m, nil
+}
+
+// listBenchmarks returns the top-level benchmarks of the test binary
+// matching the regular expression re.
+func listBenchmarks(ctx context.Context, b *testBinary, re string) ([]string, error) {
+	if !b.hasTests {
+		return nil, nil
+	}
+	cmd := exec.CommandContext(ctx, b.path, "-test.list", re)
+	cmd.Dir = b.dir
+	gocmd.InterruptOnCancel(cmd)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing the benchmarks: %v", err)
+	}
+	var names []string
+	for _, name := range strings.Fields(string(out)) {
+		if strings.HasPrefix(name, "Benchmark") {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// measure measures the top-level benchmark name of b, or those of its
+// sub-benchmarks that match rest (the part of -bench after the first
+// slash): see Profile. show is told which benchmark runs; runs counts the
+// runs of the binary.
+func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp string, rel *relocation, show func(string), runs *int) ([]*Measured, []SkippedBenchmark) {
+	skip := func(name string, err error) []SkippedBenchmark {
+		return []SkippedBenchmark{{Package: b.importPath, Name: name, Reason: oneLine(err)}}
+	}
+	pattern := "^" + regexp.QuoteMeta(name) + "$"
+	if rest != "" {
+		pattern += "/" + rest
+	}
+	// One iteration of each lists the benchmarks to measure: the
+	// top-level one or its sub-benchmarks.
+	*runs++
+	res, err := runProfiled(ctx, b, pattern, nil, "-test.benchtime=1x")
+	if err != nil {
+		return nil, skip(name, err)
+	}
+	cpu := filepath.Join(tmp, "cpu.pprof")
+	var out []*Measured
+	var skipped []SkippedBenchmark
+	for _, r := range res {
+		if ctx.Err() != nil {
+			skipped = append(skipped, SkippedBenchmark{Package: b.importPath, Name: r.name, Reason: NotRun})
+			continue
+		}
+		show(r.name)
+		leaf := &Measured{Package: b.importPath, Name: r.name}
+		// A CPU profile of this benchmark alone.
+		*runs++
+		rs, err := runProfiled(ctx, b, leafPattern(r.name), nil, "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu)
+		if err == nil && len(rs) != 1 {
+			err = fmt.Errorf("running it alone gives %d results", len(rs))
+		}
+		if err != nil {
+			skipped = append(skipped, skip(r.name, err)...)
+			continue
+		}
+		leaf.N = rs[0].n
+		if leaf.CPU, err = rel.read(cpu); err != nil {
+			skipped = append(skipped, skip(r.name, err)...)
+			continue
+		}
+		leaf.Ops = min(max(leaf.N/10, 1), maxHeapOps)
+		var heap [2]*profile.Profile
+		for i, n := range []int{heapBase, heapBase + leaf.Ops} {
+			mem := filepath.Join(tmp, fmt.Sprintf("mem%d.pprof", i))
+			*runs++
+			_, err = runProfiled(ctx, b, leafPattern(r.name), heapEnv, fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1")
+			if err == nil {
+				heap[i], err = readProfile(mem)
+			}
+			if err == nil {
+				rel.apply(heap[i])
+			}
+			if err != nil {
+				break
+			}
+		}
+		if err == nil {
+			leaf.Heap, err = heapDiff(heap[1], heap[0])
+		}
+		if err != nil {
+			skipped = append(skipped, skip(r.name, err)...)
+			continue
+		}
+		out = append(out, leaf)
+	}
+	return out, skipped
+}
+
+// leafPattern returns the -bench pattern that matches exactly the
+// benchmark with the full name given ("BenchmarkReader/plain").
+func leafPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// A benchResult is one result line of a run.
+type benchResult struct {
+	name string // without the -GOMAXPROCS suffix
+	n    int
+}
+
+// runProfiled runs the benchmarks of b matching pattern once with the
+// extra flags and returns their results. A run that fails or exits
+// without PASS is an error whose first line says why.
+func runProfiled(ctx context.Context, b *testBinary, pattern string, env []string, flags ...string) ([]benchResult, error) {
+	// As go test does, make os.Exit(0) in a benchmark a failure.
+	args := append([]string{"-test.run=^$", "-test.bench=" + pattern, "-test.count=1", "-test.paniconexit0"}, flags...)
+	cmd := exec.CommandContext(ctx, b.path, args...)
+	cmd.Dir = b.dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	gocmd.InterruptOnCancel(cmd)
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("failed (%v): %s", err, why(out.String()))
+	}
+	if !bytes.HasSuffix(out.Bytes(), []byte("\nPASS\n")) && !bytes.Equal(out.Bytes(), []byte("PASS\n")) {
+		return nil, fmt.Errorf("the test binary exited without PASS (os.Exit in a benchmark?): %s", why(out.String()))
+	}
+	set, err := parse(&out, b.importPath)
+	if err != nil {
+		return nil, err
+	}
+	var res []benchResult
+	for _, r := range set.results {
+		res = append(res, benchResult{name: "Benchmark" + trimProcs(string(r.Name)), n: r.Iters})
+	}
+	return res, nil
+}
+
+func readProfile(name string) (*profile.Profile, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return profile.ParseData(data)
+}
+
+// A relocation rewrites the file names of profiles from the copy of the
+// module to the user's tree.
+type relocation struct {
+	from []string // the copy's root, as given and with links resolved
+	to   string   // the user's
+}
+
+func (r *relocation) apply(p *profile.Profile) {
+	for _, fn := range p.Function {
+		for _, from := range r.from {
+			if rest, ok := strings.CutPrefix(fn.Filename, from+string(filepath.Separator)); ok {
+				fn.Filename = filepath.Join(r.to, rest)
+				break
+			}
+		}
+	}
+}
+
+// read reads the profile in the file name, relocates it and returns it
+// gzip-compressed.
+func (r *relocation) read(name string) ([]byte, error) {
+	p, err := readProfile(name)
+	if err != nil {
+		return nil, err
+	}
+	r.apply(p)
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// heapDiff returns the heap profile of the allocations of b that a does
+// not have, sample by sample (stacks that allocate fewer times in b, by
+// the vagaries of the runtime, count as none), gzip-compressed. Only the
+// allocations of the benchmark's goroutines are kept: those of the
+// testing package's main goroutine and of the runtime's background work
+// vary with the length of the run and are not the benchmark's.
+func heapDiff(b, a *profile.Profile) ([]byte, error) {
+	a = a.Copy()
+	a.Scale(-1)
+	d, err := profile.Merge([]*profile.Profile{b, a})
+	if err != nil {
+		return nil, fmt.Errorf("heap profiles: %w", err)
+	}
+	// The in-use values of a difference mean nothing: they are zeroed.
+	alloc := make([]bool, len(d.SampleType))
+	for i, t := range d.SampleType {
+		alloc[i] = strings.HasPrefix(t.Type, "alloc_")
+	}
+	kept := d.Sample[:0]
+	for _, s := range d.Sample {
+		pos := false
+		for i, v := range s.Value {
+			if v <= 0 || !alloc[i] {
+				s.Value[i] = 0
+			} else {
+				pos = true
+			}
+		}
+		if pos && underBenchmark(s) {
+			kept = append(kept, s)
+		}
+	}
+	d.Sample = kept
+	var buf bytes.Buffer
+	if err := d.Write(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// why returns the line of a failed run's output that says why it failed:
+// the panic, the first line a failing benchmark logged, or the last line.
+func why(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic: ") {
+			return l
+		}
+		if strings.Contains(l, "--- FAIL: ") && i+1 < len(lines) {
+			return strings.TrimSpace(l) + ": " + strings.TrimSpace(lines[i+1])
+		}
+	}
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// underBenchmark reports whether the sample allocates in a benchmark's
+// code: the first frame of the testing package up its stack, if any, is
+// the one that runs a benchmark's function. Allocations of the testing
+// package itself, formatting the results of sub-benchmarks, say, vary
+// with the number of iterations and are not the benchmark's.
+func underBenchmark(s *profile.Sample) bool {
+	for _, l := range s.Location {
+		for _, ln := range l.Line {
+			if ln.Function != nil && strings.HasPrefix(ln.Function.Name, "testing.") {
+				return ln.Function.Name == "testing.(*B).runN"
+			}
+		}
+	}
+	return false
+}
+
+// oneLine returns err's message on one line.
+func oneLine(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "still running when the budget was spent"
+	}
+	// A build's error has the compiler's output on the next lines: its
+	// first error says why.
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	for _, l := range lines[1:] {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return lines[0] + ": " + l
+		}
+	}
+	return lines[0]
+}

@@ -1,0 +1,117 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+)
+
+// TestProfileBudget measures a package whose second benchmark fails and
+// whose third sleeps past the budget, so that the fourth is not run: the first is measured with the
+// exact allocations of its iterations, the others are skipped by name
+// with the reason, and the temporary files are removed.
+func TestProfileBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks a fixture")
+	}
+	tmp := isolateTemp(t)
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := t.TempDir()
+	test := `package fx
+
+import (
+	"testing"
+	"time"
+)
+
+func BenchmarkWork(b *testing.B) {
+	for b.Loop() {
+		Work()
+	}
+}
+
+func BenchmarkFail(b *testing.B) {
+	b.Fatal("broken")
+}
+
+func BenchmarkSleep(b *testing.B) {
+	time.Sleep(time.Hour)
+}
+
+func BenchmarkLater(b *testing.B) {}
+`
+	for name, src := range map[string]string{"go.mod": fixtureMod, "fx.go": workSource(3), "fx_test.go": test} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	budget := 10 * time.Second
+	var progress []string
+	m, err := Profile(context.Background(), ProfileOptions{
+		Dir:       dir,
+		Packages:  []ProfilePackage{{ImportPath: "example.com/fx"}},
+		Benchtime: "10ms",
+		Budget:    budget,
+		Progress:  func(msg string) { progress = append(progress, msg) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Benchmarks) != 1 || m.Benchmarks[0].Name != "BenchmarkWork" {
+		t.Fatalf("measured %v (skipped %q), want BenchmarkWork alone", m.Benchmarks, m.Skipped)
+	}
+	w := m.Benchmarks[0]
+	heap, err := profile.ParseData(w.Heap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objects int64
+	for _, s := range heap.Sample {
+		objects += s.Value[0] // alloc_objects
+	}
+	// The profiles name the user's files, not the copy's.
+	wantFile := filepath.Join(realPath(dir), "fx.go")
+	for _, data := range [][]byte{w.CPU, w.Heap} {
+		p, err := profile.ParseData(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, fn := range p.Function {
+			if filepath.Base(fn.Filename) == "fx.go" {
+				found = true
+				if fn.Filename != wantFile {
+					t.Errorf("profile names %s, want %s", fn.Filename, wantFile)
+				}
+			}
+		}
+		if !found && len(p.Sample) > 0 && bytes.Equal(data, w.Heap) {
+			t.Errorf("the heap profile names no fx.go")
+		}
+	}
+	if objects != int64(3*w.Ops) {
+		t.Errorf("BenchmarkWork's heap difference has %d objects for %d iterations, want 3 per iteration", objects, w.Ops)
+	}
+	want := []SkippedBenchmark{
+		{Package: "example.com/fx", Name: "BenchmarkFail", Reason: "failed (exit status 1): --- FAIL: BenchmarkFail: fx_test.go:15: broken"},
+		{Package: "example.com/fx", Name: "BenchmarkLater", Reason: NotRun},
+		{Package: "example.com/fx", Name: "BenchmarkSleep", Reason: "still running when the budget of 10s was spent"},
+	}
+	slices.SortFunc(m.Skipped, func(a, b SkippedBenchmark) int { return strings.Compare(a.Name, b.Name) })
+	if !slices.Equal(m.Skipped, want) {
+		t.Errorf("skipped %q, want %q", m.Skipped, want)
+	}
+	if !slices.Contains(progress, "benchmark BenchmarkWork (1 of 4, ETA ?)") {
+		t.Errorf("progress %q lacks the first benchmark's line", progress)
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+		t.Errorf("Profile left %d entries in TMPDIR", len(ents))
+	}
+}

@@ -1,0 +1,162 @@
+package driver
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/report"
+)
+
+// TestBench runs check -bench on the benchlib fixture, whose allocation
+// is in package enc and whose benchmark is in package reader: the
+// allocation ranks first, with the exact allocs/op of the sub-benchmark
+// that runs it; the benchmark calling os.Exit is reported and skipped;
+// the user's tree is not written; and a second run takes every
+// measurement from the cache, running no go test.
+func TestBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks a fixture module")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "log")
+	script := "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + goCmd + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/benchlib")); err != nil {
+		t.Fatal(err)
+	}
+	before := treeFiles(t, dir)
+	makeLine := lineOf(t, filepath.Join(dir, "enc", "enc.go"), "make([]byte, 16)")
+
+	for _, run := range []string{"cold", "cached"} {
+		os.Remove(log)
+		var warnings []string
+		cfg := Config{
+			Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(),
+			Bench: &BenchConfig{Bench: ".", Benchtime: "20ms", Budget: time.Minute},
+			Warn:  func(msg string) { warnings = append(warnings, msg) },
+		}
+		res, err := Run(context.Background(), cfg, nil)
+		if err != nil {
+			t.Fatalf("%s run: %v", run, err)
+		}
+		if res.Report.Stats.Ranking != "profile" || len(res.Report.Findings) == 0 {
+			t.Fatalf("%s run: ranking %s, %d findings; want the measured profile's ranking", run, res.Report.Stats.Ranking, len(res.Report.Findings))
+		}
+		f := res.Report.Findings[0]
+		if f.Analyzer != "smallalloc" || filepath.Base(f.File) != "enc.go" || f.Line != makeLine {
+			t.Errorf("%s run: first finding %s at %s:%d, want smallalloc at enc.go:%d", run, f.Analyzer, filepath.Base(f.File), f.Line, makeLine)
+		}
+		want := []report.BenchCost{{Benchmark: "BenchmarkReader/plain", Package: "example.com/benchlib/reader", AllocsPerOp: 2, BytesPerOp: 32}}
+		if len(f.Benchmarks) != 1 || f.Benchmarks[0].Benchmark != want[0].Benchmark || f.Benchmarks[0].Package != want[0].Package ||
+			f.Benchmarks[0].AllocsPerOp != 2 || f.Benchmarks[0].BytesPerOp != 32 ||
+			!strings.HasPrefix(f.Benchmarks[0].Text, "BenchmarkReader/plain: 2 allocs/op, 32 B/op (") {
+			t.Errorf("%s run: first finding's benchmarks %+v, want %+v", run, f.Benchmarks, want)
+		}
+		exit := "benchmark BenchmarkExit of example.com/benchlib/reader skipped: failed (exit status 2): panic: unexpected call to os.Exit(0) during test"
+		if !slices.Contains(warnings, exit) {
+			t.Errorf("%s run: warnings %q lack %q", run, warnings, exit)
+		}
+		data, _ := os.ReadFile(log)
+		var tests []string
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "test ") {
+				tests = append(tests, line)
+			}
+		}
+		switch {
+		case run == "cold" && (len(tests) != 1 || res.BenchRuns == 0):
+			t.Errorf("cold run: %d test binaries built or run, go test %q; want one go test -c", res.BenchRuns, tests)
+		case run == "cached" && (len(tests) != 0 || res.BenchRuns != 0):
+			t.Errorf("cached run: %d test binaries built or run, go test %q; want none", res.BenchRuns, tests)
+		}
+		if run == "cached" && !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "(1 from the cache)") }) {
+			t.Errorf("cached run: warnings %q do not say the package came from the cache", warnings)
+		}
+	}
+	if after := treeFiles(t, dir); !slices.Equal(before, after) {
+		t.Errorf("check -bench wrote in the user's tree: files before %q, after %q", before, after)
+	}
+}
+
+// TestBenchNone checks that a module without benchmarks gets one line
+// saying what -bench needs, and the static ranking.
+func TestBenchNone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists a fixture module")
+	}
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/benchlib")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "reader", "reader_test.go")); err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	cfg := Config{
+		Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(),
+		Bench: &BenchConfig{Bench: "."},
+		Warn:  func(msg string) { warnings = append(warnings, msg) },
+	}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(warnings, []string{NoBenchmarks}) || res.Report.Stats.Ranking != "static" || res.BenchRuns != 0 {
+		t.Errorf("warnings %q, ranking %s, %d runs; want %q alone, static, none", warnings, res.Report.Stats.Ranking, res.BenchRuns, NoBenchmarks)
+	}
+}
+
+// treeFiles returns the files under dir with their sizes.
+func treeFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		files = append(files, path+" "+fi.ModTime().String())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// lineOf returns the line of file holding text.
+func lineOf(t *testing.T, file, text string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line with %q", file, text)
+	return 0
+}

@@ -1,0 +1,3 @@
+module example.com/benchlib
+
+go 1.24
