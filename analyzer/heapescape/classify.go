@@ -592,7 +592,8 @@ func (fd *finding) outermostBody() *ast.BlockStmt {
 }
 
 // assignedOrAddressed reports whether v is assigned in body other than
-// by its declaration, incremented, or has its address taken.
+// by its declaration, incremented, or has its address taken, explicitly or
+// by a call of a method with a pointer receiver.
 func assignedOrAddressed(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
 	if body == nil {
 		return true
@@ -616,6 +617,17 @@ func assignedOrAddressed(info *types.Info, body *ast.BlockStmt, v *types.Var) bo
 			found = found || n.Op == token.AND && is(n.X)
 		case *ast.RangeStmt:
 			found = found || n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
+		case *ast.SelectorExpr:
+			// A method with a pointer receiver called on the variable
+			// takes its address (once.Do, value.Store): passed by value
+			// instead, the copy would be what the method changes.
+			if sel, ok := info.Selections[n]; ok && is(n.X) && sel.Kind() != types.FieldVal {
+				if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+					_, ptrRecv := sig.Recv().Type().(*types.Pointer)
+					_, ptrVar := v.Type().Underlying().(*types.Pointer)
+					found = found || ptrRecv && !ptrVar
+				}
+			}
 		}
 		return !found
 	})

@@ -416,3 +416,24 @@ func LastVias(load func(*StoreMsg) *StoreMsg, n int) (t uint64) {
 	}
 	return t
 }
+
+// session's fail captures a sync.Once whose Do takes its address: passed
+// by value, the copy would be what Do changes (go-redis's miss session).
+func (p *publisher) session(retry bool) {
+	var once sync.Once
+	fail := func(err error) { // inherent: not reported by default
+		once.Do(func() { p.errs++ })
+		_ = err
+	}
+	if retry {
+		time.AfterFunc(time.Second, func() { fail(nil) })
+	}
+	fail(nil)
+}
+
+// Sessions opens sessions in a loop.
+func Sessions(p *publisher, n int) {
+	for i := range n {
+		p.session(i > 0)
+	}
+}
