@@ -378,6 +378,10 @@ func loadProfiles(ctx context.Context, cfg *Config) (*pgo.Hotness, error) {
 	loaded := pgo.ListedNames(listing)
 	for _, c := range hot.Coverage(func(pkg string) bool { return loaded[pkg] }) {
 		switch {
+		case cfg.measured:
+			// The module's own benchmarks: a short one may spend all its
+			// few samples in the runtime, which says nothing about the
+			// profile's origin.
 		case c.Percent == 0:
 			return nil, fmt.Errorf("%s: none of the profile's samples is in the packages analysed (a profile of another program?)", c.Source)
 		case c.Percent < pgo.MinCoverage:
