@@ -197,6 +197,12 @@ func secondsFor(p *ProfileStats, n int64) int {
 	return (s + 9) / 10 * 10
 }
 
+// Count returns n and the noun that counts it, in the singular for 1:
+// "1 file", "2 files".
+func Count(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, one, many))
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

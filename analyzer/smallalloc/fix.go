@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"go/version"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/internal/funcname"
 )
 
@@ -44,8 +44,8 @@ func (c *checker) reportHoist(par parents, cand *candidate, v *types.Var, stmt, 
 	case why != "":
 	case c.inCommentBlock(stmt.Pos()):
 		why = noFixComments
-	case slices.ContainsFunc(reset, isClear) && !c.hasClear(stmt.Pos()):
-		why = noFixClear
+	case slices.ContainsFunc(reset, isClear) && c.tooOld(stmt.Pos(), "clear", "go1.21") != "":
+		why = c.tooOld(stmt.Pos(), "clear", "go1.21")
 	default:
 		indent, ok1 := c.indent(outer.Pos())
 		_, ok2 := c.indent(stmt.Pos())
@@ -80,7 +80,6 @@ func (c *checker) reportHoist(par parents, cand *candidate, v *types.Var, stmt, 
 const (
 	noFixNotMake  = "fixes are offered for make([]T, n) buffers only"
 	noFixComments = "gofmt would have to realign the trailing comments of the lines around it"
-	noFixClear    = "keeping make's zeroing needs clear, which the file's Go version (before 1.21) lacks"
 )
 
 // report reports diag, its message ended by why no fix is offered (when
@@ -236,8 +235,8 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 
 	var why string
 	switch {
-	case clear && !c.hasClear(stmt.Pos()):
-		why = noFixClear
+	case clear && c.tooOld(stmt.Pos(), "clear", "go1.21") != "":
+		why = c.tooOld(stmt.Pos(), "clear", "go1.21")
 	case c.inCommentBlock(stmt.Pos()):
 		why = noFixComments
 	default:
@@ -649,18 +648,10 @@ func (c *checker) deleteLine(stmt ast.Stmt) analysis.TextEdit {
 
 func isClear(s string) bool { return strings.HasPrefix(s, "clear(") }
 
-// hasClear reports whether the file at pos may use the clear builtin
-// (Go 1.21).
-func (c *checker) hasClear(pos token.Pos) bool {
-	f := c.fileOf(pos)
-	if f == nil {
-		return false
-	}
-	v := c.pass.TypesInfo.FileVersions[f]
-	if v == "" {
-		v = c.pass.Pkg.GoVersion()
-	}
-	return v == "" || version.Compare(v, "go1.21") >= 0
+// tooOld returns why the file at pos may not use feature, which came
+// with Go version v, or "" if it may.
+func (c *checker) tooOld(pos token.Pos, feature, v string) string {
+	return syntax.TooOld(c.pass, c.fileOf(pos), feature, v)
 }
 
 // inCommentBlock reports whether pos's line ends in a comment aligned

@@ -412,8 +412,10 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return exitError
 		}
-		fmt.Fprintf(os.Stderr, "goadvise: applied %d of %d fixes to %d files; %d findings have no automatic fix\n",
-			res.Applied, res.Findings, len(res.Files), len(findings)-res.Findings)
+		nofix := len(findings) - res.Findings
+		fmt.Fprintf(os.Stderr, "goadvise: applied %d of %s to %s; %s no automatic fix\n",
+			res.Applied, report.Count(res.Findings, "fix", "fixes"), report.Count(len(res.Files), "file", "files"),
+			report.Count(nofix, "finding has", "findings have"))
 	}
 	if status != exitOK {
 		return status

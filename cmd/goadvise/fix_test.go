@@ -67,3 +67,58 @@ func TestFixAcrossFiles(t *testing.T) {
 		t.Fatalf("the fixed module does not build:\n%s", stderr)
 	}
 }
+
+// TestFixOldGoVersion runs -fix on a module whose go.mod says go 1.12:
+// the fixes that would need package maps or slices (go1.21) are not
+// applied, the report says why, and the fixed module builds.
+func TestFixOldGoVersion(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
+	files := map[string]string{
+		"go.mod": "module example.com/old\n\ngo 1.12\n",
+		"eq.go": `package old
+
+import "reflect"
+
+// SameCounts compares two maps.
+func SameCounts(a, b map[string]int) bool {
+	return reflect.DeepEqual(a, b)
+}
+
+// SameIDs compares two slices.
+func SameIDs(a, b []int) bool {
+	return reflect.DeepEqual(a, b)
+}
+
+// SameBytes compares two byte slices.
+func SameBytes(a, b []byte) bool {
+	return reflect.DeepEqual(a, b)
+}
+`,
+	}
+	dir := t.TempDir()
+	gittest.WriteFiles(t, dir, files)
+	env := []string{"GOADVISE_CACHE=" + t.TempDir()}
+	stdout, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "deepequal", "./...")
+	if code != exitFindings {
+		t.Fatalf("check: exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"no automatic fix: maps.Equal needs go1.21 and this file is go1.12", "no automatic fix: slices.Equal needs go1.21 and this file is go1.12"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report does not say %q:\n%s", want, stdout)
+		}
+	}
+	_, stderr, code = runCmdEnv(t, dir, env, bin, "check", "-enable", "deepequal", "-fix", "./...")
+	if code != exitFindings {
+		t.Errorf("-fix: exit %d, want %d (two findings have no fix)\n%s", code, exitFindings, stderr)
+	}
+	if want := "applied 1 of 1 fix to 1 file; 2 findings have no automatic fix"; !strings.Contains(stderr, want) {
+		t.Errorf("-fix: stderr does not say %q:\n%s", want, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "eq.go"))
+	if !strings.Contains(string(got), "bytes.Equal(a, b)") || strings.Contains(string(got), "maps.Equal") || strings.Contains(string(got), "slices.Equal") {
+		t.Errorf("eq.go after -fix:\n%s", got)
+	}
+	if _, stderr, code := runCmd(t, dir, "go", "build", "./..."); code != 0 {
+		t.Fatalf("the fixed module does not build:\n%s", stderr)
+	}
+}
