@@ -333,11 +333,11 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		verifyStatus = vs
 		if cf.fix {
 			// Apply only what passed; the others stay reported.
-			return fixFindings(cf, dir, good, status)
+			return fixFindings(cf, dir, res.ModuleDir, good, status)
 		}
 	}
 	if cf.fix || cf.diff {
-		return fixFindings(cf, dir, findings, status)
+		return fixFindings(cf, dir, res.ModuleDir, findings, status)
 	}
 
 	r.Stats.DurationMS = time.Since(start).Milliseconds()
@@ -389,7 +389,11 @@ func writeOutput(path string, data []byte) error {
 	return atomicfile.WriteFile(path, data, atomicfile.Replace)
 }
 
-func fixFindings(cf checkFlags, dir string, findings []report.Finding, status int) int {
+// fixFindings applies the fixes of findings (or, with -diff, prints
+// them). Before any file is written, the changed packages and their
+// importers in the module in modDir (dir if "") are built and vetted with
+// the fixed files: if the fixes break them, nothing is written.
+func fixFindings(cf checkFlags, dir, modDir string, findings []report.Finding, status int) int {
 	res, err := report.ApplyFixes(findings, os.ReadFile)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
@@ -404,9 +408,15 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 			return exitError
 		}
 	} else {
+		if modDir == "" {
+			modDir = dir
+		}
 		// All files or none: Ctrl-C before the last write restores them.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := report.WriteFiles(ctx, res)
+		err := report.CheckBuild(ctx, modDir, nil, res)
+		if err == nil {
+			err = report.WriteFiles(ctx, res)
+		}
 		stop()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)

@@ -122,3 +122,78 @@ func SameBytes(a, b []byte) bool {
 		t.Fatalf("the fixed module does not build:\n%s", stderr)
 	}
 }
+
+// TestFixBreaksImporter runs -fix where a fix would break another package
+// of the module: smallalloc adds a field to Parser, which package use
+// builds with an unkeyed literal. The fixes are built and vetted before
+// anything is written: -fix fails, names the fix and the importer's
+// error, and no file changes.
+func TestFixBreaksImporter(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
+	files := map[string]string{
+		"go.mod": "module example.com/fx\n\ngo 1.26\n",
+		"parse.go": `package fx
+
+import "io"
+
+// Parser reads records.
+type Parser struct {
+	Src io.Reader
+}
+
+// Parse reads a header.
+func (p *Parser) Parse() (byte, error) {
+	buf := make([]byte, 4)
+	_, err := p.Src.Read(buf)
+	return buf[0], err
+}
+
+// All parses n headers.
+func All(p *Parser, n int) int {
+	total := 0
+	for range n {
+		b, _ := p.Parse()
+		total += int(b)
+	}
+	return total
+}
+`,
+		"use/use.go": `// Package use builds a Parser with an unkeyed literal.
+package use
+
+import (
+	"strings"
+
+	"example.com/fx"
+)
+
+// Header parses the header of s.
+func Header(s string) byte {
+	p := fx.Parser{strings.NewReader(s)}
+	b, _ := p.Parse()
+	return b
+}
+`,
+	}
+	dir := t.TempDir()
+	gittest.WriteFiles(t, dir, files)
+	env := []string{"GOADVISE_CACHE=" + t.TempDir()}
+	_, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "smallalloc", "-fix", "./...")
+	if code != exitError {
+		t.Errorf("-fix: exit %d, want %d", code, exitError)
+	}
+	for _, want := range []string{
+		"goadvise: the fixes would break the build, so no file was written:",
+		"use/use.go:12:37: too few values in struct literal of type fx.Parser",
+		"by 1 fix:\n\tparse.go:12: smallalloc: ",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("-fix: stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	for name, src := range files {
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != src {
+			t.Errorf("%s changed:\n%s", name, got)
+		}
+	}
+}
