@@ -128,6 +128,21 @@ func ApplyFixes(findings []Finding, readFile func(string) ([]byte, error)) (*Fix
 	return res, nil
 }
 
+// ChangesBehaviour returns, for a finding whose first fix says it changes
+// behaviour (its message ends in "(changes behaviour: ...)", as
+// deepequal's replacements of reflect.DeepEqual that treat nil and empty
+// alike do), what changes; "" for the others.
+func ChangesBehaviour(f Finding) string {
+	if len(f.Fixes) == 0 {
+		return ""
+	}
+	_, why, ok := strings.Cut(f.Fixes[0].Message, "(changes behaviour: ")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSuffix(why, ")")
+}
+
 func overlaps(a, b Edit) bool {
 	if a.File != b.File {
 		return false
