@@ -40,7 +40,9 @@ in the summary: -cold and -heapescape.all show them.
 Exit status: 0 no findings, 3 findings reported (findings not shown do
 not count), 1 usage error, load failure or tool error. With -fix, 0 when
 every finding was fixed. With -verify: 0 every measured fix kept, 1 a fix
-broke the tests or regressed, 2 the verification could not be done.`,
+broke the tests, regressed or was rejected, 2 the verification could not
+be done; with -fix -verify, the kept fixes are applied and the status is
+-verify's if a fix was not kept.`,
 		run: runCheck,
 	})
 }
@@ -332,8 +334,13 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 		verifyStatus = vs
 		if cf.fix {
-			// Apply only what passed; the others stay reported.
-			return fixFindings(cf, dir, res.ModuleDir, good, status)
+			// Apply only what passed; the others stay reported, and a
+			// fix rejected is -verify's exit status.
+			st := fixFindings(cf, dir, res.ModuleDir, good, status)
+			if st == exitOK && vs != verifyKept {
+				return vs
+			}
+			return st
 		}
 	}
 	if cf.fix || cf.diff {
