@@ -162,7 +162,8 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	run := pickFixes(ranked, vf.top, dirOf)
-	fmt.Fprintf(os.Stderr, "goadvise: -verify: trying the fixes of the top %d findings that have one%s\n", len(run.fixes), skippedNote(run.skipped))
+	fmt.Fprintf(os.Stderr, "goadvise: -verify: trying the %s of the top %s%s\n",
+		report.Plural(len(run.fixes), "fix", "fixes"), report.Count(len(run.fixes), "finding that has one", "findings that have one"), skippedNote(run.skipped))
 	chooser := &benchChooser{pattern: vf.bench, moduleDir: moduleDir, cover: map[string]*bench.Coverage{}, coverErr: map[string]error{}}
 	status := verifyKept
 	for _, v := range run.fixes {
@@ -408,11 +409,7 @@ func skippedNote(skipped map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", a, k))
 	}
 	sort.Strings(parts)
-	what := "findings"
-	if n == 1 {
-		what = "finding"
-	}
-	return fmt.Sprintf("; passed over %d %s ranked among them that have no fix (%s)", n, what, strings.Join(parts, ", "))
+	return fmt.Sprintf("; passed over %s ranked among them that %s no fix (%s)", report.Count(n, "finding", "findings"), report.Plural(n, "has", "have"), strings.Join(parts, ", "))
 }
 
 // allocsDelta returns the change of allocs/op summed over the benchmarks
@@ -462,7 +459,7 @@ func (run *verifyRun) write(dir, moduleDir, benchFlag string, kept []report.Find
 	if unmeasured > 0 {
 		notMeasured = fmt.Sprintf(", %d not measured (no benchmark runs the finding's line)", unmeasured)
 	}
-	fmt.Fprintf(&md, "%d of %d fixes kept%s%s.\n", len(keptFindings(run.fixes)), len(run.fixes), notMeasured, skippedNote(run.skipped))
+	fmt.Fprintf(&md, "%d of %s kept%s%s.\n", len(keptFindings(run.fixes)), report.Count(len(run.fixes), "fix", "fixes"), notMeasured, skippedNote(run.skipped))
 	if len(kept) == 0 && len(keptFindings(run.fixes)) > 0 {
 		fmt.Fprintf(&md, "\nThe kept fixes do not hold together: fixes.patch is empty, as -fix would apply none of them.\n")
 	}

@@ -188,7 +188,7 @@ func TestPickFixes(t *testing.T) {
 	}
 	// No fix at all: every finding was passed over.
 	run = pickFixes(ranked[:1], 10, dirs)
-	if got, want := skippedNote(run.skipped), "; passed over 1 finding ranked among them that have no fix (heapescape 1)"; len(run.fixes) != 0 || got != want {
+	if got, want := skippedNote(run.skipped), "; passed over 1 finding ranked among them that has no fix (heapescape 1)"; len(run.fixes) != 0 || got != want {
 		t.Errorf("without fixes: %d picked, skippedNote = %q, want %q", len(run.fixes), got, want)
 	}
 }
