@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -268,7 +269,7 @@ func (fd *finding) reuseAdvice() (advice, noFix string) {
 		return "", ""
 	}
 	obj := fieldOrGlobal(info, target)
-	if obj == nil || obj.Exported() && !isField(obj) || obj.Pkg() != fd.pass.Pkg {
+	if obj == nil || obj.Exported() && !isField(obj) || obj.Pkg() != fd.pass.Pkg || fd.freshContainer(target) {
 		return "", ""
 	}
 	var made string // what the allocation makes: "map" or "slice"
@@ -319,6 +320,73 @@ func (fd *finding) reuseAdvice() (advice, noFix string) {
 		TextEdits: []analysis.TextEdit{{Pos: as.Pos(), End: as.End(), NewText: []byte(repl)}},
 	}
 	return advice, ""
+}
+
+// freshContainer reports whether target (x.f, x.a.f) belongs to a local
+// variable that its function declares with a new value (x := &T{...},
+// T{...}, new(T), or var x T): the field is nil each time the code runs,
+// and there is no old map or slice to reuse (badger's newTransaction
+// makes txn.pendingWrites for the txn it has just allocated).
+func (fd *finding) freshContainer(target ast.Expr) bool {
+	root := ast.Unparen(target)
+	for {
+		switch x := root.(type) {
+		case *ast.SelectorExpr:
+			root = ast.Unparen(x.X)
+			continue
+		case *ast.StarExpr:
+			root = ast.Unparen(x.X)
+			continue
+		}
+		break
+	}
+	id, ok := root.(*ast.Ident)
+	if !ok || root == ast.Unparen(target) {
+		return false
+	}
+	v, ok := fd.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == fd.pass.Pkg.Scope() {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(fd.file, v.Pos(), v.Pos())
+	if len(path) < 2 {
+		return false
+	}
+	var init ast.Expr
+	switch d := path[1].(type) {
+	case *ast.AssignStmt:
+		if d.Tok != token.DEFINE || len(d.Lhs) != len(d.Rhs) {
+			return false
+		}
+		for i, l := range d.Lhs {
+			if l.Pos() == v.Pos() {
+				init = d.Rhs[i]
+			}
+		}
+	case *ast.ValueSpec:
+		if len(d.Values) == 0 {
+			return true // var x T: the zero value
+		}
+		if len(d.Values) != len(d.Names) {
+			return false
+		}
+		for i, n := range d.Names {
+			if n.Pos() == v.Pos() {
+				init = d.Values[i]
+			}
+		}
+	}
+	switch e := ast.Unparen(init).(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.UnaryExpr:
+		_, lit := ast.Unparen(e.X).(*ast.CompositeLit)
+		return e.Op == token.AND && lit
+	case *ast.CallExpr:
+		b, ok := typeutil.Callee(fd.pass.TypesInfo, e).(*types.Builtin)
+		return ok && b.Name() == "new"
+	}
+	return false
 }
 
 // freeKeyName returns a name for the key of a loop over the map target
