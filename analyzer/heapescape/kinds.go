@@ -328,6 +328,13 @@ func (fd *finding) reuseAdvice() (advice, noFix string) {
 // and there is no old map or slice to reuse (badger's newTransaction
 // makes txn.pendingWrites for the txn it has just allocated).
 func (fd *finding) freshContainer(target ast.Expr) bool {
+	return fd.fresh(target, 0)
+}
+
+// fresh is freshContainer for target, reached through depth variables
+// initialized with a part of another (s := &c.shards[i], where c is
+// fresh).
+func (fd *finding) fresh(target ast.Expr, depth int) bool {
 	root := ast.Unparen(target)
 	for {
 		switch x := root.(type) {
@@ -337,11 +344,21 @@ func (fd *finding) freshContainer(target ast.Expr) bool {
 		case *ast.StarExpr:
 			root = ast.Unparen(x.X)
 			continue
+		case *ast.IndexExpr:
+			// An element of a fresh value's array or slice (made with
+			// it, or the function would not have one yet).
+			root = ast.Unparen(x.X)
+			continue
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				root = ast.Unparen(x.X)
+				continue
+			}
 		}
 		break
 	}
 	id, ok := root.(*ast.Ident)
-	if !ok || root == ast.Unparen(target) {
+	if !ok || root == ast.Unparen(target) || depth > 3 {
 		return false
 	}
 	v, ok := fd.pass.TypesInfo.Uses[id].(*types.Var)
@@ -380,11 +397,15 @@ func (fd *finding) freshContainer(target ast.Expr) bool {
 	case *ast.CompositeLit:
 		return true
 	case *ast.UnaryExpr:
-		_, lit := ast.Unparen(e.X).(*ast.CompositeLit)
-		return e.Op == token.AND && lit
+		if _, lit := ast.Unparen(e.X).(*ast.CompositeLit); lit {
+			return e.Op == token.AND
+		}
+		return fd.fresh(e, depth+1)
 	case *ast.CallExpr:
 		b, ok := typeutil.Callee(fd.pass.TypesInfo, e).(*types.Builtin)
 		return ok && b.Name() == "new"
+	case *ast.SelectorExpr, *ast.IndexExpr:
+		return fd.fresh(e, depth+1)
 	}
 	return false
 }

@@ -201,3 +201,25 @@ func NewIndex(words []string) *Index {
 	}
 	return x
 }
+
+type shard struct {
+	seen map[string]bool
+}
+
+type sharded struct {
+	shards []shard
+}
+
+// newSharded makes the maps of the shards of the value it has just made,
+// through a pointer to each: there is no old map to reuse either.
+func newSharded(n int) *sharded {
+	c := &sharded{shards: make([]shard, n)}
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.seen = make(map[string]bool)
+	}
+	return c
+}
+
+// Shards keeps the value made.
+var Shards = newSharded(4)
