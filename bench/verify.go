@@ -9,10 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/tools/cover"
 
 	"github.com/goadvise/goadvise/worktree"
 
@@ -46,6 +49,23 @@ type VerifyOptions struct {
 	// overlap.
 	Edits []FileEdit
 
+	// CoverLines are lines of the package's files, before the edits
+	// (File as in Edits), that the package's tests should execute:
+	// VerifyResult.Uncovered lists those they do not. An edit that
+	// changes behaviour is trusted only where a test runs it.
+	CoverLines []FileLine
+
+	// Snapshot, if set, is called with the copy's directory of ModuleDir
+	// before the edits are applied (edited false), and after the tests
+	// pass with them (edited true): the caller records there what the
+	// compiler decides for the whole module, which the package's own
+	// benchmarks do not see. An error it returns is Verify's.
+	Snapshot func(ctx context.Context, moduleDir string, edited bool) error
+
+	// ModuleDir is the directory of the user's module whose copy
+	// Snapshot is given; "" means Dir.
+	ModuleDir string
+
 	// Bench, Count, Benchtime, CPU, Alpha, Threshold and Progress are as
 	// in Options.
 	Bench            string
@@ -53,6 +73,12 @@ type VerifyOptions struct {
 	Benchtime, CPU   string
 	Alpha, Threshold float64
 	Progress         io.Writer
+}
+
+// A FileLine is a line of a file.
+type FileLine struct {
+	File string // absolute or relative to VerifyOptions.Dir
+	Line int
 }
 
 // A VerifyResult reports the effect of a set of edits.
@@ -75,6 +101,10 @@ type VerifyResult struct {
 	// Comparison compares the benchmarks before (base) and after (head)
 	// the edits; nil if the tests failed or there are no benchmarks.
 	Comparison *Comparison
+
+	// Uncovered are the VerifyOptions.CoverLines that no test of the
+	// package executes.
+	Uncovered []FileLine
 }
 
 // Regressed reports whether the edits broke the tests or made a benchmark
@@ -218,6 +248,31 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		before.pkgs[pkg.importPath] = &b
 	}
 
+	if len(opts.CoverLines) > 0 {
+		if res, err = uncovered(ctx, cdir, pkg, dir, opts.CoverLines, filepath.Join(tmp, "tests.cover")); err != nil {
+			return nil, err
+		}
+	} else {
+		res = &VerifyResult{}
+	}
+	cmod := cdir
+	if opts.Snapshot != nil {
+		if opts.ModuleDir != "" {
+			m, err := filepath.Abs(opts.ModuleDir)
+			if err != nil {
+				return nil, err
+			}
+			r, err := filepath.Rel(root, realPath(m))
+			if err != nil || strings.HasPrefix(r, "..") {
+				return nil, fmt.Errorf("verify: the module %s is outside the tree copied from %s", opts.ModuleDir, root)
+			}
+			cmod = filepath.Join(tmp, "src", r)
+		}
+		if err := opts.Snapshot(ctx, cmod, false); err != nil {
+			return nil, err
+		}
+	}
+
 	write := func(edited bool) error {
 		for _, fe := range files {
 			data := fe.orig
@@ -233,7 +288,6 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 	if err := write(true); err != nil {
 		return nil, err
 	}
-	res = &VerifyResult{}
 	tested := []string{pkg.importPath}
 	for _, t := range opts.Tests {
 		if !slices.Contains(tested, t) {
@@ -258,6 +312,11 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		return res, nil
 	}
 	res.TestsPassed = true
+	if opts.Snapshot != nil {
+		if err := opts.Snapshot(ctx, cmod, true); err != nil {
+			return nil, err
+		}
+	}
 	if !pkg.hasTests {
 		res.NoBenchmarks = true
 		return res, nil
@@ -280,6 +339,47 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 	}
 	res.Comparison = compare(bset, hset, opts.Alpha, opts.Threshold)
 	res.Comparison.BaseLabel, res.Comparison.HeadLabel = before.label, after.label
+	return res, nil
+}
+
+// uncovered runs the tests of pkg in cdir with coverage, into profile,
+// and returns a result whose Uncovered are the lines they do not execute.
+// Files of lines are resolved in dir.
+func uncovered(ctx context.Context, cdir string, pkg *testBinary, dir string, lines []FileLine, profile string) (*VerifyResult, error) {
+	res := &VerifyResult{}
+	ran := make(map[string][]cover.ProfileBlock) // by file base name
+	if pkg.hasTests {
+		cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-covermode=set", "-coverprofile="+profile, pkg.importPath)
+		cmd.Dir = cdir
+		var buf bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &buf, &buf
+		gocmd.InterruptOnCancel(cmd)
+		if err := cmd.Run(); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("verify: measuring the coverage of the tests of %s: %v\n%s", pkg.importPath, err, gocmd.Tail(buf.String(), 20))
+		}
+		ps, err := cover.ParseProfiles(profile)
+		if err != nil {
+			return nil, fmt.Errorf("verify: coverage of the tests of %s: %w", pkg.importPath, err)
+		}
+		for _, p := range ps {
+			ran[path.Base(p.FileName)] = append(ran[path.Base(p.FileName)], p.Blocks...)
+		}
+	}
+	for _, l := range lines {
+		covered := false
+		for _, b := range ran[filepath.Base(l.File)] {
+			if b.Count > 0 && b.StartLine <= l.Line && l.Line <= b.EndLine {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			res.Uncovered = append(res.Uncovered, l)
+		}
+	}
 	return res, nil
 }
 

@@ -195,7 +195,7 @@ func TestDiff(t *testing.T) {
 	for _, want := range []string{
 		"example.com/dfx/calc.Dist: new heap escape of p",
 		"example.com/dfx/calc.mix is no longer inlinable: function too complex: cost ",
-		"example.com/dfx/calc.Sum: 1 call(s) to mix no longer inlined",
+		"example.com/dfx/calc.Sum: 1 call to mix no longer inlined",
 	} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("gate failures lack %q:\n%s", want, joined)
@@ -208,7 +208,7 @@ func TestDiff(t *testing.T) {
 	var text bytes.Buffer
 	rep.Write(&text, "text")
 	for _, want := range []string{
-		"goadvise diff: HEAD (", "-> working tree, 2 package(s)",
+		"goadvise diff: HEAD (", "-> working tree, 2 packages",
 		"! Dist  [NOT TOUCHED by the diff",
 		"  mix  [changed by the diff]\n    no longer inlinable: function too complex: cost ",
 		fmt.Sprintf("      lost call site: calc/calc.go:%d:10 in example.com/dfx/calc.Sum", lineOf(calcBase, "h = mix(h, x)")),
@@ -372,7 +372,7 @@ func TestDiffProfile(t *testing.T) {
 		}
 	}
 	fails := rep.GateFailures([]string{GateEscapes, GateInline})
-	if len(fails) != 2 || !strings.Contains(fails[0], "calc.Sum: 1 call(s) to mix no longer inlined") || !strings.Contains(fails[1], "calc.mix is no longer inlinable") {
+	if len(fails) != 2 || !strings.Contains(fails[0], "calc.Sum: 1 call to mix no longer inlined") || !strings.Contains(fails[1], "calc.mix is no longer inlinable") {
 		t.Errorf("gate failures with a profile = %q, want Sum's lost inlining and mix only", fails)
 	}
 	var text bytes.Buffer

@@ -167,13 +167,13 @@ func TestGate(t *testing.T) {
 	}}
 	got := strings.Join(rep.GateFailures(checks), "\n")
 	want := "p.go:3:2: p.Cold: new heap escape of x (interface conversion)\n" +
-		"p.Hot: 2 call(s) to f no longer inlined\n" +
+		"p.Hot: 2 calls to f no longer inlined\n" +
 		"p.f is no longer inlinable: function too complex: cost 90 exceeds budget 80"
 	if got != want {
 		t.Errorf("failures without a profile:\n%s\nwant:\n%s", got, want)
 	}
 	rep.Profile = "cpu.pprof" // only hot functions count
-	if got := rep.GateFailures(checks); len(got) != 1 || got[0] != "p.Hot: 2 call(s) to f no longer inlined" {
+	if got := rep.GateFailures(checks); len(got) != 1 || got[0] != "p.Hot: 2 calls to f no longer inlined" {
 		t.Errorf("failures with a profile = %q", got)
 	}
 	if got := rep.GateFailures([]string{GateBounds}); len(got) != 1 || !strings.Contains(got[0], "new index bounds check") {

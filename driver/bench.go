@@ -99,7 +99,7 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 		if len(notRun) > 5 {
 			names += fmt.Sprintf(" and %d more", len(notRun)-5)
 		}
-		cfg.warn(fmt.Sprintf("%d %s not run, the -bench-budget of %v being spent: %s", len(notRun), plural(len(notRun), "benchmark", "benchmarks"), budget(cfg.Bench.Budget), names))
+		cfg.warn(fmt.Sprintf("%d %s not run, the -bench-budget of %v being spent: %s", len(notRun), report.Plural(len(notRun), "benchmark", "benchmarks"), budget(cfg.Bench.Budget), names))
 	}
 	cfg.benchRuns = m.Runs
 	if len(m.Benchmarks) == 0 {
@@ -109,7 +109,7 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 		return nil, nil
 	}
 	cfg.warn(fmt.Sprintf("measured %d %s of %d %s (%d from the cache) in %v",
-		len(m.Benchmarks), plural(len(m.Benchmarks), "benchmark", "benchmarks"), m.Packages, plural(m.Packages, "package", "packages"),
+		len(m.Benchmarks), report.Plural(len(m.Benchmarks), "benchmark", "benchmarks"), m.Packages, report.Plural(m.Packages, "package", "packages"),
 		m.Cached, time.Since(start).Round(100*time.Millisecond)))
 
 	var out []*measuredBench
@@ -154,8 +154,10 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 	}
 	if len(cfg.Profiles) == 0 {
 		cfg.warn("the benchmarks ran too briefly for a CPU profile sample; raise -benchtime")
-		cfg.Heap = nil
-		return nil, nil
+		if len(cfg.Heap) == 0 {
+			return nil, nil
+		}
+		// The allocations counted still rank and cost the findings.
 	}
 	return out, nil
 }
@@ -209,6 +211,9 @@ func benchCosts(findings []report.Finding, benches []*measuredBench) {
 			costs = costs[:maxBenchCosts]
 		}
 		f.Benchmarks = costs
+		if len(costs) > 0 {
+			f.Sampled = true
+		}
 	}
 }
 
@@ -237,13 +242,6 @@ func perOp(v float64) string {
 		return strconv.FormatFloat(float64(int64(v+0.5)), 'f', -1, 64)
 	}
 	return strconv.FormatFloat(float64(int64(v*100+0.5))/100, 'f', -1, 64)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // budget returns the budget of a run.

@@ -160,3 +160,31 @@ func lineOf(t *testing.T, file, text string) int {
 	t.Fatalf("%s has no line with %q", file, text)
 	return 0
 }
+
+// TestBenchNoCPUSample runs check -bench for one iteration, too short for
+// a CPU sample in the module: the allocation the heap profile counted is
+// still shown, first, with its allocs/op (the CPU profile alone would call
+// the code never run, and cold).
+func TestBenchNoCPUSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks a fixture module")
+	}
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/benchlib")); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{
+		Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(),
+		Bench: &BenchConfig{Bench: "Reader", Benchtime: "1x", Budget: time.Minute},
+		Warn:  func(string) {},
+	}
+	res, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := res.Report.Findings
+	if len(fs) == 0 || fs[0].Analyzer != "smallalloc" || len(fs[0].Benchmarks) == 0 || fs[0].Benchmarks[0].AllocsPerOp != 2 {
+		t.Fatalf("findings %+v; want smallalloc first, at 2 allocs/op", fs)
+	}
+}

@@ -71,10 +71,11 @@ type Config struct {
 	Warn func(msg string)
 
 	progress   func(string)
-	listing    *load.Listing // the packages listed with their dependencies, once listed
-	measured   bool          // the profiles are those Bench measured
-	benchRuns  int           // test binaries built or run by Bench
-	benchmarks int           // benchmarks Bench measured
+	listing    *load.Listing    // the packages listed with their dependencies, once listed
+	measured   bool             // the profiles are those Bench measured
+	benches    []*measuredBench // what Bench measured, for the findings' per-operation costs
+	benchRuns  int              // test binaries built or run by Bench
+	benchmarks int              // benchmarks Bench measured
 }
 
 func (c *Config) warn(msg string) {
@@ -135,7 +136,7 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 		if err != nil {
 			return nil, fmt.Errorf("-bench: %w", err)
 		}
-		cfg.measured, cfg.benchmarks = len(benches) > 0, len(benches)
+		cfg.measured, cfg.benchmarks, cfg.benches = len(benches) > 0, len(benches), benches
 	}
 	var hot *pgo.Hotness
 	if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
@@ -174,7 +175,6 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	benchCosts(ranked, benches)
 	res.Report, res.Ranked, res.BenchRuns = r, ranked, cfg.benchRuns
 	return res, nil
 }
@@ -204,6 +204,9 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// weighed once.
 	findings = report.Merge(findings)
 	crossPackage(findings, ar)
+	// What the module's own benchmarks measured at each line: a line
+	// whose allocations they counted ran, even with no CPU sample.
+	benchCosts(findings, cfg.benches)
 	// Findings in excluded files are dropped, after Merge so that each
 	// cost counts once.
 	excluded := 0

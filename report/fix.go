@@ -24,6 +24,14 @@ type FixResult struct {
 	Applied  int                   // fixes applied
 	Skipped  []string              // fixes not applied, with the reason
 	Findings int                   // findings that had a fix
+	Fixes    []AppliedFix          // the fixes applied, in rank order
+}
+
+// An AppliedFix is one fix of a FixResult: which finding it fixes, and
+// the files it edits.
+type AppliedFix struct {
+	Name  string   // the finding: "parse.go:5: smallalloc: Declare buf before the loop"
+	Files []string // absolute paths
 }
 
 // FileChange is the old and new content of one fixed file.
@@ -70,9 +78,17 @@ func ApplyFixes(findings []Finding, readFile func(string) ([]byte, error)) (*Fix
 			res.Skipped = append(res.Skipped, conflict+" (run again to apply it)")
 			continue
 		}
+		af := AppliedFix{Name: fmt.Sprintf("%s:%d: %s", filepath.Base(f.File), f.Line, f.Analyzer)}
+		if fix.Message != "" {
+			af.Name += ": " + fix.Message
+		}
 		for _, e := range fresh {
 			taken[e.File] = append(taken[e.File], e)
+			if !slices.Contains(af.Files, e.File) {
+				af.Files = append(af.Files, e.File)
+			}
 		}
+		res.Fixes = append(res.Fixes, af)
 		res.Applied++
 	}
 
@@ -110,6 +126,21 @@ func ApplyFixes(findings []Finding, readFile func(string) ([]byte, error)) (*Fix
 		res.Files[file] = FileChange{Old: old, New: out}
 	}
 	return res, nil
+}
+
+// ChangesBehaviour returns, for a finding whose first fix says it changes
+// behaviour (its message ends in "(changes behaviour: ...)", as
+// deepequal's replacements of reflect.DeepEqual that treat nil and empty
+// alike do), what changes; "" for the others.
+func ChangesBehaviour(f Finding) string {
+	if len(f.Fixes) == 0 {
+		return ""
+	}
+	_, why, ok := strings.Cut(f.Fixes[0].Message, "(changes behaviour: ")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSuffix(why, ")")
 }
 
 func overlaps(a, b Edit) bool {

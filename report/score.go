@@ -173,7 +173,7 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		for l := f.Line + 1; l <= f.EndLine; l++ {
 			f.Hot.Flat += h.Line(f.File, l).Flat
 		}
-		f.Sampled = fn.Cum > 0 || w.Cum > 0
+		f.Sampled = f.Sampled || fn.Cum > 0 || w.Cum > 0 // or measured by -bench (set before)
 		f.Callers = nil
 		var share float64
 		switch kind := scoring[f.Analyzer]; kind {
@@ -239,7 +239,7 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 			f.Cost = strings.Replace(f.Cost, pct(share*float64(n)), pct(share), 1) + fmt.Sprintf(" (the line's share split among %d findings)", n)
 		}
 		if f.Samples < MinSamples && f.Sampled {
-			f.Cost += fmt.Sprintf(" (%d %s: too few to measure)", f.Samples, plural(int(f.Samples), "sample", "samples"))
+			f.Cost += fmt.Sprintf(" (%d %s: too few to measure)", f.Samples, Plural(int(f.Samples), "sample", "samples"))
 		}
 		if !f.Sampled {
 			f.Cost = "never sampled in the profile"
@@ -356,11 +356,11 @@ func ScoreText(f Finding) string {
 	case f.Samples == 0 && f.Score == 0:
 		return "0%"
 	case !Measurable(f):
-		b := pct(f.Floor / 100)
+		b := pct(min(f.Floor, 100) / 100) // a profile of fewer than MinSamples samples bounds nothing below all of it
 		if !strings.HasPrefix(b, "<") {
 			b = "<" + b
 		}
-		return fmt.Sprintf("%s (%d %s)", b, f.Samples, plural(int(f.Samples), "sample", "samples"))
+		return fmt.Sprintf("%s (%d %s)", b, f.Samples, Plural(int(f.Samples), "sample", "samples"))
 	}
 	return pct(f.Score / 100)
 }

@@ -82,7 +82,7 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 		for _, h := range p.Inside {
 			what := "no finding"
 			if h.Findings > 0 {
-				what = fmt.Sprintf("%d %s", h.Findings, plural(h.Findings, "finding", "findings"))
+				what = fmt.Sprintf("%d %s", h.Findings, Plural(h.Findings, "finding", "findings"))
 			}
 			fmt.Fprintf(&b, "  %6.2f%% flat %6.2f%% cum  %s (%s)\n", h.Flat, h.Cum, h.Function, what)
 		}
@@ -143,34 +143,47 @@ func (c *lineCache) get(file string, line int) (string, bool) {
 func writeSummary(w io.Writer, r *Report) error {
 	s := r.Stats
 	var b strings.Builder
-	pkgs := fmt.Sprintf("%d %s", s.Packages, plural(s.Packages, "package", "packages"))
+	// The findings are in the packages that hold them; the packages
+	// analysed are more when some have none.
+	in := make(map[string]bool)
+	for _, f := range r.Findings {
+		in[f.Package] = true
+	}
+	pkgs := Count(s.Packages, "package", "packages")
+	if len(in) > 0 && len(in) != s.Packages {
+		pkgs = Count(len(in), "package", "packages") + fmt.Sprintf(" (of %d analysed)", s.Packages)
+	}
 	switch {
 	case s.Findings == 0:
-		fmt.Fprintf(&b, "no findings in %s", pkgs)
+		fmt.Fprintf(&b, "no findings in %s", Count(s.Packages, "package", "packages"))
 	case s.Findings < s.Total:
 		fmt.Fprintf(&b, "%d of %d findings shown in %s", s.Findings, s.Total, pkgs)
 	default:
-		fmt.Fprintf(&b, "%d %s in %s", s.Findings, plural(s.Findings, "finding", "findings"), pkgs)
+		fmt.Fprintf(&b, "%s in %s", Count(s.Findings, "finding", "findings"), pkgs)
 	}
 	if s.Failed > 0 {
 		fmt.Fprintf(&b, "; %d %s failed to load and %s not analysed (see the errors above)",
-			s.Failed, plural(s.Failed, "package", "packages"), plural(s.Failed, "was", "were"))
+			s.Failed, Plural(s.Failed, "package", "packages"), Plural(s.Failed, "was", "were"))
 	}
 	if p := s.Profile; p != nil && s.Findings > 0 {
-		top := min(5, s.Findings)
+		// The five first, or all that -top let through.
+		top := min(5, s.Findings, len(r.Findings))
+		if s.Findings < s.Total {
+			top = min(s.Findings, len(r.Findings))
+		}
 		cover := 0.0
 		for _, f := range r.Findings[:top] {
 			cover += f.Score
 		}
-		fmt.Fprintf(&b, ", top %d cover ~%.1f%% of CPU", top, cover)
+		fmt.Fprintf(&b, ", top %d %s ~%.1f%% of CPU", top, Plural(top, "covers", "cover"), cover)
 	}
 	if p := s.Profile; p != nil && p.Benchmarks > 0 {
-		fmt.Fprintf(&b, "; %d samples from %d %s", p.Samples, p.Benchmarks, plural(p.Benchmarks, "benchmark", "benchmarks"))
+		fmt.Fprintf(&b, "; %s from %s", Count(int(p.Samples), "sample", "samples"), Count(p.Benchmarks, "benchmark", "benchmarks"))
 		if p.Samples < MinProfileSamples {
 			b.WriteString(": a longer -benchtime gives a stabler ranking")
 		}
 	} else if p != nil && p.Samples < MinProfileSamples {
-		fmt.Fprintf(&b, "; %d samples: profile at least %d s for a stable ranking", p.Samples, secondsFor(p, MinProfileSamples))
+		fmt.Fprintf(&b, "; %s: profile at least %d s for a stable ranking", Count(int(p.Samples), "sample", "samples"), secondsFor(p, MinProfileSamples))
 	}
 	if s.Ranking == "static" && s.Findings > 0 {
 		b.WriteString("; ranking is static (hot-path tiers): give -profile cpu.pprof to rank by measured cost")
@@ -189,7 +202,7 @@ func writeSummary(w io.Writer, r *Report) error {
 	}
 	if s.HiddenInherent > 0 {
 		fmt.Fprintf(&b, "; %d inherent %s not shown (-heapescape.all shows them)",
-			s.HiddenInherent, plural(s.HiddenInherent, "allocation", "allocations"))
+			s.HiddenInherent, Plural(s.HiddenInherent, "allocation", "allocations"))
 	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "; %d suppressed by directives", s.Suppressed)
@@ -209,7 +222,14 @@ func secondsFor(p *ProfileStats, n int64) int {
 	return (s + 9) / 10 * 10
 }
 
-func plural(n int, one, many string) string {
+// Count returns n and the noun that counts it, in the singular for 1:
+// "1 file", "2 files".
+func Count(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, Plural(n, one, many))
+}
+
+// Plural returns one for 1 and many otherwise.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

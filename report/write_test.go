@@ -43,3 +43,43 @@ func TestRelatedText(t *testing.T) {
 		t.Errorf("text report:\n%s\nwant a line\n%s", b.String(), want)
 	}
 }
+
+// TestSummaryCounts checks that the summary's counts are true: the
+// packages that hold the findings, not all those analysed; the number of
+// findings whose CPU share is added up, under -top too; singular nouns
+// for one.
+func TestSummaryCounts(t *testing.T) {
+	findings := func(pkgs ...string) []Finding {
+		var out []Finding
+		for i, p := range pkgs {
+			out = append(out, Finding{Package: p, Score: float64(i + 1)})
+		}
+		return out
+	}
+	prof := &ProfileStats{Samples: 1, DurationS: 0.01}
+	for _, tc := range []struct {
+		name string
+		r    Report
+		want string
+	}{
+		{"distinct packages", Report{Stats: Stats{Packages: 5, Findings: 5, Total: 5}, Findings: findings("a", "a", "b", "b", "a")},
+			"5 findings in 2 packages (of 5 analysed)"},
+		{"one of one", Report{Stats: Stats{Packages: 1, Findings: 1, Total: 1}, Findings: findings("a")},
+			"1 finding in 1 package"},
+		{"top 8", Report{Stats: Stats{Packages: 1, Findings: 8, Total: 20, Profile: prof}, Findings: findings("a", "a", "a", "a", "a", "a", "a", "a")},
+			"8 of 20 findings shown in 1 package, top 8 cover ~36.0% of CPU; 1 sample: profile at least"},
+		{"without -top", Report{Stats: Stats{Packages: 1, Findings: 8, Total: 8, Profile: prof}, Findings: findings("a", "a", "a", "a", "a", "a", "a", "a")},
+			"8 findings in 1 package, top 5 cover ~15.0% of CPU"},
+	} {
+		var b strings.Builder
+		if err := writeSummary(&b, &tc.r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s: summary %q does not say %q", tc.name, b.String(), tc.want)
+		}
+	}
+	if got := Count(1, "file", "files") + ", " + Count(2, "file", "files") + ", " + Count(0, "fix", "fixes"); got != "1 file, 2 files, 0 fixes" {
+		t.Errorf("Count: %q", got)
+	}
+}

@@ -301,6 +301,14 @@ func report(pass *analysis.Pass, hot *hotpath.Result, uses *reflectUses, file *a
 		what = s.pkg + "." + s.fn
 	}
 
+	if s.pkg == "slices" || s.pkg == "maps" {
+		// Both packages came with go1.21, and their generic functions
+		// do not compile in an older file at all.
+		if tooOld := syntax.TooOld(pass, file, s.pkg+"."+s.fn, "go1.21"); tooOld != "" && fixable {
+			fixable, why = false, tooOld
+		}
+	}
+
 	info := hot.At(call.Pos())
 	msg := fmt.Sprintf("reflect.DeepEqual on %s uses reflection: use %s, which compares directly without allocating", tstr, what)
 	fixMsg := "Replace reflect.DeepEqual with " + what

@@ -28,6 +28,11 @@
 // or map equal to itself even when it holds NaN, and an Equal method defines
 // its own notion of equality (time.Time.Equal ignores the location).
 //
+// Package slices and maps came with go1.21: in a file of an older Go
+// version (go.mod's go line, or its //go:build line) their suggestions have
+// no automatic fix, and the message says why ("no automatic fix:
+// slices.Equal needs go1.21 and this file is go1.12").
+//
 // Calls in generated files are not reported. The message ends with the
 // hot-path tier of the call, and the diagnostic's Category is that tier.
 package deepequal

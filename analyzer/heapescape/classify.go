@@ -120,7 +120,11 @@ func (fd *finding) message() (string, bool) {
 		if fd.sizedAtRunTime() {
 			// make([]T, n) with n set per iteration: one buffer
 			// reused, grown when an iteration needs more.
-			advice = fd.avoid("declare one buffer before the loop and reuse it, growing it when an iteration needs more (buf = slices.Grow(buf[:0], n)[:n]), since it does not outlive an iteration, which saves the allocation of most iterations",
+			grow := "buf = slices.Grow(buf[:0], n)[:n]"
+			if !syntax.FileVersionAtLeast(fd.pass, fd.file, "go1.21") {
+				grow = "if cap(buf) < n { buf = make([]T, n) }; buf = buf[:n]" // package slices came with go1.21
+			}
+			advice = fd.avoid("declare one buffer before the loop and reuse it, growing it when an iteration needs more ("+grow+"), since it does not outlive an iteration, which saves the allocation of most iterations",
 				"the size changes per iteration")
 		} else {
 			advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration", "")

@@ -85,6 +85,17 @@ func TestKinds(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "kinds"), heapescape.Analyzer, "./...")
 }
 
+// TestKindsOldGo checks the kinds in a module whose go.mod says go 1.12:
+// the map is cleared with the loop of deletes, and sort is left alone
+// with the reason, since package slices and clear came with go1.21.
+func TestKindsOldGo(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	f := heapescape.Analyzer.Flags.Lookup("cold")
+	f.Value.Set("true")
+	t.Cleanup(func() { f.Value.Set("false") })
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "kinds112"), heapescape.Analyzer, "./...")
+}
+
 // TestInherent checks that with -all the allocations for which no change
 // is identified are reported, saying why they are inherent, also on error
 // paths.

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"go/version"
 	"strconv"
 	"strings"
 
@@ -188,8 +187,8 @@ func (fd *finding) hoistFix() (*analysis.SuggestedFix, string) {
 		moved = append(moved, lit.Type)
 		reset = "*" + nameMark + " = " + fd.text(lit)
 	}
-	if usesClear && !fd.hasClear(stmt.Pos()) {
-		return nil, "the clear builtin needs Go 1.21"
+	if why := syntax.TooOld(fd.pass, fd.file, "clear", "go1.21"); usesClear && why != "" {
+		return nil, why
 	}
 	for _, m := range moved {
 		if !fd.resolvesBefore(m, scope, outer.Pos()) {
@@ -663,14 +662,4 @@ func (fd *finding) indent(pos token.Pos) (string, bool) {
 	start := tf.Offset(tf.LineStart(tf.Line(pos)))
 	prefix := string(content[start:tf.Offset(pos)])
 	return prefix, strings.TrimLeft(prefix, " \t") == ""
-}
-
-// hasClear reports whether the file at pos may use the clear builtin
-// (Go 1.21).
-func (fd *finding) hasClear(pos token.Pos) bool {
-	v := fd.pass.TypesInfo.FileVersions[fd.file]
-	if v == "" {
-		v = fd.pass.Pkg.GoVersion()
-	}
-	return v == "" || version.Compare(v, "go1.21") >= 0
 }

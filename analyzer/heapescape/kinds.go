@@ -63,8 +63,8 @@ func (fd *finding) sortAdvice() (advice, noFix string) {
 	}
 	advice = fmt.Sprintf("call slices.%s with a comparison of two elements%s instead of sort.%s: sort takes the slice as an interface, which allocates on every call, and calls %s dynamically, where slices calls the comparison directly",
 		repl, natural, fn.Name(), what)
-	if !syntax.FileVersionAtLeast(fd.pass, fd.file, "go1.21") {
-		return advice, "the file's Go version predates package slices (go1.21)"
+	if why := syntax.TooOld(fd.pass, fd.file, "package slices", "go1.21"); why != "" {
+		return advice, why
 	}
 	fix, noFix := fd.sortFix(call, fn.Name())
 	fd.suggested = fix
@@ -301,16 +301,22 @@ func (fd *finding) reuseAdvice() (advice, noFix string) {
 	tgt := types.ExprString(target)
 	var repl string
 	if made == "map" {
-		advice = fmt.Sprintf("clear %s and reuse it instead of making a new map each time (if %s == nil { %s = %s } else { clear(%s) }), which keeps its storage from one call to the next: the package never lets the map out of %s, so nothing else holds the old one",
-			tgt, tgt, tgt, types.ExprString(e), tgt, tgt)
-		repl = fmt.Sprintf("if %s == nil {\n%s = %s\n} else {\nclear(%s)\n}", tgt, tgt, fd.source(e), tgt)
+		// Before go1.21, which brought clear, the loop that deletes
+		// every key is the spelling the compiler turns into the same
+		// call.
+		clearText, clearStmt := "clear("+tgt+")", "clear("+tgt+")"
+		if !syntax.FileVersionAtLeast(fd.pass, fd.file, "go1.21") {
+			k := freeKeyName(target)
+			clearText = fmt.Sprintf("for %s := range %s { delete(%s, %s) }", k, tgt, tgt, k)
+			clearStmt = fmt.Sprintf("for %s := range %s {\ndelete(%s, %s)\n}", k, tgt, tgt, k)
+		}
+		advice = fmt.Sprintf("clear %s and reuse it instead of making a new map each time (if %s == nil { %s = %s } else { %s }), which keeps its storage from one call to the next: the package never lets the map out of %s, so nothing else holds the old one",
+			tgt, tgt, tgt, types.ExprString(e), clearText, tgt)
+		repl = fmt.Sprintf("if %s == nil {\n%s = %s\n} else {\n%s\n}", tgt, tgt, fd.source(e), clearStmt)
 	} else {
 		advice = fmt.Sprintf("reuse the storage of %s instead of a new empty slice each time (%s = %s[:0]), which keeps its capacity from one call to the next: the package never lets the slice out of %s, so nothing else holds the old one",
 			tgt, tgt, tgt, tgt)
 		repl = fmt.Sprintf("%s = %s[:0]", tgt, tgt)
-	}
-	if made == "map" && !syntax.FileVersionAtLeast(fd.pass, fd.file, "go1.21") {
-		return advice, "the file's Go version predates clear (go1.21)"
 	}
 	if isField(obj) && !simpleOperand(target) {
 		return advice, "the fix would evaluate " + tgt + " several times"
@@ -438,6 +444,23 @@ func (fd *finding) freshValue(e ast.Expr, depth int) bool {
 		return true
 	}
 	return false
+}
+
+// freeKeyName returns a name for the key of a loop over the map target
+// that no identifier in target uses.
+func freeKeyName(target ast.Expr) string {
+	used := make(map[string]bool)
+	ast.Inspect(target, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			used[id.Name] = true
+		}
+		return true
+	})
+	name := "k"
+	for i := 1; used[name]; i++ {
+		name = fmt.Sprintf("k%d", i)
+	}
+	return name
 }
 
 // emptySlice reports whether e makes an empty slice: make(T, 0[, c]) or

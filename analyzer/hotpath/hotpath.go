@@ -200,6 +200,13 @@ func (r *Result) At(pos token.Pos) Info {
 	}
 	w := r.prof.Func(r.pkg + "." + info.Func)
 	switch {
+	case w.Cum == 0 && r.heapSaw(pos):
+		// No CPU sample, but the heap profile counted allocations at
+		// this line (a short benchmark of check -bench): it ran.
+		if info.Reason != "" {
+			info.Reason += "; "
+		}
+		info.Reason += "the heap profile saw it allocate"
 	case w.Cum == 0:
 		info.Tier, info.Reason = Cold, "never sampled in the profile"
 	case w.Cum >= HotShare:
@@ -211,6 +218,14 @@ func (r *Result) At(pos token.Pos) Info {
 		info.Reason += fmt.Sprintf("profile: %.2f%% of CPU in %s", w.Cum*100, info.Func)
 	}
 	return info
+}
+
+// heapSaw reports whether the heap profile counted allocations at the
+// line of pos.
+func (r *Result) heapSaw(pos token.Pos) bool {
+	p := r.fset.Position(pos)
+	_, objects := r.prof.HeapLine(p.Filename, p.Line)
+	return objects > 0
 }
 
 // Profiled reports whether the result comes from a profile.

@@ -259,6 +259,11 @@ func moveColdPath(pass *analysis.Pass, names *namer, fd *ast.FuncDecl, cp coldPa
 	}
 	name := names.next("goadviseCold")
 	result := "any"
+	for _, f := range pass.Files {
+		if f.FileStart <= fd.Pos() && fd.Pos() < f.FileEnd && !syntax.FileVersionAtLeast(pass, f, "go1.18") {
+			result = "interface{}" // any came with go1.18
+		}
+	}
 	call := fmt.Sprintf("%s(%s)", name, strings.Join(args, ", "))
 	replacement := "panic(" + call + ")"
 	if !cp.panics {

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"go/version"
 
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
@@ -106,11 +105,8 @@ func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 // the loop assigns it after its address is stored.
 func (c *checker) loopVar(v *types.Var, fn ast.Node) string {
 	f := c.file(v.Pos())
-	ver := c.pass.TypesInfo.FileVersions[f]
-	if ver == "" {
-		ver = c.pass.Pkg.GoVersion()
-	}
-	if ver == "" || version.Compare(ver, "go1.22") >= 0 {
+	why := syntax.TooOld(c.pass, f, "a variable per iteration", "go1.22")
+	if why == "" {
 		return ""
 	}
 	shared := false
@@ -128,7 +124,7 @@ func (c *checker) loopVar(v *types.Var, fn ast.Node) string {
 		return !shared
 	})
 	if shared {
-		return fmt.Sprintf("%s is a loop variable shared by the iterations (%s)", v.Name(), ver)
+		return fmt.Sprintf("%s is a loop variable shared by the iterations (%s)", v.Name(), why)
 	}
 	return ""
 }

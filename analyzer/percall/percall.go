@@ -19,6 +19,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/internal/funcname"
 )
 
@@ -287,15 +288,12 @@ func (st *state) call(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, recv
 	fname := funcLabel(fd, pass.TypesInfo)
 	d := analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Category: hot.Tier.String()}
 	if kind == argRecv {
-		d.Message = fmt.Sprintf("%s %s from the receiver's fields on every call of %s: build it once, in a field set when the receiver is created (or with sync.OnceValue), to save the work and its allocations per call; no automatic fix: where the receiver is created is for its type to decide [%s: %s]",
-			short, b.what, fname, hot.Tier, hot.Reason)
+		d.Message = fmt.Sprintf("%s %s from the receiver's fields on every call of %s: build it once, in a field set when the receiver is created (or with %s), to save the work and its allocations per call; no automatic fix: where the receiver is created is for its type to decide [%s: %s]",
+			short, b.what, fname, st.lazy(file, false), hot.Tier, hot.Reason)
 		pass.Report(d)
 		return
 	}
-	once := "sync.OnceValue"
-	if b.errRet {
-		once = "sync.OnceValues"
-	}
+	once := st.lazy(file, b.errRet)
 	why := ""
 	switch {
 	case b.suffix == "" && b.errRet:
@@ -316,6 +314,29 @@ func (st *state) call(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, recv
 	d.Message = fmt.Sprintf("%s with constant arguments %s on every call of %s: move it to a package-level variable (or %s for lazy initialization), so it is built once instead of once per call%s [%s: %s]",
 		short, b.what, fname, once, why, hot.Tier, hot.Reason)
 	pass.Report(d)
+}
+
+// lazy names the way to build a value on its first use in file:
+// sync.OnceValue, or sync.OnceValues for a value and an error, which came
+// with go1.21, or sync.Once in an older file.
+func (st *state) lazy(file *ast.File, errRet bool) string {
+	switch {
+	case !syntax.FileVersionAtLeast(st.pass, file, "go1.21"):
+		return "sync.Once"
+	case errRet:
+		return "sync.OnceValues"
+	}
+	return "sync.OnceValue"
+}
+
+// fileOf returns the file that holds pos, or nil.
+func (st *state) fileOf(pos token.Pos) *ast.File {
+	for _, f := range st.pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
 }
 
 // mutators are the methods that change a value percall would build once:
@@ -707,7 +728,7 @@ func (st *state) template(fd *ast.FuncDecl, call *ast.CallExpr, recv *types.Var,
 	reported[call] = true
 	reported[newCall] = true
 	src := "constant text"
-	where := "a package-level variable (template.Must at package level, or sync.OnceValues for lazy initialization)"
+	where := "a package-level variable (template.Must at package level, or " + st.lazy(st.fileOf(outer.Pos()), true) + " for lazy initialization)"
 	if kind == argRecv {
 		src = "the receiver's fields"
 		where = "a field set when the receiver is created"

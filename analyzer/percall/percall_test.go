@@ -1,6 +1,7 @@
 package percall_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -11,6 +12,12 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), percall.Analyzer, "a", "b", "c")
+}
+
+// TestOldGoVersion runs the analyzer on a module whose go.mod says go
+// 1.12, where the advice names sync.Once instead of sync.OnceValue.
+func TestOldGoVersion(t *testing.T) {
+	analysistest.Run(t, filepath.Join(analysistest.TestData(), "go112"), percall.Analyzer, "./...")
 }
 
 // TestNoFixSaysWhy checks that every finding without a fix says in its

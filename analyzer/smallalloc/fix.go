@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"go/version"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/internal/funcname"
 )
 
@@ -44,8 +44,8 @@ func (c *checker) reportHoist(par parents, cand *candidate, v *types.Var, stmt, 
 	case why != "":
 	case c.inCommentBlock(stmt.Pos()):
 		why = noFixComments
-	case slices.ContainsFunc(reset, isClear) && !c.hasClear(stmt.Pos()):
-		why = noFixClear
+	case slices.Contains(reset, "") && c.tooOld(stmt.Pos(), "clear", "go1.21") != "":
+		why = c.tooOld(stmt.Pos(), "clear", "go1.21") + ", and the elements have no zero constant to write in a loop"
 	default:
 		indent, ok1 := c.indent(outer.Pos())
 		_, ok2 := c.indent(stmt.Pos())
@@ -80,7 +80,6 @@ func (c *checker) reportHoist(par parents, cand *candidate, v *types.Var, stmt, 
 const (
 	noFixNotMake  = "fixes are offered for make([]T, n) buffers only"
 	noFixComments = "gofmt would have to realign the trailing comments of the lines around it"
-	noFixClear    = "keeping make's zeroing needs clear, which the file's Go version (before 1.21) lacks"
 )
 
 // report reports diag, its message ended by why no fix is offered (when
@@ -106,8 +105,12 @@ func (c *checker) resetStmts(v *types.Var, stmt ast.Stmt, cand *candidate, name 
 		if why := c.overwritten(v, stmt, cand); why != "" {
 			how = append(how, "reuse its contents as is ("+why+")")
 		} else {
-			reset = append(reset, "clear("+name+")")
-			how = append(how, "call clear("+name+") in each iteration to keep make's zeroing")
+			z := c.zeroing(stmt.Pos(), name, cand)
+			reset = append(reset, z)
+			if z == "" {
+				z = "clear(" + name + ")"
+			}
+			how = append(how, "call "+z+" in each iteration to keep make's zeroing")
 		}
 	}
 	return reset, strings.Join(how, " and ")
@@ -221,14 +224,21 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 	if cand.length < cand.capacity {
 		use = fmt.Sprintf("%s.%s[:%d]", recvName, fname, cand.length)
 	}
-	zero := ""
+	zero, zeroText := "", ""
 	clear := cand.length > 0
 	if clear {
 		if why := c.overwritten(v, stmt, cand); why != "" {
 			zero = " (" + why + ")"
 			clear = false
 		} else {
-			zero = ", then clear(" + v.Name() + ") to keep make's zeroing"
+			z := c.zeroing(stmt.Pos(), v.Name(), cand)
+			if z == "" {
+				zeroText = ""
+				z = "clear(" + v.Name() + ")"
+			} else {
+				zeroText = z
+			}
+			zero = ", then " + z + " to keep make's zeroing"
 		}
 	}
 	diag.Message = fmt.Sprintf("%s escapes to the heap %s on every call; add a field %s [%s]%s to %s and use %s%s, which %s but makes %s unsafe for concurrent calls on the same receiver",
@@ -236,13 +246,13 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 
 	var why string
 	switch {
-	case clear && !c.hasClear(stmt.Pos()):
-		why = noFixClear
+	case clear && zeroText == "":
+		why = c.tooOld(stmt.Pos(), "clear", "go1.21") + ", and the elements have no zero constant to write in a loop"
 	case c.inCommentBlock(stmt.Pos()):
 		why = noFixComments
 	default:
 		var fix analysis.SuggestedFix
-		if fix, why = c.fieldFix(td, cand, stmt, fname, lenText, elemText, use, fnName, clear, v.Name()); why == "" {
+		if fix, why = c.fieldFix(td, cand, stmt, fname, lenText, elemText, use, fnName, zeroText); why == "" {
 			diag.SuggestedFixes = []analysis.SuggestedFix{fix}
 			c.added[named.Obj()] = append(c.added[named.Obj()], fname)
 		}
@@ -252,7 +262,7 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 
 // fieldFix builds the edits that add the field and use it, or returns why
 // it cannot.
-func (c *checker) fieldFix(td typeDecl, cand *candidate, stmt ast.Stmt, fname, lenText, elemText, use, fnName string, clear bool, name string) (fix analysis.SuggestedFix, why string) {
+func (c *checker) fieldFix(td typeDecl, cand *candidate, stmt ast.Stmt, fname, lenText, elemText, use, fnName, zero string) (fix analysis.SuggestedFix, why string) {
 	tname := td.spec.Name.Name
 	// The element type must be spelled the same in the struct's file.
 	qualified := false
@@ -291,9 +301,9 @@ func (c *checker) fieldFix(td typeDecl, cand *candidate, stmt ast.Stmt, fname, l
 		},
 		{Pos: cand.expr.Pos(), End: cand.expr.End(), NewText: []byte(use)},
 	}
-	if clear {
+	if zero != "" {
 		eol := c.lineEnd(stmt.End())
-		edits = append(edits, analysis.TextEdit{Pos: eol, End: eol, NewText: []byte("\n" + stmtIndent + "clear(" + name + ")")})
+		edits = append(edits, analysis.TextEdit{Pos: eol, End: eol, NewText: []byte("\n" + stmtIndent + zero)})
 	}
 	fix.Message = fmt.Sprintf("Add field %s to reuse the buffer", fname)
 	fix.TextEdits = edits
@@ -647,20 +657,47 @@ func (c *checker) deleteLine(stmt ast.Stmt) analysis.TextEdit {
 	return analysis.TextEdit{Pos: stmt.Pos(), End: tf.Pos(end)}
 }
 
-func isClear(s string) bool { return strings.HasPrefix(s, "clear(") }
+// zeroing returns the statement that zeroes the slice name, which cand
+// makes, in the file at pos: clear(name), or before go1.21, which brought
+// clear, the loop that the compiler turns into the same call, when the
+// elements have a zero constant: for i := range name { name[i] = 0 }.
+// It returns "" when neither can be written.
+func (c *checker) zeroing(pos token.Pos, name string, cand *candidate) string {
+	if c.tooOld(pos, "clear", "go1.21") == "" {
+		return "clear(" + name + ")"
+	}
+	s, ok := cand.typ.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	var zero string
+	switch u := s.Elem().Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsNumeric != 0:
+			zero = "0"
+		case u.Info()&types.IsString != 0:
+			zero = `""`
+		case u.Info()&types.IsBoolean != 0:
+			zero = "false"
+		}
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		zero = "nil"
+	}
+	if zero == "" {
+		return ""
+	}
+	i := "i"
+	if name == i {
+		i = "j"
+	}
+	return fmt.Sprintf("for %s := range %s { %s[%s] = %s }", i, name, name, i, zero)
+}
 
-// hasClear reports whether the file at pos may use the clear builtin
-// (Go 1.21).
-func (c *checker) hasClear(pos token.Pos) bool {
-	f := c.fileOf(pos)
-	if f == nil {
-		return false
-	}
-	v := c.pass.TypesInfo.FileVersions[f]
-	if v == "" {
-		v = c.pass.Pkg.GoVersion()
-	}
-	return v == "" || version.Compare(v, "go1.21") >= 0
+// tooOld returns why the file at pos may not use feature, which came
+// with Go version v, or "" if it may.
+func (c *checker) tooOld(pos token.Pos, feature, v string) string {
+	return syntax.TooOld(c.pass, c.fileOf(pos), feature, v)
 }
 
 // inCommentBlock reports whether pos's line ends in a comment aligned

@@ -58,6 +58,12 @@ func TestAnalyzer(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c", "reuse")
 }
 
+// TestOldGoVersion runs the analyzer on a module whose go.mod says go
+// 1.12: no fix there uses clear, and the message says why.
+func TestOldGoVersion(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "go112"), smallalloc.Analyzer, "./...")
+}
+
 // TestNoFixSaysWhy checks that every finding without a fix says why in
 // its message, which stays one sentence ending in the tier, and that no
 // finding with a fix says it has none.

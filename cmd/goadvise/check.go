@@ -48,7 +48,9 @@ Exit status: 0 no findings, 3 findings reported (findings not shown do
 not count), 1 bad input, load failure or tool error, 2 a flag check does
 not define (or one after the packages). With -fix, 0 when every finding
 was fixed. With -verify: 0 every measured fix kept, 1 a fix broke the
-tests or regressed, 2 the verification could not be done.`,
+tests, regressed or was rejected, 2 the verification could not be done;
+with -fix -verify, the kept fixes are applied and the status is -verify's
+if a fix was not kept.`,
 		run: runCheck,
 	})
 }
@@ -379,12 +381,17 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		}
 		verifyStatus = vs
 		if cf.fix {
-			// Apply only what passed; the others stay reported.
-			return fixFindings(cf, dir, good, status)
+			// Apply only what passed; the others stay reported, and a
+			// fix rejected is -verify's exit status.
+			st := fixFindings(cf, dir, res.ModuleDir, good, status)
+			if st == exitOK && vs != verifyKept {
+				return vs
+			}
+			return st
 		}
 	}
 	if cf.fix || cf.diff {
-		return fixFindings(cf, dir, findings, status)
+		return fixFindings(cf, dir, res.ModuleDir, findings, status)
 	}
 
 	r.Stats.DurationMS = time.Since(start).Milliseconds()
@@ -437,7 +444,11 @@ func writeOutput(path string, data []byte) error {
 	return atomicfile.WriteFile(path, data, atomicfile.Replace)
 }
 
-func fixFindings(cf checkFlags, dir string, findings []report.Finding, status int) int {
+// fixFindings applies the fixes of findings (or, with -diff, prints
+// them). Before any file is written, the changed packages and their
+// importers in the module in modDir (dir if "") are built and vetted with
+// the fixed files: if the fixes break them, nothing is written.
+func fixFindings(cf checkFlags, dir, modDir string, findings []report.Finding, status int) int {
 	res, err := report.ApplyFixes(findings, os.ReadFile)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
@@ -452,16 +463,24 @@ func fixFindings(cf checkFlags, dir string, findings []report.Finding, status in
 			return exitError
 		}
 	} else {
+		if modDir == "" {
+			modDir = dir
+		}
 		// All files or none: Ctrl-C before the last write restores them.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := report.WriteFiles(ctx, res)
+		err := report.CheckBuild(ctx, modDir, nil, res)
+		if err == nil {
+			err = report.WriteFiles(ctx, res)
+		}
 		stop()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return exitError
 		}
-		fmt.Fprintf(os.Stderr, "goadvise: applied %d of %d fixes to %d files; %d findings have no automatic fix\n",
-			res.Applied, res.Findings, len(res.Files), len(findings)-res.Findings)
+		nofix := len(findings) - res.Findings
+		fmt.Fprintf(os.Stderr, "goadvise: applied %d of %s to %s; %s no automatic fix\n",
+			res.Applied, report.Count(res.Findings, "fix", "fixes"), report.Count(len(res.Files), "file", "files"),
+			report.Count(nofix, "finding has", "findings have"))
 	}
 	if status != exitOK {
 		return status

@@ -67,3 +67,133 @@ func TestFixAcrossFiles(t *testing.T) {
 		t.Fatalf("the fixed module does not build:\n%s", stderr)
 	}
 }
+
+// TestFixOldGoVersion runs -fix on a module whose go.mod says go 1.12:
+// the fixes that would need package maps or slices (go1.21) are not
+// applied, the report says why, and the fixed module builds.
+func TestFixOldGoVersion(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
+	files := map[string]string{
+		"go.mod": "module example.com/old\n\ngo 1.12\n",
+		"eq.go": `package old
+
+import "reflect"
+
+// SameCounts compares two maps.
+func SameCounts(a, b map[string]int) bool {
+	return reflect.DeepEqual(a, b)
+}
+
+// SameIDs compares two slices.
+func SameIDs(a, b []int) bool {
+	return reflect.DeepEqual(a, b)
+}
+
+// SameBytes compares two byte slices.
+func SameBytes(a, b []byte) bool {
+	return reflect.DeepEqual(a, b)
+}
+`,
+	}
+	dir := t.TempDir()
+	gittest.WriteFiles(t, dir, files)
+	env := []string{"GOADVISE_CACHE=" + t.TempDir()}
+	stdout, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "deepequal", "./...")
+	if code != exitFindings {
+		t.Fatalf("check: exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"no automatic fix: maps.Equal needs go1.21 and this file is go1.12", "no automatic fix: slices.Equal needs go1.21 and this file is go1.12"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report does not say %q:\n%s", want, stdout)
+		}
+	}
+	_, stderr, code = runCmdEnv(t, dir, env, bin, "check", "-enable", "deepequal", "-fix", "./...")
+	if code != exitFindings {
+		t.Errorf("-fix: exit %d, want %d (two findings have no fix)\n%s", code, exitFindings, stderr)
+	}
+	if want := "applied 1 of 1 fix to 1 file; 2 findings have no automatic fix"; !strings.Contains(stderr, want) {
+		t.Errorf("-fix: stderr does not say %q:\n%s", want, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "eq.go"))
+	if !strings.Contains(string(got), "bytes.Equal(a, b)") || strings.Contains(string(got), "maps.Equal") || strings.Contains(string(got), "slices.Equal") {
+		t.Errorf("eq.go after -fix:\n%s", got)
+	}
+	if _, stderr, code := runCmd(t, dir, "go", "build", "./..."); code != 0 {
+		t.Fatalf("the fixed module does not build:\n%s", stderr)
+	}
+}
+
+// TestFixBreaksImporter runs -fix where a fix would break another package
+// of the module: smallalloc adds a field to Parser, which package use
+// builds with an unkeyed literal. The fixes are built and vetted before
+// anything is written: -fix fails, names the fix and the importer's
+// error, and no file changes.
+func TestFixBreaksImporter(t *testing.T) {
+	t.Parallel() // an end-to-end run in its own directory
+	files := map[string]string{
+		"go.mod": "module example.com/fx\n\ngo 1.26\n",
+		"parse.go": `package fx
+
+import "io"
+
+// Parser reads records.
+type Parser struct {
+	Src io.Reader
+}
+
+// Parse reads a header.
+func (p *Parser) Parse() (byte, error) {
+	buf := make([]byte, 4)
+	_, err := p.Src.Read(buf)
+	return buf[0], err
+}
+
+// All parses n headers.
+func All(p *Parser, n int) int {
+	total := 0
+	for range n {
+		b, _ := p.Parse()
+		total += int(b)
+	}
+	return total
+}
+`,
+		"use/use.go": `// Package use builds a Parser with an unkeyed literal.
+package use
+
+import (
+	"strings"
+
+	"example.com/fx"
+)
+
+// Header parses the header of s.
+func Header(s string) byte {
+	p := fx.Parser{strings.NewReader(s)}
+	b, _ := p.Parse()
+	return b
+}
+`,
+	}
+	dir := t.TempDir()
+	gittest.WriteFiles(t, dir, files)
+	env := []string{"GOADVISE_CACHE=" + t.TempDir()}
+	_, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "smallalloc", "-fix", "./...")
+	if code != exitError {
+		t.Errorf("-fix: exit %d, want %d", code, exitError)
+	}
+	for _, want := range []string{
+		"goadvise: the fixes would break the build, so no file was written:",
+		"use/use.go:12:37: too few values in struct literal of type fx.Parser",
+		"by 1 fix:\n\tparse.go:12: smallalloc: ",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("-fix: stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	for name, src := range files {
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != src {
+			t.Errorf("%s changed:\n%s", name, got)
+		}
+	}
+}

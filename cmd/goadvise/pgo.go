@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/pgo"
+	"github.com/goadvise/goadvise/report"
 )
 
 func init() {
@@ -150,8 +151,10 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goadvise pgo merge: %v\n", err)
 		return exitError
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d profiles merged (%d skipped), %d samples over %v, %d stacks, %d functions, %d hot call edges\n",
-		path, stats.Inputs, stats.Skipped, stats.Total, stats.Duration.Round(time.Millisecond), stats.Samples, stats.Functions, stats.HotEdges)
+	fmt.Fprintf(stdout, "wrote %s: %s merged (%d skipped), %s over %v, %s, %s, %s\n",
+		path, report.Count(stats.Inputs, "profile", "profiles"), stats.Skipped, report.Count(int(stats.Total), "sample", "samples"),
+		stats.Duration.Round(time.Millisecond), report.Count(int(stats.Samples), "stack", "stacks"),
+		report.Count(stats.Functions, "function", "functions"), report.Count(stats.HotEdges, "hot call edge", "hot call edges"))
 	return exitOK
 }
 

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/decisions"
 	"github.com/goadvise/goadvise/internal/atomicfile"
 	"github.com/goadvise/goadvise/report"
 )
@@ -58,6 +59,25 @@ type verifiedFix struct {
 	// the fix when that is not the fix's own package (chosen from check
 	// -bench's measurements); "" otherwise.
 	benchDir string
+	// rejected says why a fix whose tests pass and whose benchmarks do
+	// not regress is not kept: it makes the compiler's decisions worse
+	// in another package, or changes behaviour where no test runs.
+	rejected string
+	// note says why a fix that changes behaviour is kept.
+	note string
+}
+
+// summary is the fix's verdict in one line, for the report and
+// summary.md.
+func (v *verifiedFix) summary() string {
+	s := v.res.Summary()
+	switch {
+	case v.rejected != "":
+		s += "; rejected: " + v.rejected
+	case v.note != "":
+		s += "; kept: " + v.note
+	}
+	return s
 }
 
 // A verifyRun is the outcome of check -verify.
@@ -146,7 +166,8 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	run := pickFixes(ranked, vf.top, dirOf)
-	fmt.Fprintf(os.Stderr, "goadvise: -verify: trying the fixes of the top %d findings that have one%s\n", len(run.fixes), skippedNote(run.skipped))
+	fmt.Fprintf(os.Stderr, "goadvise: -verify: trying the %s of the top %s%s\n",
+		report.Plural(len(run.fixes), "fix", "fixes"), report.Count(len(run.fixes), "finding that has one", "findings that have one"), skippedNote(run.skipped))
 	chooser := &benchChooser{pattern: vf.bench, moduleDir: moduleDir, cover: map[string]*bench.Coverage{}, coverErr: map[string]error{}}
 	status := verifyKept
 	for _, v := range run.fixes {
@@ -174,7 +195,11 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 				with = " with " + strings.Join(v.benchmarks, ", ")
 			}
 			fmt.Fprintf(os.Stderr, "goadvise: verifying #%d %s at %s:%d%s ...\n", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line, with)
-			v.change, v.res, v.err = measure(ctx, []report.Finding{*f}, dir, vf, pattern, f.Package)
+			var elsewhere []string
+			v.change, v.res, elsewhere, v.err = measure(ctx, []report.Finding{*f}, dir, moduleDir, vf, pattern, true, f.Package)
+			if v.err == nil {
+				v.judge(elsewhere)
+			}
 			if v.err == nil {
 				v.err = unread(v.res, v.benchmarks)
 			}
@@ -187,8 +212,8 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 			status = max(status, verifyError)
 			continue
 		}
-		f.Verify = &report.Verification{TestsPassed: v.res.TestsPassed, Regressed: v.res.Regressed(), Summary: v.res.Summary()}
-		v.kept = v.res.TestsPassed && !v.res.Regressed()
+		f.Verify = &report.Verification{TestsPassed: v.res.TestsPassed, Regressed: v.res.Regressed() || v.rejected != "", Summary: v.summary()}
+		v.kept = v.res.TestsPassed && !v.res.Regressed() && v.rejected == ""
 		if !v.kept {
 			status = max(status, verifyBroken)
 		}
@@ -223,7 +248,7 @@ func verifyFindings(ranked []report.Finding, dirOf map[string]string, moduleDir 
 				pattern, with = benchPattern(c.benchmarks), " with "+strings.Join(c.benchmarks, ", ")
 			}
 			fmt.Fprintf(os.Stderr, "goadvise: verifying the %d kept fixes together in %s%s ...\n", len(kept), filepath.Base(d), with)
-			c.change, c.res, c.err = measure(ctx, kept, d, vf, pattern, keptPackages(kept)...)
+			c.change, c.res, _, c.err = measure(ctx, kept, d, moduleDir, vf, pattern, false, keptPackages(kept)...)
 			if ctx.Err() != nil {
 				return nil, verifyError, fmt.Errorf("verify interrupted")
 			}
@@ -297,19 +322,24 @@ func keptFindings(fixes []*verifiedFix) []report.Finding {
 // imports tidied) in a copy of the module and compares the tests and the
 // benchmarks matching pattern of the package in dir before and after.
 // The tests of the packages tests (import paths) must pass too.
-func measure(ctx context.Context, findings []report.Finding, dir string, vf verifyFlags, pattern string, tests ...string) (*report.FixResult, *bench.VerifyResult, error) {
+// With whole, it also compares the compiler's decisions for every package
+// of the module in moduleDir, and returns those that got worse outside
+// the findings' packages (see decisions.DiffReport.RegressionsOutside);
+// and for a fix that changes behaviour it records whether the package's
+// tests execute the finding's line.
+func measure(ctx context.Context, findings []report.Finding, dir, moduleDir string, vf verifyFlags, pattern string, whole bool, tests ...string) (*report.FixResult, *bench.VerifyResult, []string, error) {
 	change, err := report.ApplyFixes(findings, os.ReadFile)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if change.Applied == 0 {
-		return change, nil, fmt.Errorf("the fix does not apply: %s", strings.Join(change.Skipped, "; "))
+		return change, nil, nil, fmt.Errorf("the fix does not apply: %s", strings.Join(change.Skipped, "; "))
 	}
 	var edits []bench.FileEdit
 	for name, fc := range change.Files {
 		edits = append(edits, bench.FileEdit{File: name, Start: 0, End: len(fc.Old), New: string(fc.New)})
 	}
-	res, err := bench.Verify(ctx, bench.VerifyOptions{
+	opts := bench.VerifyOptions{
 		Dir:       dir,
 		Package:   ".",
 		Edits:     edits,
@@ -318,8 +348,65 @@ func measure(ctx context.Context, findings []report.Finding, dir string, vf veri
 		Count:     vf.count,
 		Benchtime: vf.benchtime,
 		Threshold: 5,
-	})
-	return change, res, err
+		ModuleDir: moduleDir,
+	}
+	var snaps [2]*decisions.Snapshot
+	if whole {
+		opts.Snapshot = func(ctx context.Context, mdir string, edited bool) error {
+			i := 0
+			if edited {
+				i = 1
+			}
+			fmt.Fprintf(os.Stderr, "goadvise: compiling the whole module %s the fix, for the compiler's decisions ...\n", []string{"without", "with"}[i])
+			var err error
+			snaps[i], err = decisions.TakeSnapshot(ctx, mdir, nil, []string{"./..."})
+			if err != nil {
+				return fmt.Errorf("the compiler's decisions for the module %s the fix: %w", []string{"without", "with"}[i], err)
+			}
+			return nil
+		}
+		for _, f := range findings {
+			if report.ChangesBehaviour(f) != "" {
+				opts.CoverLines = append(opts.CoverLines, bench.FileLine{File: f.File, Line: f.Line})
+			}
+		}
+	}
+	res, err := bench.Verify(ctx, opts)
+	if err != nil || snaps[1] == nil {
+		return change, res, nil, err
+	}
+	rep := decisions.CompareSnapshots(snaps[0], snaps[1])
+	var elsewhere []string
+	for _, f := range findings {
+		elsewhere = append(elsewhere, rep.RegressionsOutside(f.Package)...)
+	}
+	return change, res, elsewhere, nil
+}
+
+// judge sets v.rejected or v.note from what measure found beyond the
+// benchmarks: the compiler's decisions that got worse in other packages
+// (elsewhere), and whether the tests run a fix that changes behaviour.
+func (v *verifiedFix) judge(elsewhere []string) {
+	if v.res == nil || !v.res.TestsPassed {
+		return
+	}
+	if len(elsewhere) > 0 {
+		const max = 3
+		more := ""
+		if len(elsewhere) > max {
+			more = fmt.Sprintf(" (and %d more)", len(elsewhere)-max)
+			elsewhere = elsewhere[:max]
+		}
+		v.rejected = "makes the compiler's decisions worse in another package: " + strings.Join(elsewhere, "; ") + more
+		return
+	}
+	if why := report.ChangesBehaviour(*v.f); why != "" {
+		if len(v.res.Uncovered) > 0 {
+			v.rejected = fmt.Sprintf("changes behaviour (%s), and no test covers line %d", why, v.f.Line)
+		} else {
+			v.note = "behaviour change covered by tests"
+		}
+	}
 }
 
 // skippedNote says which findings -verify passed over, ranked above the
@@ -336,11 +423,7 @@ func skippedNote(skipped map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", a, k))
 	}
 	sort.Strings(parts)
-	what := "findings"
-	if n == 1 {
-		what = "finding"
-	}
-	return fmt.Sprintf("; passed over %d %s ranked among them that have no fix (%s)", n, what, strings.Join(parts, ", "))
+	return fmt.Sprintf("; passed over %s ranked among them that %s no fix (%s)", report.Count(n, "finding", "findings"), report.Plural(n, "has", "have"), strings.Join(parts, ", "))
 }
 
 // allocsDelta returns the change of allocs/op summed over the benchmarks
@@ -390,7 +473,7 @@ func (run *verifyRun) write(dir, moduleDir, benchFlag string, kept []report.Find
 	if unmeasured > 0 {
 		notMeasured = fmt.Sprintf(", %d not measured (no benchmark runs the finding's line)", unmeasured)
 	}
-	fmt.Fprintf(&md, "%d of %d fixes kept%s%s.\n", len(keptFindings(run.fixes)), len(run.fixes), notMeasured, skippedNote(run.skipped))
+	fmt.Fprintf(&md, "%d of %s kept%s%s.\n", len(keptFindings(run.fixes)), report.Count(len(run.fixes), "fix", "fixes"), notMeasured, skippedNote(run.skipped))
 	if len(kept) == 0 && len(keptFindings(run.fixes)) > 0 {
 		fmt.Fprintf(&md, "\nThe kept fixes do not hold together: fixes.patch is empty, as -fix would apply none of them.\n")
 	}
@@ -403,7 +486,9 @@ func (run *verifyRun) write(dir, moduleDir, benchFlag string, kept []report.Find
 		case v.unmeasured != "":
 			verdict = v.unmeasured
 		case !v.kept:
-			verdict = "dropped: " + v.res.Summary()
+			verdict = "dropped: " + v.summary()
+		case v.note != "":
+			verdict = "kept: " + v.note
 		}
 		fmt.Fprintf(&md, "\n## %d. %s at %s:%d (%s)\n\n%s\n\n", i+1, f.Analyzer, relTo(moduleDir, f.File), f.Line, verdict, f.Message)
 		if v.err == nil && v.unmeasured == "" {

@@ -17,7 +17,9 @@ import (
 
 // TestCheckVerify tries the DeepEqual fix of the rank fixture in a copy:
 // its tests pass and its benchmark allocates less; the user's files are
-// unchanged, and -fix -verify then applies the verified fix.
+// unchanged, and -fix -verify then applies the verified fix. The fix
+// changes behaviour (bytes.Equal takes nil and empty as equal): it is
+// rejected while no test runs its line, and kept once one does.
 func TestCheckVerify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and benchmarks the fixture twice")
@@ -30,6 +32,14 @@ func TestCheckVerify(t *testing.T) {
 	orig, _ := os.ReadFile(src)
 	args := []string{"check", "-format", "json", "-enable", "deepequal", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "300x", "./..."}
 	stdout, stderr, code := runCmd(t, dir, bin, args...)
+	if want := "; rejected: changes behaviour (a nil and an empty slice compare equal with it but not with DeepEqual), and no test covers line 30"; code != verifyBroken || !strings.Contains(stdout, want) {
+		t.Fatalf("check -verify with no test of Lookup: exit %d, want %d and %q\n%s%s", code, verifyBroken, want, stdout, stderr)
+	}
+	test := "package rank\n\nimport \"testing\"\n\nfunc TestLookup(t *testing.T) {\n\tif Lookup([][]byte{[]byte(\"a\")}, []byte(\"a\")) != 0 {\n\t\tt.Error(\"a not found\")\n\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "lookup_test.go"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = runCmd(t, dir, bin, args...)
 	if code != verifyKept {
 		t.Fatalf("check -verify: exit %d\n%s", code, stderr)
 	}
@@ -43,7 +53,7 @@ func TestCheckVerify(t *testing.T) {
 		t.Fatalf("want a verified finding and Rare's unknown one, got %+v", r.Findings)
 	}
 	v := r.Findings[0].Verify
-	if !v.TestsPassed || v.Regressed || !strings.Contains(v.Summary, "allocs/op") || !strings.Contains(v.Summary, "better") {
+	if !v.TestsPassed || v.Regressed || !strings.Contains(v.Summary, "allocs/op") || !strings.Contains(v.Summary, "better") || !strings.HasSuffix(v.Summary, "; kept: behaviour change covered by tests") {
 		t.Errorf("verification: %+v; want tests passing and fewer allocs/op", v)
 	}
 	if now, _ := os.ReadFile(src); !bytes.Equal(now, orig) {
@@ -83,7 +93,7 @@ func TestVerifyPatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for a, file := range map[string]string{"byvalue": "fixes.go", "smallalloc": "fixes.go", "deepequal": "fixes.go", "optional": "optional.go", "heapescape": "hoist.go"} {
-		if !regexp.MustCompile(`## \d\. ` + a + ` at ` + regexp.QuoteMeta(file) + `:\d+ \(kept\)`).Match(summary) {
+		if !regexp.MustCompile(`## \d\. ` + a + ` at ` + regexp.QuoteMeta(file) + `:\d+ \(kept(: behaviour change covered by tests)?\)`).Match(summary) {
 			t.Errorf("summary.md: no kept %s fix\n%s", a, summary)
 		}
 	}
@@ -178,7 +188,7 @@ func TestPickFixes(t *testing.T) {
 	}
 	// No fix at all: every finding was passed over.
 	run = pickFixes(ranked[:1], 10, dirs)
-	if got, want := skippedNote(run.skipped), "; passed over 1 finding ranked among them that have no fix (heapescape 1)"; len(run.fixes) != 0 || got != want {
+	if got, want := skippedNote(run.skipped), "; passed over 1 finding ranked among them that has no fix (heapescape 1)"; len(run.fixes) != 0 || got != want {
 		t.Errorf("without fixes: %d picked, skippedNote = %q, want %q", len(run.fixes), got, want)
 	}
 }
@@ -293,5 +303,49 @@ func TestVerifyBenchFlag(t *testing.T) {
 	}
 	if _, stderr, code := runCmd(t, dir, bin, "check", "-verify", "-verify-bench", "(", "./..."); code != exitError || !strings.Contains(stderr, "-verify-bench") {
 		t.Errorf("-verify-bench '(': exit %d, want %d and an error naming the flag\n%s", code, exitError, stderr)
+	}
+}
+
+// TestVerifyElsewhere tries a fix that helps its own package's benchmark
+// and makes the compiler allocate in another package (the elsewhere
+// fixture): -verify compares the decisions for the whole module, rejects
+// it and says where, and -fix -verify applies nothing.
+func TestVerifyElsewhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks the fixture twice")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "parse.go")
+	orig, _ := os.ReadFile(src)
+	args := []string{"check", "-format", "json", "-enable", "smallalloc", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "100x", "./..."}
+	stdout, stderr, code := runCmd(t, dir, bin, args...)
+	if code != verifyBroken {
+		t.Fatalf("check -verify: exit %d, want %d\n%s", code, verifyBroken, stderr)
+	}
+	var r report.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Findings) != 1 || r.Findings[0].Verify == nil {
+		t.Fatalf("want one verified finding, got %+v", r.Findings)
+	}
+	v := r.Findings[0].Verify
+	for _, want := range []string{"allocs/op", "better", "; rejected: makes the compiler's decisions worse in another package: use/use.go:12:7: example.com/fx/use.Header: new heap escape of &fx.Parser{...}"} {
+		if !strings.Contains(v.Summary, want) {
+			t.Errorf("verification %q does not say %q", v.Summary, want)
+		}
+	}
+	if !v.Regressed {
+		t.Errorf("verification: %+v; want it counted as a regression", v)
+	}
+	_, stderr, code = runCmd(t, dir, bin, append([]string{"check", "-fix"}, args[1:]...)...)
+	if code != verifyBroken {
+		t.Errorf("check -fix -verify: exit %d, want %d (the fix was rejected)\n%s", code, verifyBroken, stderr)
+	}
+	if now, _ := os.ReadFile(src); !bytes.Equal(now, orig) {
+		t.Errorf("check -fix -verify applied the rejected fix:\n%s\n%s", now, stderr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/report"
 )
 
 // BenchOptions control WriteBench.
@@ -295,7 +296,7 @@ func sampleMin(s *bench.Stats) float64 {
 // last line does.
 func (p *benchPage) Outcome() string {
 	if p.Regressions > 0 {
-		return fmt.Sprintf("%d %s", p.Regressions, plural(p.Regressions, "regression", "regressions"))
+		return fmt.Sprintf("%d %s", p.Regressions, report.Plural(p.Regressions, "regression", "regressions"))
 	}
 	return fmt.Sprintf("no significant regression beyond %s%% (alpha %s)", trimNum(p.Threshold), fmt.Sprintf("%g", p.Alpha))
 }

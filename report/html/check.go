@@ -483,10 +483,10 @@ func cpuChart(r *report.Report) chart {
 	}
 	var notes []string
 	if unsampled > 0 {
-		notes = append(notes, fmt.Sprintf("%d %s with findings never ran in the profile", unsampled, plural(unsampled, "function", "functions")))
+		notes = append(notes, fmt.Sprintf("%d %s with findings never ran in the profile", unsampled, report.Plural(unsampled, "function", "functions")))
 	}
 	if omitted > 0 {
-		notes = append(notes, fmt.Sprintf("%d cooler %s not shown", omitted, plural(omitted, "function", "functions")))
+		notes = append(notes, fmt.Sprintf("%d cooler %s not shown", omitted, report.Plural(omitted, "function", "functions")))
 	}
 	c.Omitted = strings.Join(notes, "; ")
 	top := 0.0
@@ -563,13 +563,6 @@ func axisTicks(scale float64, unit string) []tick {
 		ts = append(ts, tick{X: float64(chartLabelW) + float64(chartBarW)*float64(i)/4, Label: trimNum(v) + unit})
 	}
 	return ts
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // funcShare formats a function's CPU share in percent as the hot-path

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -88,6 +89,32 @@ func AddImports(file *ast.File, paths ...string) []analysis.TextEdit {
 // standard library functions and builtins that came with v may be used
 // there. A file of unknown version counts as new enough.
 func FileVersionAtLeast(pass *analysis.Pass, file *ast.File, v string) bool {
-	fv := pass.TypesInfo.FileVersions[file]
+	fv := fileVersion(pass, file)
 	return fv == "" || version.Compare(fv, v) >= 0
+}
+
+// TooOld returns "" when file may use feature (such as "slices.Equal" or
+// "the clear builtin"), which came with Go version v, and otherwise the
+// reason it may not, for a message's "no automatic fix: ..." part:
+// "slices.Equal needs go1.21 and this file is go1.12". It is
+// FileVersionAtLeast with the words to say why.
+func TooOld(pass *analysis.Pass, file *ast.File, feature, v string) string {
+	if FileVersionAtLeast(pass, file, v) {
+		return ""
+	}
+	return fmt.Sprintf("%s needs %s and this file is %s", feature, v, version.Lang(fileVersion(pass, file)))
+}
+
+// fileVersion returns the Go version of file as the type checker saw it,
+// or else the package's, or "" if neither is known.
+func fileVersion(pass *analysis.Pass, file *ast.File) string {
+	if file != nil {
+		if fv := pass.TypesInfo.FileVersions[file]; fv != "" {
+			return fv
+		}
+	}
+	if pass.Pkg != nil {
+		return pass.Pkg.GoVersion()
+	}
+	return ""
 }

@@ -276,3 +276,14 @@ func Batches(n int, propose func([]int)) {
 	}
 	propose(batch)
 }
+
+// NewIndex makes the map of the Index it has just made: there is no old
+// map to reuse.
+func NewIndex(words []string) *Index {
+	x := &Index{}
+	x.seen = make(map[string]bool)
+	for _, w := range words {
+		x.seen[w] = true
+	}
+	return x
+}

@@ -1,0 +1,3 @@
+module example.com/go112
+
+go 1.12

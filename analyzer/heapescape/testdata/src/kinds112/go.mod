@@ -1,0 +1,3 @@
+module kinds112
+
+go 1.12

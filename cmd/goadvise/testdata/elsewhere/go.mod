@@ -1,0 +1,3 @@
+module example.com/fx
+
+go 1.26
