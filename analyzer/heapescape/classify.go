@@ -606,32 +606,45 @@ func assignedOrAddressed(info *types.Info, body *ast.BlockStmt, v *types.Var) bo
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && info.Uses[id] == v
 	}
+	_, ptrVar := v.Type().Underlying().(*types.Pointer)
+	return changes(body, is, func(sel *ast.SelectorExpr) bool {
+		// A method with a pointer receiver called on the variable takes
+		// its address (once.Do, value.Store): passed by value instead,
+		// the copy would be what the method changes.
+		s, ok := info.Selections[sel]
+		if !ok || s.Kind() == types.FieldVal {
+			return false
+		}
+		sig, ok := s.Obj().Type().(*types.Signature)
+		if !ok || sig.Recv() == nil {
+			return false
+		}
+		_, ptrRecv := sig.Recv().Type().(*types.Pointer)
+		return ptrRecv && !ptrVar
+	})
+}
+
+// changes reports whether n may change a variable that is reports about:
+// it assigns it, increments it, takes its address, is a range loop over
+// it as key or value, or calls a method on it (x.m(...)) that method says
+// may change it.
+func changes(n ast.Node, is func(ast.Expr) bool, method func(*ast.SelectorExpr) bool) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if is(l) {
-					found = true
-				}
-			}
+			found = slices.ContainsFunc(n.Lhs, is)
 		case *ast.IncDecStmt:
-			found = found || is(n.X)
+			found = is(n.X)
 		case *ast.UnaryExpr:
-			found = found || n.Op == token.AND && is(n.X)
+			found = n.Op == token.AND && is(n.X)
 		case *ast.RangeStmt:
-			found = found || n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
+			found = n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
 		case *ast.SelectorExpr:
-			// A method with a pointer receiver called on the variable
-			// takes its address (once.Do, value.Store): passed by value
-			// instead, the copy would be what the method changes.
-			if sel, ok := info.Selections[n]; ok && is(n.X) && sel.Kind() != types.FieldVal {
-				if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
-					_, ptrRecv := sig.Recv().Type().(*types.Pointer)
-					_, ptrVar := v.Type().Underlying().(*types.Pointer)
-					found = found || ptrRecv && !ptrVar
-				}
-			}
+			found = is(n.X) && method(n)
 		}
 		return !found
 	})

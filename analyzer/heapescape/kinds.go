@@ -1319,34 +1319,27 @@ func readVars(info *types.Info, nodes []ast.Node) map[types.Object]bool {
 // of one of vars, or calls a method on one (which may change it); a
 // package-level variable read counts as changed by any call.
 func assignsAny(info *types.Info, st ast.Stmt, vars map[types.Object]bool) bool {
+	for v := range vars {
+		if v.Parent() == v.Pkg().Scope() && callsAny(st) {
+			return true
+		}
+	}
 	is := func(e ast.Expr) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && vars[info.Uses[id]]
 	}
-	global := false
-	for v := range vars {
-		if v.Parent() == v.Pkg().Scope() {
-			global = true
-		}
-	}
+	return changes(st, is, func(sel *ast.SelectorExpr) bool {
+		_, isMethod := info.Selections[sel]
+		return isMethod && info.Selections[sel].Kind() != types.FieldVal
+	})
+}
+
+// callsAny reports whether n has a call.
+func callsAny(n ast.Node) bool {
 	found := false
-	ast.Inspect(st, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if is(l) {
-					found = true
-				}
-			}
-		case *ast.IncDecStmt:
-			found = found || is(n.X)
-		case *ast.UnaryExpr:
-			found = found || n.Op == token.AND && is(n.X)
-		case *ast.CallExpr:
-			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && is(sel.X) {
-				found = true
-			}
-			found = found || global
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.CallExpr); ok {
+			found = true
 		}
 		return !found
 	})
