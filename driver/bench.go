@@ -153,11 +153,10 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 		out = append(out, &measuredBench{Measured: b, hot: hot})
 	}
 	if len(cfg.Profiles) == 0 {
-		cfg.warn("the benchmarks ran too briefly for a CPU profile sample; raise -benchtime")
-		if len(cfg.Heap) == 0 {
-			return nil, nil
-		}
-		// The allocations counted still rank and cost the findings.
+		// No profile to rank by: the ranking is static, but the
+		// allocations counted still give the findings their costs.
+		cfg.warn("the benchmarks ran too briefly for a CPU profile sample, so the ranking is static; raise -benchtime")
+		cfg.Heap = nil
 	}
 	return out, nil
 }
