@@ -680,6 +680,17 @@ func (fd *finding) inMemoryReaderAdvice(fn *types.Func) (advice, noFix string) {
 				src = c
 			}
 		}
+	default:
+		// A line read through a reader parameter that every call of the
+		// function builds over data in memory (nats.go's readMIMEHeader,
+		// given textproto.NewReader(bufio.NewReaderSize(bytes.NewReader(data)))).
+		if strings.HasPrefix(fn.FullName(), "(*net/textproto.Reader).Read") || strings.HasPrefix(fn.FullName(), "(*bufio.Reader).Read") {
+			if m := fd.memReaderParam(call); m != nil && len(m.Args) == 1 {
+				r := types.ExprString(ast.Unparen(call.Fun).(*ast.SelectorExpr).X)
+				return "every call of this function passes " + r + " over " + types.ExprString(m) + ", data already in memory, which the readers copy into buffers of their own only to hand it back: pass the data and split it itself (bytes.IndexByte, bytes.Cut, strings.Cut), which saves the copies per line",
+					"the rewrite replaces the code that reads through the reader"
+			}
+		}
 	}
 	if src == nil || len(src.Args) != 1 {
 		return "", ""
@@ -688,6 +699,132 @@ func (fd *finding) inMemoryReaderAdvice(fn *types.Func) (advice, noFix string) {
 	return "the data is already in memory: bufio copies " + data + " into a buffer of its own only to hand it back; split " + data +
 			" itself (bytes.IndexByte, bytes.Cut, strings.Cut), which saves the reader and its buffer per call",
 		"the rewrite replaces the code that reads through the reader"
+}
+
+// memReaderParam returns, when call is a method call on a parameter of
+// the unexported function enclosing it and every call of that function in
+// the package passes a reader built over data in memory
+// (textproto.NewReader or bufio.NewReader of bytes.NewReader(x), through
+// local variables), the bytes.NewReader or strings.NewReader call of the
+// first; nil otherwise.
+func (fd *finding) memReaderParam(call *ast.CallExpr) *ast.CallExpr {
+	info := fd.pass.TypesInfo
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	var decl *ast.FuncDecl
+	for _, n := range fd.path {
+		if d, isDecl := n.(*ast.FuncDecl); isDecl {
+			decl = d
+		}
+	}
+	if decl == nil || decl.Name.IsExported() || decl.Recv != nil {
+		return nil
+	}
+	idx, i := -1, 0
+	for _, field := range decl.Type.Params.List {
+		for _, name := range field.Names {
+			if info.Defs[name] == info.Uses[id] {
+				idx = i
+			}
+			i++
+		}
+	}
+	fn, _ := info.Defs[decl.Name].(*types.Func)
+	if idx < 0 || fn == nil {
+		return nil
+	}
+	var first *ast.CallExpr
+	ok = true
+	calls := 0
+	for _, f := range fd.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if !ok {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.Ident:
+				if info.Uses[n] == fn {
+					calls++ // every use must be one of the calls below
+				}
+			case *ast.CallExpr:
+				if cid, isID := ast.Unparen(n.Fun).(*ast.Ident); isID && info.Uses[cid] == fn {
+					calls--
+					if idx >= len(n.Args) {
+						ok = false
+						return false
+					}
+					m := memSource(info, f, n.Args[idx], 0)
+					if m == nil {
+						ok = false
+						return false
+					}
+					if first == nil {
+						first = m
+					}
+				}
+			}
+			return true
+		})
+	}
+	if !ok || calls != 0 || first == nil {
+		return nil
+	}
+	return first
+}
+
+// memSource follows e, a reader, through textproto.NewReader,
+// bufio.NewReader(Size) and local variables defined once in file, to a
+// bytes.NewReader or strings.NewReader call, which it returns; nil if e
+// is not such a reader.
+func memSource(info *types.Info, file *ast.File, e ast.Expr, depth int) *ast.CallExpr {
+	if depth > 4 {
+		return nil
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		if isMemReader(info, e) {
+			return e
+		}
+		fn, ok := typeutil.Callee(info, e).(*types.Func)
+		if !ok || fn.Pkg() == nil || len(e.Args) == 0 {
+			return nil
+		}
+		switch fn.Pkg().Path() + "." + fn.Name() {
+		case "net/textproto.NewReader", "bufio.NewReader", "bufio.NewReaderSize":
+			return memSource(info, file, e.Args[0], depth+1)
+		}
+	case *ast.Ident:
+		v, ok := info.Uses[e].(*types.Var)
+		if !ok {
+			return nil
+		}
+		var def ast.Expr
+		n := 0
+		ast.Inspect(file, func(x ast.Node) bool {
+			if as, isAs := x.(*ast.AssignStmt); isAs {
+				for i, l := range as.Lhs {
+					if lid, isID := l.(*ast.Ident); isID && info.ObjectOf(lid) == v {
+						n++
+						if len(as.Lhs) == len(as.Rhs) {
+							def = as.Rhs[i]
+						}
+					}
+				}
+			}
+			return true
+		})
+		if n != 1 || def == nil {
+			return nil
+		}
+		return memSource(info, file, def, depth+1)
+	}
+	return nil
 }
 
 // isBuffering reports whether call is bufio.NewReader or

@@ -96,7 +96,9 @@
 //     package), after that statement;
 //   - bufio.NewReader or bufio.NewReaderSize over bytes.NewReader or
 //     strings.NewReader, in per-item code: the data is already in memory,
-//     and slicing it allocates neither the reader nor its buffer;
+//     and slicing it allocates neither the reader nor its buffer; and a
+//     line read through a reader parameter that every call of the
+//     (unexported) function builds that way;
 //   - a struct allocated to be stored, as a pointer, in a field of a
 //     struct allocated with it (&C{f: &T{...}}), when the package gives the
 //     field only such new values and only reads and writes the struct
