@@ -38,7 +38,7 @@ except Exception as e:
     sys.exit(f"{name}: no JSON report ({e}); see stderr of check")
 by = stats.get("by_analyzer") or {}
 total = sum(by.values())
-print(f"\n{name}: {stats['packages']} packages, {lines} lines, {total} findings, {1000*total/max(lines,1):.2f} per 1,000 lines (target <= 1)")
+print(f"\n{name}: {stats['packages']} packages, {lines} lines, {total} findings, {1000*total/max(lines,1):.2f} per 1,000 lines (target <= 3: issue 35, which found that <= 1 was met by hiding what maintainers fix)")
 for a, k in sorted(by.items(), key=lambda kv: -kv[1]):
     print(f"  {a:<16} {k:>7} {1000*k/max(lines,1):8.2f}")
 cold, inherent = stats.get("hidden_cold", 0), stats.get("hidden_inherent", 0)
