@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,17 +24,7 @@ func TestBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and benchmarks a fixture module")
 	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := t.TempDir()
-	log := filepath.Join(bin, "log")
-	script := "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + goCmd + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	log := logGoCommand(t)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("testdata/benchlib")); err != nil {

@@ -82,17 +82,7 @@ func TestRunListsOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a fixture module")
 	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := t.TempDir()
-	log := filepath.Join(bin, "log")
-	script := "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + goCmd + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	log := logGoCommand(t)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := gittest.NewTree(t, manyPackages("example.com/once", 3))
 	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true}, nil)
@@ -242,4 +232,23 @@ func TestRankProfileEvidence(t *testing.T) {
 	if p == nil || len(p.Inside) != 2 || p.Inside[0].Findings+p.Inside[1].Findings != 1 {
 		t.Errorf("the module's hottest functions: %+v; want Hot (1 finding) and Warm (none)", p)
 	}
+}
+
+// logGoCommand puts first on PATH a go command that appends its arguments
+// to a log, one run a line, then runs the real one; it returns the log's
+// path. It skips the test when there is no go command.
+func logGoCommand(t *testing.T) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin := t.TempDir()
+	log := filepath.Join(bin, "log")
+	script := "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + goCmd + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return log
 }
