@@ -64,6 +64,11 @@ var allocSize = regexp.MustCompile(`\((\d+) bytes\)|make\(\[\]byte, (\d+)\)`)
 // bytes allocated.
 func EstimateNS(f Finding) float64 {
 	what, _, _ := strings.Cut(f.Message, "; ")
+	if i := strings.LastIndex(what, " ["+f.Tier); i >= 0 && f.Tier != "" {
+		// The tier's reason names functions ("called in a loop in
+		// appendStep"): not what is allocated.
+		what = what[:i]
+	}
 	ns := 10.0
 	for _, e := range estimates {
 		if (e.analyzer == "" || e.analyzer == f.Analyzer) && (e.text == "" || strings.Contains(what, e.text)) {
