@@ -1226,19 +1226,26 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 // code (an error path): saving an allocation on an error path is not
 // worth moving code for.
 func (fd *finding) returnsNotCold(st ast.Stmt) bool {
+	info := fd.pass.TypesInfo
 	found := false
 	ast.Inspect(st, func(n ast.Node) bool {
-		switch n.(type) {
+		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			if fd.hot == nil || fd.hot.At(n.Pos()).Tier > hotpath.Cold {
+			if (fd.hot == nil || fd.hot.At(n.Pos()).Tier > hotpath.Cold) && !allNil(info, n) {
 				found = true
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// allNil reports whether ret returns results that are all nil: a
+// constructor's refusal of bad arguments (return nil) is its failure path.
+func allNil(info *types.Info, ret *ast.ReturnStmt) bool {
+	return len(ret.Results) > 0 && !slices.ContainsFunc(ret.Results, func(e ast.Expr) bool { return !syntax.IsNil(info, e) })
 }
 
 // uses reports whether n refers to obj.

@@ -287,3 +287,14 @@ func NewIndex(words []string) *Index {
 	}
 	return x
 }
+
+// NewZipf refuses bad arguments with a nil: a failure path, no reason to
+// move the allocation (math/rand's NewZipf).
+func NewZipf(s float64) *Opts {
+	z := new(Opts) // inherent: not reported by default
+	if s <= 1 {
+		return nil
+	}
+	z.addr = "zipf"
+	return z
+}
