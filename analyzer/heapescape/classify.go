@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
@@ -270,89 +271,61 @@ func (fd *finding) scratchAdvice() (advice, noFix string) {
 	var call *ast.CallExpr
 	var method *types.Func
 	results := make(map[types.Object]bool)
-	ok := true
 	fields := make(map[string]bool)
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if !ok {
-			return false
-		}
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		id, isID := n.(*ast.Ident)
-		if !isID {
-			return true
+	bodyCur, ok := fd.root.FindNode(body)
+	if !ok {
+		return "", ""
+	}
+	for c := range bodyCur.Preorder((*ast.Ident)(nil)) {
+		id := c.Node().(*ast.Ident)
+		if info.Defs[id] != nil {
+			continue // a declaration
 		}
 		obj := info.Uses[id]
-		if obj == nil {
-			obj = info.Defs[id]
+		parent := ancestor(c, 1)
+		if v != obj && !results[obj] {
+			continue
 		}
-		switch {
-		case obj == v:
-			if info.Defs[id] == v {
-				return true // the declaration
+		if sel, isSel := parent.(*ast.SelectorExpr); isSel && sel.X == id && scalarField(info, sel) {
+			fields[sel.Sel.Name] = true
+			if as, isAs := ancestor(c, 2).(*ast.AssignStmt); isAs && slices.Contains(as.Lhs, ast.Expr(sel)) {
+				return "", "" // written, not read
 			}
-			parent := stack[len(stack)-2]
-			if sel, isSel := parent.(*ast.SelectorExpr); isSel && sel.X == id && scalarField(info, sel) {
-				fields[sel.Sel.Name] = true
-				if len(stack) >= 3 {
-					if as, isAs := stack[len(stack)-3].(*ast.AssignStmt); isAs && slices.Contains(as.Lhs, ast.Expr(sel)) {
-						ok = false // written, not read
-					}
-				}
-				return true
-			}
-			u, isU := parent.(*ast.UnaryExpr)
-			if !isU || u.Op != token.AND || call != nil || len(stack) < 3 {
-				ok = false
-				return false
-			}
-			c, isCall := stack[len(stack)-3].(*ast.CallExpr)
-			if !isCall || !slices.Contains(c.Args, ast.Expr(u)) {
-				ok = false
-				return false
-			}
-			m, isFn := typeutil.Callee(info, c).(*types.Func)
-			if !isFn {
-				ok = false // a function value
-				return false
-			}
-			sig, _ := m.Type().(*types.Signature)
-			if sig == nil || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || m.Pkg() == nil || !fd.inModule(m.Pkg()) {
-				ok = false
-				return false
-			}
-			call, method = c, m
-			// The results of type *T.
-			if as, isAs := stack[len(stack)-4].(*ast.AssignStmt); isAs && len(as.Rhs) == 1 && as.Rhs[0] == c {
-				for i, l := range as.Lhs {
-					if i < sig.Results().Len() && types.Identical(sig.Results().At(i).Type(), ptr) {
-						if lid, isLid := l.(*ast.Ident); isLid && lid.Name != "_" {
-							results[info.ObjectOf(lid)] = true
-						}
-					}
-				}
-			}
-		case results[obj]:
-			if info.Defs[id] != nil {
-				return true
-			}
-			parent := stack[len(stack)-2]
-			if sel, isSel := parent.(*ast.SelectorExpr); isSel && sel.X == id && scalarField(info, sel) {
-				fields[sel.Sel.Name] = true
-				return true
-			}
+			continue
+		}
+		if results[obj] {
 			if b, isB := parent.(*ast.BinaryExpr); isB && (b.Op == token.EQL || b.Op == token.NEQ) {
-				return true // compared with nil
+				continue // compared with nil
 			}
-			ok = false
+			return "", ""
 		}
-		return true
-	})
-	if !ok || call == nil || len(fields) == 0 || len(fields) > 3 {
+		// &v, passed to one interface method of the module.
+		u, isU := parent.(*ast.UnaryExpr)
+		cl, isCall := ancestor(c, 2).(*ast.CallExpr)
+		if !isU || u.Op != token.AND || call != nil || !isCall || !slices.Contains(cl.Args, ast.Expr(u)) {
+			return "", ""
+		}
+		m, isFn := typeutil.Callee(info, cl).(*types.Func)
+		if !isFn {
+			return "", "" // a function value
+		}
+		sig, _ := m.Type().(*types.Signature)
+		if sig == nil || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || m.Pkg() == nil || !fd.inModule(m.Pkg()) {
+			return "", ""
+		}
+		call, method = cl, m
+		// The results of type *T.
+		if as, isAs := ancestor(c, 3).(*ast.AssignStmt); isAs && len(as.Rhs) == 1 && as.Rhs[0] == cl {
+			for i, l := range as.Lhs {
+				if i < sig.Results().Len() && types.Identical(sig.Results().At(i).Type(), ptr) {
+					if lid, isLid := l.(*ast.Ident); isLid && lid.Name != "_" {
+						results[info.ObjectOf(lid)] = true
+					}
+				}
+			}
+		}
+	}
+	if call == nil || len(fields) == 0 || len(fields) > 3 {
 		return "", ""
 	}
 	names := slices.Sorted(maps.Keys(fields))
@@ -360,6 +333,18 @@ func (fd *finding) scratchAdvice() (advice, noFix string) {
 	return fmt.Sprintf("only %s of the %s that %s fills in is read: a method that returns %s alone would take no pointer, and through an interface every pointer argument escapes, which saves moving %s to the heap per call",
 			strings.Join(names, ", "), types.TypeString(v.Type(), qual), fd.funcName(method), map[bool]string{true: "it", false: "them"}[len(names) == 1], v.Name()),
 		"the change adds a method to the interface and to its implementations"
+}
+
+// ancestor returns the node k levels above c's (its parent for 1), or nil
+// above the root.
+func ancestor(c inspector.Cursor, k int) ast.Node {
+	for range k {
+		if c.Node() == nil {
+			return nil
+		}
+		c = c.Parent()
+	}
+	return c.Node()
 }
 
 // scalarField reports whether sel selects a field of a basic type.
@@ -423,49 +408,30 @@ func (fd *finding) callerBufferAdvice() (advice, noFix string) {
 	if fn == nil {
 		return "", ""
 	}
-	calls, ok := 0, true
+	calls := 0
 	var where string
-	for _, f := range fd.pass.Files {
-		var stack []ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			if !ok {
-				return false
-			}
-			if n == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			stack = append(stack, n)
-			id, isID := n.(*ast.Ident)
-			if !isID || info.Uses[id] != fn {
-				return true
-			}
-			// The use must be the callee of a call (f(x), or x.f(y)
-			// through its selector) whose result is added to a string.
-			i := len(stack) - 2
-			if i >= 0 {
-				if sel, isSel := stack[i].(*ast.SelectorExpr); isSel && sel.Sel == id {
-					i--
-				}
-			}
-			call, isCall := stack[max(i, 0)].(*ast.CallExpr)
-			if i < 1 || !isCall || ast.Unparen(call.Fun) != stack[i+1] {
-				ok = false
-				return false
-			}
-			if !addedToString(info, call, stack[i-1]) {
-				ok = false
-				return false
-			}
-			calls++
-			if where == "" {
-				where = fd.pass.Fset.Position(call.Pos()).String()
-				where = where[strings.LastIndexByte(where, '/')+1:]
-			}
-			return true
-		})
+	for c := range fd.root.Preorder((*ast.Ident)(nil)) {
+		id := c.Node().(*ast.Ident)
+		if info.Uses[id] != fn {
+			continue
+		}
+		// The use must be the callee of a call (f(x), or x.f(y) through
+		// its selector) whose result is added to a string.
+		callee := c
+		if sel, isSel := ancestor(c, 1).(*ast.SelectorExpr); isSel && sel.Sel == id {
+			callee = c.Parent()
+		}
+		call, isCall := ancestor(callee, 1).(*ast.CallExpr)
+		if !isCall || ast.Unparen(call.Fun) != callee.Node() || !addedToString(info, call, ancestor(callee, 2)) {
+			return "", ""
+		}
+		calls++
+		if where == "" {
+			where = fd.pass.Fset.Position(call.Pos()).String()
+			where = where[strings.LastIndexByte(where, '/')+1:]
+		}
 	}
-	if !ok || calls == 0 {
+	if calls == 0 {
 		return "", ""
 	}
 	return fmt.Sprintf("every call of %s adds the string it returns to a longer one (%s): have it append to the caller's buffer instead (a *strings.Builder or *bytes.Buffer parameter, or a []byte it appends to and returns), which saves building this string per call", decl.Name.Name, where),

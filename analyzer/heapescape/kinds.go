@@ -1134,8 +1134,9 @@ func isReslice(info *types.Info, e ast.Expr, v *types.Var) bool {
 
 // sinkAdvice returns the advice for an allocation bound to a local
 // variable (v := make(...), v := &T{...}) before a statement that may
-// return without using v: made after that statement, it is not made on
-// the paths that return there. The statements that only fill v (v[i] =
+// return without using v, other than on an error path (see
+// returnsNotCold): made after that statement, it is not made on the paths
+// that return there. The statements that only fill v (v[i] =
 // ..., in a loop or not) move with it, so the values they read must not
 // change in between.
 func (fd *finding) sinkAdvice() (advice, noFix string) {
@@ -1170,7 +1171,7 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 	var exit ast.Stmt
 	for _, st := range block.List[i+1:] {
 		if !uses(info, st, v) {
-			if exit == nil && returns(st) {
+			if exit == nil && fd.returnsNotCold(st) {
 				exit = st
 			}
 			if exit == nil {
@@ -1188,7 +1189,7 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 		}
 		break
 	}
-	if exit == nil || !fd.returnsNotCold(exit) {
+	if exit == nil {
 		return "", ""
 	}
 	// Moved, the fill must do nothing but compute: no calls but of
@@ -1222,9 +1223,10 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 		"moving statements is left to the author"
 }
 
-// returnsNotCold reports whether st has a return statement outside cold
-// code (an error path): saving an allocation on an error path is not
-// worth moving code for.
+// returnsNotCold reports whether st has a return statement (of its own
+// function, not of a literal) outside cold code and returning more than
+// nils: saving an allocation on an error path is not worth moving code
+// for.
 func (fd *finding) returnsNotCold(st ast.Stmt) bool {
 	info := fd.pass.TypesInfo
 	found := false
@@ -1253,22 +1255,6 @@ func uses(info *types.Info, n ast.Node, obj types.Object) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// returns reports whether st contains a return statement of the function
-// it is in (not of a function literal).
-func returns(st ast.Stmt) bool {
-	found := false
-	ast.Inspect(st, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
 			found = true
 		}
 		return !found
