@@ -61,6 +61,10 @@ type resolver struct {
 	imports map[string]*types.Package // all packages the pass's package depends on, by path
 	names   *strings.Replacer         // "a/b/c." to "c.", for every path of imports with a slash; see pkgNames
 	leaks   map[leakKey]leak          // leakOfDepth's answers
+	// extended says, for a function, where its first call that adds its
+	// result to a longer string is ("" if a call does something else
+	// with it): callerBufferAdvice's walk of the package, once each.
+	extended map[*types.Func]string
 }
 
 // pkgNames returns the replacer that writes the import paths of r's

@@ -408,7 +408,26 @@ func (fd *finding) callerBufferAdvice() (advice, noFix string) {
 	if fn == nil {
 		return "", ""
 	}
-	calls := 0
+	where, seen := fd.res.extended[fn]
+	if !seen {
+		where = fd.extendedAt(fn)
+		if fd.res.extended == nil {
+			fd.res.extended = make(map[*types.Func]string)
+		}
+		fd.res.extended[fn] = where
+	}
+	if where == "" {
+		return "", ""
+	}
+	return fmt.Sprintf("every call of %s adds the string it returns to a longer one (%s): have it append to the caller's buffer instead (a *strings.Builder or *bytes.Buffer parameter, or a []byte it appends to and returns), which saves building this string per call", decl.Name.Name, where),
+		"the change touches the function's signature and its callers"
+}
+
+// extendedAt returns where the first call of fn is, when every use of fn
+// in the package calls it and adds the result to a longer string (see
+// addedToString); "" otherwise.
+func (fd *finding) extendedAt(fn *types.Func) string {
+	info := fd.pass.TypesInfo
 	var where string
 	for c := range fd.root.Preorder((*ast.Ident)(nil)) {
 		id := c.Node().(*ast.Ident)
@@ -423,19 +442,14 @@ func (fd *finding) callerBufferAdvice() (advice, noFix string) {
 		}
 		call, isCall := ancestor(callee, 1).(*ast.CallExpr)
 		if !isCall || ast.Unparen(call.Fun) != callee.Node() || !addedToString(info, call, ancestor(callee, 2)) {
-			return "", ""
+			return ""
 		}
-		calls++
 		if where == "" {
 			where = fd.pass.Fset.Position(call.Pos()).String()
 			where = where[strings.LastIndexByte(where, '/')+1:]
 		}
 	}
-	if calls == 0 {
-		return "", ""
-	}
-	return fmt.Sprintf("every call of %s adds the string it returns to a longer one (%s): have it append to the caller's buffer instead (a *strings.Builder or *bytes.Buffer parameter, or a []byte it appends to and returns), which saves building this string per call", decl.Name.Name, where),
-		"the change touches the function's signature and its callers"
+	return where
 }
 
 // addedToString reports whether call, a string-valued call whose parent
