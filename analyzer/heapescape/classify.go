@@ -587,7 +587,7 @@ func assignedOrAddressed(info *types.Info, body *ast.BlockStmt, v *types.Var) bo
 		return ok && info.Uses[id] == v
 	}
 	_, ptrVar := v.Type().Underlying().(*types.Pointer)
-	return changes(body, is, func(sel *ast.SelectorExpr) bool {
+	return syntax.Changes(body, is, func(sel *ast.SelectorExpr) bool {
 		// A method with a pointer receiver called on the variable takes
 		// its address (once.Do, value.Store): passed by value instead,
 		// the copy would be what the method changes.
@@ -602,33 +602,6 @@ func assignedOrAddressed(info *types.Info, body *ast.BlockStmt, v *types.Var) bo
 		_, ptrRecv := sig.Recv().Type().(*types.Pointer)
 		return ptrRecv && !ptrVar
 	})
-}
-
-// changes reports whether n may change a variable that is reports about:
-// it assigns it, increments it, takes its address, is a range loop over
-// it as key or value, or calls a method on it (x.m(...)) that method says
-// may change it.
-func changes(n ast.Node, is func(ast.Expr) bool, method func(*ast.SelectorExpr) bool) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			found = slices.ContainsFunc(n.Lhs, is)
-		case *ast.IncDecStmt:
-			found = is(n.X)
-		case *ast.UnaryExpr:
-			found = n.Op == token.AND && is(n.X)
-		case *ast.RangeStmt:
-			found = n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
-		case *ast.SelectorExpr:
-			found = is(n.X) && method(n)
-		}
-		return !found
-	})
-	return found
 }
 
 // inMemoryReaderAdvice returns the advice for the reader or the buffer of

@@ -1321,7 +1321,7 @@ func assignsAny(info *types.Info, st ast.Stmt, vars map[types.Object]bool) bool 
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && vars[info.Uses[id]]
 	}
-	return changes(st, is, func(sel *ast.SelectorExpr) bool {
+	return syntax.Changes(st, is, func(sel *ast.SelectorExpr) bool {
 		_, isMethod := info.Selections[sel]
 		return isMethod && info.Selections[sel].Kind() != types.FieldVal
 	})

@@ -10,7 +10,6 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -600,21 +599,7 @@ func (st *state) assigned(fd *ast.FuncDecl, v *types.Var) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && info.Uses[id] == v
 	}
-	found := false
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			found = slices.ContainsFunc(n.Lhs, is)
-		case *ast.IncDecStmt:
-			found = is(n.X)
-		case *ast.UnaryExpr:
-			found = n.Op == token.AND && is(n.X)
-		case *ast.RangeStmt:
-			found = n.Tok == token.ASSIGN && (n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value))
-		}
-		return !found
-	})
-	return found
+	return syntax.Changes(fd.Body, is, func(*ast.SelectorExpr) bool { return false })
 }
 
 // freeForLocal reports whether the package-level variable can take the

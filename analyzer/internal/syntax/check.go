@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // HasGoto reports whether body has a goto statement, or is nil (a body
@@ -66,4 +67,31 @@ func VarOf(info *types.Info, e ast.Expr) (*types.Var, bool) {
 	}
 	v, ok := info.Uses[id].(*types.Var)
 	return v, ok
+}
+
+// Changes reports whether n may change a variable that is reports about:
+// it assigns it, increments it, takes its address, is a range loop over
+// it as key or value, or calls a method on it (x.m(...)) that method says
+// may change it.
+func Changes(n ast.Node, is func(ast.Expr) bool, method func(*ast.SelectorExpr) bool) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			found = slices.ContainsFunc(n.Lhs, is)
+		case *ast.IncDecStmt:
+			found = is(n.X)
+		case *ast.UnaryExpr:
+			found = n.Op == token.AND && is(n.X)
+		case *ast.RangeStmt:
+			found = n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
+		case *ast.SelectorExpr:
+			found = is(n.X) && method(n)
+		}
+		return !found
+	})
+	return found
 }
