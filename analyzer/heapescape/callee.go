@@ -65,6 +65,9 @@ type resolver struct {
 	// result to a longer string is ("" if a call does something else
 	// with it): callerBufferAdvice's walk of the package, once each.
 	extended map[*types.Func]string
+	// writes says whether a function of the package may write the
+	// elements of a slice parameter: doubleCopyAdvice's question.
+	writes map[writeKey]bool
 }
 
 // pkgNames returns the replacer that writes the import paths of r's

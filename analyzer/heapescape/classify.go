@@ -104,7 +104,9 @@ func (fd *finding) message() (string, bool) {
 	ctor, part := fd.constructorAlloc()
 	why, advice := fd.explain(ctor, part)
 	if fd.inherent != "" && !other {
-		if a, noFix := fd.sinkAdvice(); a != "" {
+		if a, noFix := fd.doubleCopyAdvice(); a != "" {
+			advice = fd.avoid(a, noFix)
+		} else if a, noFix := fd.sinkAdvice(); a != "" {
 			advice = fd.avoid(a, noFix)
 		}
 	}
