@@ -515,4 +515,3 @@ func isLenOf(info *types.Info, e ast.Expr, v types.Object) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	return ok && isBuiltin(info, call.Fun, "len") && len(call.Args) == 1 && isVar(info, call.Args[0], v)
 }
-
