@@ -54,6 +54,7 @@ type Config struct {
 	Cold       bool    // also report findings in cold code
 	HeapCold   bool    // report heapescape's findings in cold code (-heapescape.cold=true)
 	Inherent   bool    // report inherent allocations (-heapescape.all=true)
+	Negligible bool    // report branches whose removal saves only a compare (-redundantbranch.all=true)
 	MinScore   float64 // with a profile, report only findings scoring at least this
 	NewFromRev string  // report only findings on lines changed since this git revision
 	// Exclude, if set, says which files' findings are dropped (the
@@ -232,7 +233,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		}
 		unchanged = n - len(findings)
 	}
-	var hiddenInherent, hiddenCold int
+	var hiddenInherent, hiddenNegligible, hiddenCold int
 	ranking, hidden := "static", 0
 	var profStats *report.ProfileStats
 	if hot != nil {
@@ -246,6 +247,9 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	measured := func(f report.Finding) bool { return hot != nil && f.Sampled && f.Samples >= report.MinSamples }
 	if !cfg.Inherent {
 		hiddenInherent = hide(func(f report.Finding) bool { return f.Class == "inherent" && !measured(f) })
+	}
+	if !cfg.Negligible {
+		hiddenNegligible = hide(func(f report.Finding) bool { return f.Class == "negligible" && !measured(f) })
 	}
 	if hot != nil && !cfg.All {
 		hidden = hide(func(f report.Finding) bool { return !f.Sampled })
@@ -306,8 +310,9 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		Errors:     append(slices.Clip(ar.loadErrs), ar.toolErrs...),
 		Suppressed: ar.suppressed,
 
-		HiddenCold:     hiddenCold,
-		HiddenInherent: hiddenInherent,
+		HiddenCold:       hiddenCold,
+		HiddenInherent:   hiddenInherent,
+		HiddenNegligible: hiddenNegligible,
 	}}, ranked, nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/redundantbranch"
 	"github.com/goadvise/goadvise/analyzer/suite"
 )
 
@@ -32,6 +33,9 @@ type Settings struct {
 	Profile  string   `json:"profile"`  // CPU profiles (comma-separated) that decide hotness
 	Cold     bool     `json:"cold"`     // also report findings in cold code
 	Inherent bool     `json:"inherent"` // also report inherent allocations (heapescape's -all)
+	// Negligible also reports redundant branches whose removal saves only
+	// a compare (redundantbranch's -all).
+	Negligible bool `json:"negligible"`
 }
 
 type plugin struct {
@@ -66,6 +70,11 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	if p.settings.Inherent {
 		if err := heapescape.Analyzer.Flags.Set("all", "true"); err != nil {
 			return nil, fmt.Errorf("goadvise plugin: inherent: %w", err)
+		}
+	}
+	if p.settings.Negligible {
+		if err := redundantbranch.Analyzer.Flags.Set("all", "true"); err != nil {
+			return nil, fmt.Errorf("goadvise plugin: negligible: %w", err)
 		}
 	}
 	return as, nil

@@ -38,7 +38,7 @@ type Finding struct {
 	Program   bool   `json:"program,omitempty"` // in a command's code (see IsProgram), not a library's
 	Message   string `json:"message"`
 	Tier      string `json:"tier"`            // "hot-loop", "per-item", "unknown" or "cold"
-	Class     string `json:"class,omitempty"` // "inherent": an allocation the code needs for what it does (hidden by check unless -heapescape.all)
+	Class     string `json:"class,omitempty"` // "inherent": an allocation the code needs for what it does (hidden by check unless -heapescape.all); "negligible": a redundant branch whose removal saves only a compare (hidden unless -redundantbranch.all)
 	Fixes     []Fix  `json:"fixes"`
 
 	// Related are other diagnostics of the same cost, folded into this
@@ -121,6 +121,9 @@ type Stats struct {
 	// found, before -min-score.
 	HiddenCold     int `json:"hidden_cold,omitempty"`
 	HiddenInherent int `json:"hidden_inherent,omitempty"`
+	// HiddenNegligible counts the redundant branches not shown whose
+	// removal would save only a compare and a jump, or code size.
+	HiddenNegligible int `json:"hidden_negligible,omitempty"`
 
 	// With check -new-from-rev: the findings on lines not changed since
 	// the revision NewFromRev, not shown.

@@ -204,6 +204,10 @@ func writeSummary(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, "; %d inherent %s not shown (-heapescape.all shows them)",
 			s.HiddenInherent, Plural(s.HiddenInherent, "allocation", "allocations"))
 	}
+	if s.HiddenNegligible > 0 {
+		fmt.Fprintf(&b, "; %d %s that would save only a compare not shown (-redundantbranch.all shows them)",
+			s.HiddenNegligible, Plural(s.HiddenNegligible, "redundant branch", "redundant branches"))
+	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "; %d suppressed by directives", s.Suppressed)
 	}

@@ -104,6 +104,45 @@ func (c *checker) effectCall(e ast.Expr) ast.Expr {
 	return found
 }
 
+// savesWork reports whether removing the evaluation of exprs saves more
+// than compares and jumps: they call a function known to be pure (which
+// the fix drops; calls with effects are kept), other than a builtin or a
+// conversion, or index a map.
+func (c *checker) savesWork(exprs ...ast.Expr) bool {
+	info := c.pass.TypesInfo
+	saves := false
+	for _, e := range exprs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if _, builtin := info.Uses[identOf(n.Fun)].(*types.Builtin); builtin {
+					break
+				}
+				if tv, ok := info.Types[ast.Unparen(n.Fun)]; ok && tv.IsType() {
+					break
+				}
+				if c.pureCall(n) {
+					saves = true
+				}
+			case *ast.IndexExpr:
+				if _, ok := info.TypeOf(n.X).Underlying().(*types.Map); ok {
+					saves = true
+				}
+			}
+			return !saves
+		})
+	}
+	return saves
+}
+
+// identOf returns e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
 // hasSideEffects reports whether evaluating e may have an effect other than
 // a panic: it calls a function not known to be pure or receives from a
 // channel.

@@ -35,6 +35,7 @@ var Analyzer = &analysis.Analyzer{
 var (
 	nilFacts   bool
 	mergeCases bool
+	reportAll  bool
 )
 
 func init() {
@@ -42,6 +43,8 @@ func init() {
 		"use x == nil for interface variables (reports if err != nil { return err }; return nil; off by default)")
 	Analyzer.Flags.BoolVar(&mergeCases, "mergecases", true,
 		"report adjacent switch cases with the same body")
+	Analyzer.Flags.BoolVar(&reportAll, "all", false,
+		"also report branches whose removal saves only compares, jumps or code size (category \"<tier>,negligible\")")
 }
 
 // A checker holds the state of one pass.
@@ -486,7 +489,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		if len(links) > 1 {
 			what = fmt.Sprintf("the %d else ifs after it", len(links))
 		}
-		c.report(ifs.Pos(), "this if and "+what+" have the same body: join their conditions with || so the function is smaller and cheaper to inline"+noFix, edits, "Join the conditions with ||")
+		c.report(ifs.Pos(), "this if and "+what+" have the same body: join their conditions with || so the function is smaller and cheaper to inline"+noFix, edits, "Join the conditions with ||", false)
 		return
 	}
 
@@ -510,7 +513,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 			return // each branch says why it is there
 		}
 		edits := c.flattenIf(ifs, keep, drop, elsePos, stack)
-		c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch")
+		c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch", c.savesWork(ifs.Cond))
 		return
 	}
 
@@ -562,7 +565,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		msg = fmt.Sprintf("under %s, the code after the if computes the same as the if body, so the condition only costs a compare and a jump: keep only the if body", because(facts, notes))
 		edits = c.keepIfBody(ifs, rest, stack)
 	}
-	c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch")
+	c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch", c.savesWork(ifs.Cond))
 }
 
 // joins returns the if of ifs's else when the two have the same body and
@@ -667,7 +670,7 @@ func (c *checker) checkSwitch(body *ast.BlockStmt, tagged, typeSwitch bool) {
 		}
 		list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 		msg := fmt.Sprintf("cases %s have the same body: list them in one case so the body is compiled once and the function is smaller and cheaper to inline", list) + noFix
-		c.report(body.List[i].Pos(), msg, edits, "Merge the cases")
+		c.report(body.List[i].Pos(), msg, edits, "Merge the cases", false)
 		i = j
 	}
 }
@@ -764,7 +767,11 @@ func (c *checker) sameAsDefault(body *ast.BlockStmt, tagged, typeSwitch bool) ma
 	} else {
 		msg = fmt.Sprintf("cases %s and %s do the same as the default case, so testing them only costs compares and jumps: delete the cases", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
-	c.report(body.List[idx[0]].Pos(), msg, edits, "Delete the cases")
+	var values []ast.Expr
+	for _, i := range idx {
+		values = append(values, body.List[i].(*ast.CaseClause).List...)
+	}
+	c.report(body.List[idx[0]].Pos(), msg, edits, "Delete the cases", c.savesWork(values...))
 	return run
 }
 
@@ -926,7 +933,16 @@ func fallsThrough(list []ast.Stmt) bool {
 // comes without a fix.
 const commentsNoFix = "; no automatic fix: the arms carry comments of their own, which the merged one should keep"
 
-func (c *checker) report(pos token.Pos, msg string, edits []analysis.TextEdit, fixMsg string) {
+//
+// saves says whether the change saves work at run time beyond compares
+// and jumps (see savesWork). A change that saves only those, or only code
+// size, is reported only with -all, in the class "negligible": the branch
+// predictor makes such a compare almost free, and maintainers keep such
+// cases and ifs to say what the code handles.
+func (c *checker) report(pos token.Pos, msg string, edits []analysis.TextEdit, fixMsg string, saves bool) {
+	if !saves && !reportAll {
+		return
+	}
 	info := c.hot.At(pos)
 	if len(edits) == 0 && !strings.Contains(msg, "; no automatic fix: ") {
 		msg += "; no automatic fix: the edit would leave a variable, an import or a label unused, or re-indent a multi-line raw string"
@@ -937,6 +953,9 @@ func (c *checker) report(pos token.Pos, msg string, edits []analysis.TextEdit, f
 	}
 	msg += "]"
 	d := analysis.Diagnostic{Pos: pos, Message: msg, Category: info.Tier.String()}
+	if !saves {
+		d.Category += ",negligible"
+	}
 	if len(edits) > 0 {
 		d.SuggestedFixes = []analysis.SuggestedFix{{Message: fixMsg, TextEdits: edits}}
 	}

@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -39,6 +40,7 @@ func setFlag(t *testing.T, name, value string) {
 // -nilfacts turns on.
 func TestAnalyzer(t *testing.T) {
 	setFlag(t, "nilfacts", "true")
+	setFlag(t, "all", "true")
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), redundantbranch.Analyzer, packages...)
 }
 
@@ -46,6 +48,7 @@ func TestAnalyzer(t *testing.T) {
 // message why there is none, and that no finding with a fix says so.
 func TestNoFixSaysWhy(t *testing.T) {
 	setFlag(t, "nilfacts", "true")
+	setFlag(t, "all", "true")
 	fixtest.SaysWhy(t, analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), redundantbranch.Analyzer, packages...))
 }
 
@@ -54,6 +57,7 @@ func TestNoFixSaysWhy(t *testing.T) {
 // file is gofmt-clean, and that it type-checks.
 func TestGoldenExact(t *testing.T) {
 	setFlag(t, "nilfacts", "true")
+	setFlag(t, "all", "true")
 	results := analysistest.Run(t, analysistest.TestData(), redundantbranch.Analyzer, packages...)
 	type edit struct {
 		start, end int
@@ -62,12 +66,16 @@ func TestGoldenExact(t *testing.T) {
 	edits := make(map[string][]edit)
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			switch d.Category {
+			tier, class, _ := strings.Cut(d.Category, ",")
+			switch tier {
 			case "cold", "unknown", "per-item", "hot-loop":
 			default:
 				t.Errorf("%s: category %q is not a hot-path tier", r.Pass.Fset.Position(d.Pos), d.Category)
 			}
-			if !strings.Contains(d.Message, " ["+d.Category) || !strings.HasSuffix(d.Message, "]") {
+			if class != "" && class != "negligible" {
+				t.Errorf("%s: category %q has an unknown class", r.Pass.Fset.Position(d.Pos), d.Category)
+			}
+			if !strings.Contains(d.Message, " ["+tier) || !strings.HasSuffix(d.Message, "]") {
 				t.Errorf("%s: message does not end with its tier: %s", r.Pass.Fset.Position(d.Pos), d.Message)
 			}
 			for _, f := range d.SuggestedFixes {
@@ -132,5 +140,25 @@ func TestGoldenExact(t *testing.T) {
 // comments for them).
 func TestFlags(t *testing.T) {
 	setFlag(t, "mergecases", "false")
+	setFlag(t, "all", "true")
 	analysistest.Run(t, analysistest.TestData(), redundantbranch.Analyzer, "flags")
+}
+
+// TestNegligible checks that by default only branches whose removal saves
+// more than a compare are reported (a pure call or a map lookup in the
+// condition), and that with -all the others are, in the class
+// "negligible".
+func TestNegligible(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), redundantbranch.Analyzer, "cost")
+	setFlag(t, "all", "true")
+	got := make(map[int]string)
+	for _, r := range analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), redundantbranch.Analyzer, "cost") {
+		for _, d := range r.Diagnostics {
+			_, got[r.Pass.Fset.Position(d.Pos).Line], _ = strings.Cut(d.Category, ",")
+		}
+	}
+	want := map[int]string{20: "negligible", 32: "", 40: "", 48: "negligible"}
+	if !maps.Equal(got, want) {
+		t.Errorf("classes by line with -all: got %v, want %v", got, want)
+	}
 }

@@ -57,28 +57,29 @@ if a fix was not kept.`,
 
 // checkFlags are the flags of the check command.
 type checkFlags struct {
-	format    string
-	fix       bool
-	diff      bool
-	tests     bool
-	enable    string
-	disable   string
-	top       int
-	output    string
-	profile   string
-	heap      string
-	heapIndex string
-	all       bool
-	cold      bool // show findings in cold code
-	heapCold  bool // show heapescape's findings in cold code (-heapescape.cold=true)
-	inherent  bool // show inherent allocations (-heapescape.all=true)
-	minScore  float64
-	verify    verifyFlags
-	cpuprof   string
-	memprof   string
-	whole     bool
-	passes    []string // whole-program passes to run
-	bench     benchFlags
+	format     string
+	fix        bool
+	diff       bool
+	tests      bool
+	enable     string
+	disable    string
+	top        int
+	output     string
+	profile    string
+	heap       string
+	heapIndex  string
+	all        bool
+	cold       bool // show findings in cold code
+	heapCold   bool // show heapescape's findings in cold code (-heapescape.cold=true)
+	inherent   bool // show inherent allocations (-heapescape.all=true)
+	negligible bool // show branches that save only a compare (-redundantbranch.all=true)
+	minScore   float64
+	verify     verifyFlags
+	cpuprof    string
+	memprof    string
+	whole      bool
+	passes     []string // whole-program passes to run
+	bench      benchFlags
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
@@ -282,15 +283,27 @@ func splitList(s string) []string {
 	return out
 }
 
-// findAll makes heapescape report what check hides by default (cold
-// code, inherent allocations), so that check can count what it hides. A
-// value the user gave is kept, and decides whether to show them: findAll
-// records in cf whether the user asked to see heapescape's cold findings
-// (-heapescape.cold=true) and inherent ones (-heapescape.all=true).
+// findAll makes heapescape and redundantbranch report what check hides
+// by default (cold code, inherent allocations, negligible branches), so
+// that check can count what it hides. A value the user gave is kept, and
+// decides whether to show them: findAll records in cf whether the user
+// asked to see heapescape's cold findings (-heapescape.cold=true),
+// inherent ones (-heapescape.all=true) and negligible branches
+// (-redundantbranch.all=true).
 func findAll(fs *flag.FlagSet, analyzers []*analysis.Analyzer, cf *checkFlags) {
 	given := make(map[string]bool)
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, a := range analyzers {
+		if a.Name == "redundantbranch" {
+			if f := a.Flags.Lookup("all"); f != nil {
+				if !given[a.Name+".all"] {
+					f.Value.Set("true")
+				} else {
+					cf.negligible = f.Value.String() == "true"
+				}
+			}
+			continue
+		}
 		if a.Name != "heapescape" {
 			continue
 		}
@@ -344,6 +357,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Cold:       cf.cold,
 		HeapCold:   cf.heapCold,
 		Inherent:   cf.inherent,
+		Negligible: cf.negligible,
 		MinScore:   cf.minScore,
 		NewFromRev: cf.newFromRev,
 		Exclude:    cf.conf.Excluded,

@@ -11,10 +11,12 @@ import (
 	"github.com/goadvise/goadvise/report"
 )
 
-// coldModule writes a module whose package p has one redundant branch in a
-// loop (hot), one in a function only init calls (cold), one in a loop in
+// coldModule writes a module whose package p has one redundant branch
+// (each with a condition that calls a function, so that removing it saves
+// more than a compare) in a loop (hot), one in a function only init calls (cold), one in a loop in
 // init (cold: init runs once) and one in an exported function nothing in
-// the module calls (unknown: shown); package q has only a cold one.
+// the module calls (unknown: shown); package q has only a cold one, and
+// package n one whose condition is only a compare (negligible).
 func coldModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -22,11 +24,13 @@ func coldModule(t *testing.T) string {
 		"go.mod": "module example.com/cold\n\ngo 1.26\n",
 		"p/p.go": `package p
 
+import "math"
+
 var total int
 
 func init() {
 	for i := range 3 {
-		if i > 1 {
+		if math.Signbit(float64(i)) {
 			total++
 		} else {
 			total++
@@ -37,7 +41,7 @@ func init() {
 func init() { total = configure(true, total) }
 
 func configure(c bool, x int) int {
-	if c {
+	if math.Signbit(float64(x)) {
 		x++
 	} else {
 		x++
@@ -46,7 +50,7 @@ func configure(c bool, x int) int {
 }
 
 func Scale(c bool, x int) int {
-	if c {
+	if math.Signbit(float64(x)) {
 		x *= 2
 	} else {
 		x *= 2
@@ -57,7 +61,7 @@ func Scale(c bool, x int) int {
 func Sum(xs []int, c bool) int {
 	t := 0
 	for _, x := range xs {
-		if c {
+		if math.Signbit(float64(x)) {
 			t += x
 		} else {
 			t += x
@@ -68,13 +72,26 @@ func Sum(xs []int, c bool) int {
 `,
 		"q/q.go": `package q
 
+import "math"
+
 var n = configure(true, 1)
 
 func configure(c bool, x int) int {
-	if c {
+	if math.Signbit(float64(x)) {
 		x++
 	} else {
 		x++
+	}
+	return x
+}
+`,
+		"n/n.go": `package n
+
+func Scale(c bool, x int) int {
+	if c {
+		x *= 2
+	} else {
+		x *= 2
 	}
 	return x
 }
@@ -141,8 +158,19 @@ func TestCheckHidesCold(t *testing.T) {
 		t.Errorf("text summary %q does not say %q", stdout, want)
 	}
 
-	stdout, _, _ = runCmdEnv(t, dir, env, bin, "check", "-format", "html", "-enable", "redundantbranch", "./...")
+	stdout, _, _ = runCmdEnv(t, dir, env, bin, "check", "-format", "html", "-enable", "redundantbranch", "./p", "./q")
 	if want := "3 in cold code not shown (-cold shows them)"; !strings.Contains(stdout, want) {
 		t.Errorf("HTML page does not say %q", want)
+	}
+
+	// A branch whose removal saves only a compare is counted, not shown,
+	// unless -redundantbranch.all.
+	stdout, stderr, code = runCmdEnv(t, dir, env, bin, "check", "-enable", "redundantbranch", "./n")
+	if want := "no findings in 1 package; 1 redundant branch that would save only a compare not shown (-redundantbranch.all shows them)"; code != exitOK || !strings.Contains(stdout, want) {
+		t.Errorf("negligible: exit code %d, output %q, want %d and %q\n%s", code, stdout, exitOK, want, stderr)
+	}
+	r = runJSON("-redundantbranch.all", "./n")
+	if len(r.Findings) != 1 || r.Findings[0].Class != "negligible" || r.Stats.HiddenNegligible != 0 {
+		t.Errorf("-redundantbranch.all: got %+v, want the one negligible finding", r.Findings)
 	}
 }
