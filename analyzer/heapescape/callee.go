@@ -68,6 +68,9 @@ type resolver struct {
 	// writes says whether a function of the package may write the
 	// elements of a slice parameter: doubleCopyAdvice's question.
 	writes map[writeKey]bool
+	// repeats says whether a method may run twice on one receiver:
+	// repeatsOnValue's question.
+	repeats map[*types.Func]bool
 }
 
 // pkgNames returns the replacer that writes the import paths of r's

@@ -62,7 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 			files[tf] = f
 		}
 	}
-	r := &resolver{fset: pass.Fset, imports: allImports(pass.Pkg), writes: make(map[writeKey]bool)}
+	r := &resolver{fset: pass.Fset, imports: allImports(pass.Pkg), writes: make(map[writeKey]bool), repeats: make(map[*types.Func]bool)}
 	root := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
 	hoisted := make(map[*ast.BlockStmt]map[string]bool)
 	for _, rec := range res.Records() {

@@ -293,9 +293,10 @@ func (fd *finding) reuseAdvice() (advice, noFix string) {
 	if where := fd.escapesFromVar(obj); where != "" {
 		return "", ""
 	}
-	if fd.freshContainer(target, 0) {
+	if fd.freshContainer(target, 0) || !fd.repeatsOnValue(target) {
 		// A field of a value this call allocated (a constructor filling
-		// in a new value): there is no earlier map or slice to reuse.
+		// in a new value), or of a receiver nothing says this runs on
+		// twice: there is no earlier map or slice to reuse.
 		return "", ""
 	}
 	tgt := types.ExprString(target)
@@ -1012,7 +1013,7 @@ func (fd *finding) resetFieldAdvice() (advice, noFix string) {
 	if reset == nil || reset.Pos() > call.Pos() {
 		return "", ""
 	}
-	if fd.escapesFromVar(obj) != "" {
+	if fd.escapesFromVar(obj) != "" || !fd.repeatsOnValue(target) {
 		return "", ""
 	}
 	line := fd.pass.Fset.Position(reset.Pos()).Line
@@ -1394,4 +1395,113 @@ func oneExpression(info *types.Info, files []*ast.File, fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// repeatsOnValue reports whether there is evidence that the code storing
+// into target, a field of the enclosing method's receiver, may run more
+// than once on one value, so that the storage kept from one call can
+// serve the next (see repeatable). A target that is not a field of the
+// receiver (a package-level variable, a parameter's field) needs none.
+// Without evidence the method may run once per value (nats-server's
+// setPermissions, once per client; badger's populateFilesMap, once per
+// value log): a value made for the call has no earlier storage to keep.
+func (fd *finding) repeatsOnValue(target ast.Expr) bool {
+	info := fd.pass.TypesInfo
+	sel, ok := ast.Unparen(target).(*ast.SelectorExpr)
+	if !ok {
+		return true
+	}
+	root, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return true
+	}
+	for _, n := range fd.path {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return true
+		}
+		if d, ok := n.(*ast.FuncDecl); ok {
+			if d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 ||
+				info.Defs[d.Recv.List[0].Names[0]] != info.Uses[root] {
+				return true
+			}
+			method, ok := info.Defs[d.Name].(*types.Func)
+			return !ok || fd.res.repeatable(fd.pass, method, 0)
+		}
+	}
+	return true
+}
+
+// repeatable reports whether method may run more than once on one
+// receiver: its name says it does one unit of work per call (Read,
+// Reset, Parse...), it is an exported method of an exported type (which
+// other packages may call as often as they like), or a call of it in the
+// package is in a loop on a receiver declared outside the loop, or on
+// the receiver of a method that is repeatable itself.
+func (r *resolver) repeatable(pass *analysis.Pass, method *types.Func, depth int) bool {
+	if v, ok := r.repeats[method]; ok {
+		return v
+	}
+	if hotpath.PerItemName(method.Name()) {
+		return true
+	}
+	if recv := method.Type().(*types.Signature).Recv(); method.Exported() && recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok && n.Obj().Exported() {
+			return true
+		}
+	}
+	if depth > 3 {
+		return false
+	}
+	r.repeats[method] = false // a recursive call adds no evidence
+	info := pass.TypesInfo
+	found := false
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			d, ok := decl.(*ast.FuncDecl)
+			if !ok || d.Body == nil || found {
+				continue
+			}
+			var recv types.Object
+			if d.Recv != nil && len(d.Recv.List) == 1 && len(d.Recv.List[0].Names) == 1 {
+				recv = info.Defs[d.Recv.List[0].Names[0]]
+			}
+			var loops []ast.Node
+			ast.Inspect(d.Body, func(n ast.Node) bool {
+				if found || n == nil {
+					return false
+				}
+				switch n := n.(type) {
+				case *ast.ForStmt, *ast.RangeStmt:
+					loops = append(loops, n)
+				case *ast.CallExpr:
+					s, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+					if !ok || typeutil.Callee(info, n) != method {
+						return true
+					}
+					x, ok := ast.Unparen(s.X).(*ast.Ident)
+					if !ok {
+						return true
+					}
+					v := info.Uses[x]
+					for _, l := range loops {
+						if l.Pos() <= n.Pos() && n.End() <= l.End() && v != nil && (v.Pos() < l.Pos() || v.Pos() > l.End()) {
+							found = true
+						}
+					}
+					if !found && v != nil && v == recv {
+						if caller, ok := info.Defs[d.Name].(*types.Func); ok && r.repeatable(pass, caller, depth+1) {
+							found = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	r.repeats[method] = found
+	return found
 }

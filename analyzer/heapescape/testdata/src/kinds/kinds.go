@@ -168,6 +168,38 @@ func (it *iter) Seek(root *node) int {
 	return total
 }
 
+// SeekAll seeks one iterator to each root in turn: Seek runs many times on
+// one iterator.
+func SeekAll(roots []*node) int {
+	it := &iter{}
+	total := 0
+	for _, r := range roots {
+		total += it.Seek(r)
+	}
+	return total
+}
+
+// client is one connection's state.
+type client struct{ deny []string }
+
+// setDeny fills a new client's deny list: nothing runs it twice on one
+// client, so a reset that kept the capacity would keep nothing.
+func (c *client) setDeny(perms []string) {
+	c.deny = nil
+	for _, p := range perms {
+		if p != "" {
+			c.deny = append(c.deny, p) // inherent: not reported by default
+		}
+	}
+}
+
+// Connect sets up a new client.
+func Connect(perms []string) *client {
+	c := &client{}
+	c.setDeny(perms)
+	return c
+}
+
 // Find searches with a local stack that a helper keeps.
 func Find(root *node, keep func([]*node)) int {
 	var stack []*node
