@@ -933,7 +933,8 @@ func fallsThrough(list []ast.Stmt) bool {
 // comes without a fix.
 const commentsNoFix = "; no automatic fix: the arms carry comments of their own, which the merged one should keep"
 
-//
+// report reports the branch at pos with msg, ending it with the hot-path
+// tier, and the fix made of edits (none if empty) described by fixMsg.
 // saves says whether the change saves work at run time beyond compares
 // and jumps (see savesWork). A change that saves only those, or only code
 // size, is reported only with -all, in the class "negligible": the branch
