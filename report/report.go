@@ -316,19 +316,18 @@ func Retier(f *Finding, tier, reason string) {
 	f.Tier = tier
 }
 
-// Rank sorts findings without a profile and numbers them: by tier,
-// hottest first, then a library's code before a command's (see
-// IsProgram: a command's loops often run once per invocation, and a
-// library's code runs in every program that imports it), then by the
-// estimated cost of
+// Rank sorts findings without a profile and numbers them: a library's
+// code before a command's (see IsProgram: a command's loops often run
+// once per invocation, and a library's code runs in every program that
+// imports it), then by tier, hottest first, then by the estimated cost of
 // one execution of their code (EstimateNS), highest first. Ties are
 // broken by file, position and analyzer so that the order is
 // deterministic.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
-			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
 			cmpBool(a.Program, b.Program),
+			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
 			cmp.Compare(EstimateNS(b), EstimateNS(a)),
 			cmp.Compare(a.File, b.File),
 			cmp.Compare(a.Offset, b.Offset),

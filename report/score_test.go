@@ -77,3 +77,19 @@ func TestCalleeIs(t *testing.T) {
 		}
 	}
 }
+
+// TestRankProgramsLast checks that without a profile a command's findings
+// come after all of the library's, whatever their tiers: badger's bank
+// test tool and its main's port search ranked above its value log's
+// per-item findings.
+func TestRankProgramsLast(t *testing.T) {
+	fs := []Finding{
+		{Analyzer: "heapescape", File: "/m/cmd/tool/main.go", Tier: "hot-loop", Program: true, Message: "append escapes to heap"},
+		{Analyzer: "heapescape", File: "/m/lib.go", Tier: "unknown", Message: "x escapes to heap"},
+		{Analyzer: "heapescape", File: "/m/value.go", Tier: "per-item", Message: "make([]byte, 1) escapes to heap"},
+	}
+	Rank(fs)
+	if fs[0].File != "/m/value.go" || fs[1].File != "/m/lib.go" || fs[2].File != "/m/cmd/tool/main.go" {
+		t.Errorf("order %s %s %s, want value.go, lib.go, then the command's", fs[0].File, fs[1].File, fs[2].File)
+	}
+}
