@@ -238,6 +238,13 @@ func (r *Result) classify(pass *analysis.Pass) {
 			r.class[f.obj] = class{startup, testsOnly + ": " + why}
 			continue
 		}
+		if name := settingsType(f.obj); name != "" && !PerItemName(f.obj.Name()) {
+			// badger's Options.String, nats-server's
+			// (*Options).processConfigFileLine: the options are set up
+			// once, and printed when the program starts.
+			r.class[f.obj] = class{startup, "runs once: set-up, a method of the options type " + name}
+			continue
+		}
 		if f.obj.Type().(*types.Signature).Recv() != nil {
 			// A method may be called through an interface: an exported
 			// one through any package's, an unexported one only through
@@ -392,6 +399,34 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 		}
 	}
+}
+
+// settingsWords are the last words of the names of types that hold a
+// program's or a component's settings.
+var settingsWords = []string{"Options", "Opts", "Config", "Configs", "Conf", "Settings"}
+
+// settingsType returns the name of fn's receiver type when it is a type of
+// settings (Options, ServerConfig, dialOpts), or "".
+func settingsType(fn *types.Func) string {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return ""
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok {
+		return ""
+	}
+	name := n.Obj().Name()
+	for _, w := range settingsWords {
+		if name == w || name == strings.ToLower(w) || strings.HasSuffix(name, w) {
+			return name
+		}
+	}
+	return ""
 }
 
 // receivesSignal reports whether the select case's statement comm

@@ -1,0 +1,35 @@
+package o
+
+import "fmt"
+
+// Options are a component's settings: their methods run when it is set
+// up, or when they are printed, loops included (badger's Options.String).
+type Options struct{ fields []string }
+
+// String prints every option.
+func (opt Options) String() string {
+	s := ""
+	for _, f := range opt.fields {
+		mark() // want `cold: runs once: set-up, a method of the options type Options`
+		s += fmt.Sprint(f)
+	}
+	return s
+}
+
+// dialOpts are a client's settings.
+type dialOpts struct{ addrs []string }
+
+// apply is a method of a settings type too.
+func (o *dialOpts) apply() {
+	for range o.addrs {
+		mark() // want `cold: runs once: set-up, a method of the options type dialOpts`
+	}
+}
+
+// Get reads one option by name: per-item by its name, whatever its type.
+func (opt Options) Get(i int) string {
+	for range opt.fields {
+		mark() // want `hot-loop: inside a loop`
+	}
+	return opt.fields[i]
+}
