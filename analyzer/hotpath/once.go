@@ -221,6 +221,7 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 // comment at the top of this file) and records them in r.class.
 func (r *Result) classify(pass *analysis.Pass) {
 	cands := make(map[*types.Func]bool)
+	named := make(map[*types.Func]bool) // set-up by their names (see setupName)
 	testing := testingFiles(pass)
 	var ifaces map[string]bool
 	for _, f := range r.funcs {
@@ -237,6 +238,9 @@ func (r *Result) classify(pass *analysis.Pass) {
 			// lib/pq's internal/pqtest: a fake server for its tests.
 			r.class[f.obj] = class{startup, testsOnly + ": " + why}
 			continue
+		}
+		if setupName(f.obj.Name()) && !PerItemName(f.obj.Name()) {
+			named[f.obj] = true // decided after the others (see below)
 		}
 		if name := settingsType(f.obj); name != "" && !PerItemName(f.obj.Name()) {
 			// badger's Options.String, nats-server's
@@ -265,7 +269,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 		}
 		cands[f.obj] = true
 	}
-	if len(cands) == 0 {
+	if len(cands) == 0 && len(named) == 0 {
 		return
 	}
 	type ref struct {
@@ -296,7 +300,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 				}
 			case *ast.Ident:
 				fn, _ := pass.TypesInfo.Uses[n].(*types.Func)
-				if fn == nil || !cands[fn.Origin()] {
+				if fn == nil || !cands[fn.Origin()] && !named[fn.Origin()] {
 					return true
 				}
 				if c, ok := calls[n]; ok {
@@ -399,6 +403,50 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 		}
 	}
+	// A function named for set-up work (initEventTracking, diffOptions,
+	// validateJetStreamOptions) that its callers do not already class
+	// runs once, unless the package calls it in a loop outside code that
+	// runs once.
+	for fn := range named {
+		if _, ok := r.class[fn]; ok {
+			continue
+		}
+		inLoop := false
+		for _, rf := range refs[fn] {
+			if k, _ := r.context(rf.pos); k != startup && k != errPath && r.inLoop(rf.pos) {
+				inLoop = true
+			}
+		}
+		if !inLoop {
+			r.class[fn] = class{startup, "runs once: set-up, by its name"}
+		}
+	}
+}
+
+// setupNameWords are the words of a function's name that say it does
+// set-up work: configuring, initialising, reloading, validating options.
+var setupNameWords = map[string]bool{
+	"init": true, "initialize": true, "setup": true, "reload": true, "configure": true,
+	"config": true, "configs": true, "conf": true, "options": true, "opts": true, "settings": true, "flags": true,
+}
+
+// setupName reports whether the mixedCaps name has a word of
+// setupNameWords: its first word in any case (initEventTracking,
+// setupRoutes), a later one capitalised (diffOptions, loadConfig), or the
+// whole name (init is package-level initialisation, already cold).
+func setupName(name string) bool {
+	start := 0
+	for i := 1; i <= len(name); i++ {
+		if i < len(name) && !('A' <= name[i] && name[i] <= 'Z') {
+			continue
+		}
+		w := name[start:i]
+		if setupNameWords[strings.ToLower(w)] && (start == 0 || 'A' <= w[0] && w[0] <= 'Z') {
+			return name != "init"
+		}
+		start = i
+	}
+	return false
 }
 
 // settingsWords are the last words of the names of types that hold a

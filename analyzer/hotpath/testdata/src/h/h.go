@@ -2,7 +2,7 @@ package h
 
 func mark() {}
 
-func setup() {
+func prepare() {
 	mark() // want `unknown: no loop or per-item code of the package calls it`
 }
 

@@ -63,23 +63,23 @@ func onStack(n int) int {
 	return *p.lost
 }
 
-// opts is converted to an interface.
-type opts struct{ depth *int }
+// knobs is converted to an interface.
+type knobs struct{ depth *int }
 
 //go:noinline
-func (o *opts) setDepth(d int) { // want `field opts.depth .* but no automatic fix: a value holding opts is converted to any at neg.go:\d+, where reflection could see the field`
+func (o *knobs) setDepth(d int) { // want `field knobs.depth .* but no automatic fix: a value holding knobs is converted to any at neg.go:\d+, where reflection could see the field`
 	o.depth = &d
 }
 
-// Opts is exported and comparable.
-type Opts struct{ width *int }
+// Knobs is exported and comparable.
+type Knobs struct{ width *int }
 
 //go:noinline
-func (o *Opts) setWidth(w int) { // want `field Opts.width .* but no automatic fix: Opts is exported and comparable, so other packages could compare its values`
+func (o *Knobs) setWidth(w int) { // want `field Knobs.width .* but no automatic fix: Knobs is exported and comparable, so other packages could compare its values`
 	o.width = &w
 }
 
-func (o *Opts) Width() int {
+func (o *Knobs) Width() int {
 	if o.width == nil {
 		return 0
 	}
@@ -106,10 +106,10 @@ func Use(xs []int) int {
 		s.setLimit(x)
 		t += *s.Limit
 		t += onStack(x)
-		o := &opts{}
+		o := &knobs{}
 		o.setDepth(x)
 		sink = o
-		w := &Opts{}
+		w := &Knobs{}
 		w.setWidth(x)
 		t += w.Width()
 	}
