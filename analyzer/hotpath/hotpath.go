@@ -561,6 +561,9 @@ func run(pass *analysis.Pass) (any, error) {
 			mod = pass.Module.Path
 		}
 		r.coldPkg = demoPackage(pass.Pkg.Path(), mod)
+		if r.coldPkg == "" {
+			r.coldPkg = generator(pass)
+		}
 	}
 	r.classify(pass)
 

@@ -449,6 +449,28 @@ func setupName(name string) bool {
 	return false
 }
 
+// generator returns the reason all the code of the package is cold when
+// it is a program that generates files, as its package comment says
+// ("readme generates Zap's README from a template", "Command stringer
+// generates ..."): it runs when a developer regenerates them, not in
+// the programs that use the module. It returns "" otherwise.
+func generator(pass *analysis.Pass) string {
+	if pass.Pkg.Name() != "main" {
+		return ""
+	}
+	for _, f := range pass.Files {
+		if f.Doc == nil {
+			continue
+		}
+		first, _, _ := strings.Cut(f.Doc.Text(), ". ")
+		words := strings.Fields(first)
+		if len(words) > 1 && slices.Contains(words[:min(len(words), 4)], "generates") {
+			return "runs rarely: a program that generates files, as its package comment says"
+		}
+	}
+	return ""
+}
+
 // settingsWords are the last words of the names of types that hold a
 // program's or a component's settings.
 var settingsWords = []string{"Options", "Opts", "Config", "Configs", "Conf", "Settings"}
