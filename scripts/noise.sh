@@ -2,7 +2,8 @@
 # The noise budget: how many findings goadvise check reports by default, per
 # 1,000 lines of the code it analyses (non-test .go files), by analyzer, on
 # the standard library and on golang.org/x/tools (from the module cache).
-# Findings check hides by default (cold code, inherent allocations) are
+# Findings check hides by default (cold code, inherent allocations,
+# negligible redundant branches) are
 # counted on a line of their own. Extra arguments are passed to check,
 # before the packages, e.g.
 #   scripts/noise.sh -cold
@@ -42,8 +43,10 @@ print(f"\n{name}: {stats['packages']} packages, {lines} lines, {total} findings,
 for a, k in sorted(by.items(), key=lambda kv: -kv[1]):
     print(f"  {a:<16} {k:>7} {1000*k/max(lines,1):8.2f}")
 cold, inherent = stats.get("hidden_cold", 0), stats.get("hidden_inherent", 0)
-print(f"  not shown: {cold} in cold code (-cold), {inherent} inherent (-heapescape.all); "
-      f"{1000*(total+cold+inherent)/max(lines,1):.2f} per 1,000 lines with both")
+negligible = stats.get("hidden_negligible", 0)
+print(f"  not shown: {cold} in cold code (-cold), {inherent} inherent (-heapescape.all), "
+      f"{negligible} negligible branches (-redundantbranch.all); "
+      f"{1000*(total+cold+inherent+negligible)/max(lines,1):.2f} per 1,000 lines with all")
 EOF
 }
 
