@@ -938,6 +938,11 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		// byvalue kinds of issue #23).
 		return why, fd.keep("its address is what the code keeps or passes on")
 	case optlog.CauseClosure:
+		if body, inLoop := fd.makerOfLit(); body != nil && body == fd.outermostBody() && !inLoop && sessionFunc(fd.pass.TypesInfo, body) {
+			// badger's doWrites and go-redis's full-duplex session make
+			// their closures once, then serve until the session ends.
+			return "because it is captured by a closure that outlives the call", fd.keep("it is made once per call of a function that then runs an event loop or waits for the goroutines it starts, a small share of what such a call costs")
+		}
 		if a, noFix := fd.capturedLitAdvice(); a != "" {
 			return "because it is captured by a closure that outlives the call", fd.avoid(a, noFix)
 		}

@@ -283,6 +283,84 @@ func (fd *finding) enclosingLoop() ast.Stmt {
 	return nil
 }
 
+// makerOfLit returns, for a record at a function literal, the body of the
+// function that makes the literal, and whether it makes it in a loop.
+func (fd *finding) makerOfLit() (body *ast.BlockStmt, inLoop bool) {
+	lit := -1
+	for i, n := range fd.path {
+		if l, ok := n.(*ast.FuncLit); ok && l.Pos() == fd.rec.TokPos {
+			lit = i
+			break
+		}
+	}
+	if lit < 0 {
+		return nil, false
+	}
+	for _, n := range fd.path[lit+1:] {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			inLoop = true
+		case *ast.FuncDecl:
+			return n.Body, inLoop
+		case *ast.FuncLit:
+			return n.Body, inLoop
+		}
+	}
+	return nil, false
+}
+
+// sessionFunc reports whether body runs for as long as a session: it has
+// an event loop (a for loop without a condition whose body has a select
+// statement, or a range over a channel), or it starts goroutines with go
+// statements and waits for them ((*sync.WaitGroup).Wait, or an errgroup's
+// Wait). What it allocates once per call, outside its loops, is shared
+// by all the work of the session.
+func sessionFunc(info *types.Info, body *ast.BlockStmt) bool {
+	if body == nil {
+		return false
+	}
+	var loop, goes, waits bool
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.GoStmt:
+			goes = true
+			return false
+		case *ast.ForStmt:
+			if n.Cond == nil && hasSelect(n.Body) {
+				loop = true
+			}
+		case *ast.RangeStmt:
+			if _, ok := info.TypeOf(n.X).Underlying().(*types.Chan); ok {
+				loop = true
+			}
+		case *ast.CallExpr:
+			if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Name() == "Wait" && fn.Type().(*types.Signature).Recv() != nil {
+				waits = true
+			}
+		}
+		return true
+	})
+	return loop || goes && waits
+}
+
+// hasSelect reports whether body has a select statement outside function
+// literals.
+func hasSelect(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 func loopBody(loop ast.Stmt) *ast.BlockStmt {
 	switch l := loop.(type) {
 	case *ast.ForStmt:

@@ -343,6 +343,29 @@ func (p *publisher) handleReply(retry bool, id int) {
 	doErr(errors.New("no responders"))
 }
 
+// serve makes its closure once, then runs its event loop until the
+// session ends (badger's doWrites): one allocation per session.
+func (p *publisher) serve(reqs chan int, done chan struct{}) {
+	record := func(id int) { // inherent: not reported by default
+		p.errs += id
+	}
+	for {
+		select {
+		case id := <-reqs:
+			go record(id)
+		case <-done:
+			return
+		}
+	}
+}
+
+// Serve serves sessions, one after another.
+func Serve(p *publisher, sessions []chan int, done chan struct{}) {
+	for _, s := range sessions {
+		p.serve(s, done)
+	}
+}
+
 // Replies handles each reply.
 func Replies(p *publisher, ids []int) {
 	for _, id := range ids {
