@@ -63,7 +63,12 @@
 //     else { clear(x.f) }), with a fix; an empty slice so made (x.f =
 //     []T{}), x.f = x.f[:0]; a slice field that the function resets to no
 //     capacity (x.f = nil, make(T, 0)) and then grows with append (a stack
-//     per call): reset it with x.f = x.f[:0], which keeps its capacity;
+//     per call): reset it with x.f = x.f[:0], which keeps its capacity.
+//     A field of the method's receiver needs evidence that the method runs
+//     twice on one value: a per-item name, an exported method of an
+//     exported type, a call in a loop on a receiver declared before the
+//     loop, or a call on the receiver of such a method (nats-server's
+//     setPermissions, once per client, has none);
 //   - a local slice that the function uses as a stack or a work list
 //     (appended to and resliced in a loop) and declares empty: start it
 //     with a capacity for its usual depth;
@@ -75,7 +80,10 @@
 //   - a function literal bound to a name, called only, and allocated
 //     because a closure that outlives the call captures it, whose
 //     captured variables are never reassigned: declare it as a function
-//     or method taking them as parameters;
+//     or method taking them as parameters. Not when the function makes it
+//     once, outside loops, and then runs an event loop (a for loop with a
+//     select, a range over a channel) or starts goroutines and waits for
+//     them: one closure per session is a small share of such a call;
 //   - a string concatenation returned by an unexported function every
 //     call of which adds the result to a longer string (an operand of +,
 //     WriteString's argument, append(b, s...)): append to the caller's
@@ -89,6 +97,15 @@
 //     ((*big.Int).SetString and its kin), in a module that has its own
 //     zero-copy conversion (a func([]byte) string in a package that imports
 //     unsafe): pass the module's conversion;
+//   - a copy of a slice (x = clone(y): bytes.Clone, slices.Clone, a
+//     function of the package that only makes and copies, an append to
+//     nil) that a later statement, in a block that holds it, copies again
+//     (append(d, x...), copy(d, x)), when every other use only reads it
+//     (len, index, slice, range, conversion to a string, an argument of a
+//     function of the package that writes none of it, or of package
+//     bytes): drop the first copy, and give the calls the compiler says
+//     may keep x, which must come after the second copy, the bytes of the
+//     second copy (nats-server's storeRawMsg);
 //   - an allocation bound to a local variable before a statement that may
 //     return without using it (a cache hit served first): make it, and
 //     the statements that only fill it (v[i] = ..., calling nothing but
