@@ -68,6 +68,8 @@ type resolver struct {
 	// writes says whether a function of the package may write the
 	// elements of a slice parameter: doubleCopyAdvice's question.
 	writes map[writeKey]bool
+	// lazy is lazyMapAdvice's index of the package, built once.
+	lazy *lazyIndex
 }
 
 // pkgNames returns the replacer that writes the import paths of r's
