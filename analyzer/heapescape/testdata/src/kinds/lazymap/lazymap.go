@@ -171,16 +171,20 @@ func (t *table) find(e entry) bool {
 	return ok
 }
 
-// Finder queries its table through an interface.
+// Finder calls an interface method that a method querying a table
+// implements: it may query its own.
 type Finder struct {
 	dyn dynTable
 	f   finder
 }
 
+var shared table
+
+var sharedFinder finder = &shared
+
 func NewFinder() *Finder {
-	f := &Finder{}
+	f := &Finder{f: sharedFinder}
 	f.dyn.table.init() // inherent: not reported by default
-	f.f = &f.dyn.table
 	return f
 }
 
