@@ -726,7 +726,7 @@ func callsNothing(info *types.Info, e ast.Expr) bool {
 // method of it or an exported function taking it: the code that may see
 // T's maps.
 func (ix *lazyIndex) reachFrom(fd *finding, ctor *types.Func, t *types.Named, inters []types.Type) func(token.Pos) bool {
-	key := ctor.FullName()
+	key := ctor.FullName() + ";" + types.TypeString(t, nil)
 	for _, it := range inters {
 		key += ";" + types.TypeString(it, nil)
 	}
@@ -779,6 +779,7 @@ func (ix *lazyIndex) reachFrom(fd *finding, ctor *types.Func, t *types.Named, in
 			for v := range sig.Params().Variables() {
 				if holds(v.Type(), it, 0) {
 					roots = append(roots, d.fn)
+					break
 				}
 			}
 		}
