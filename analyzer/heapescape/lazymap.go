@@ -56,6 +56,8 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 		maker  *ast.FuncDecl // the function whose code makes it
 		base   ast.Expr      // what the maps are stored in, in the constructor
 		stores []mapStore    // the maps the maker makes and stores in fields
+		named  *types.Named  // the type constructed
+		inters []types.Type  // the values between it and the maps' holder
 	)
 	if len(fd.rec.InlinedFrom) == 1 {
 		// t.init() inlined in the constructor: init stores in t's fields.
@@ -84,25 +86,33 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 		})
 	} else if len(fd.rec.InlinedFrom) == 0 {
 		mk = fd.allocExpr()
-		as, ok := fd.parentOf(mk).(*ast.AssignStmt)
-		if mk == nil || !ok {
-			return "", ""
-		}
-		for i, r := range as.Rhs {
-			if ast.Unparen(r) == mk && i < len(as.Lhs) {
-				if s, ok := ast.Unparen(as.Lhs[i]).(*ast.SelectorExpr); ok {
-					base = s.X
-				}
-			}
-		}
-		if base == nil {
+		if mk == nil {
 			return "", ""
 		}
 		maker = ctor
-		root := rootVar(info, base)
-		stores = mapStores(info, ctor.Body, func(x ast.Expr) bool {
-			return root != nil && rootVar(info, x) == root
-		})
+		if _, ok := fd.parentOf(mk).(*ast.KeyValueExpr); ok {
+			// &T{m: make(...)}, returned or assigned to the result.
+			named, inters, stores = fd.literalStores(ctor, mk)
+		}
+		if as, ok := fd.parentOf(mk).(*ast.AssignStmt); ok && named == nil {
+			// x.f.m = make(...), x returned.
+			for i, r := range as.Rhs {
+				if ast.Unparen(r) == mk && i < len(as.Lhs) {
+					if s, ok := ast.Unparen(as.Lhs[i]).(*ast.SelectorExpr); ok {
+						base = s.X
+					}
+				}
+			}
+		}
+		if named == nil && base == nil {
+			return "", ""
+		}
+		if named == nil {
+			root := rootVar(info, base)
+			stores = mapStores(info, ctor.Body, func(x ast.Expr) bool {
+				return root != nil && rootVar(info, x) == root
+			})
+		}
 	} else {
 		return "", ""
 	}
@@ -110,9 +120,11 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 	if own < 0 {
 		return "", ""
 	}
-	// The maps must be stored in the value the constructor returns.
-	v := rootVar(info, base)
-	named := returnedNamed(info, ctor, v)
+	if named == nil {
+		// The maps must be stored in the value the constructor returns.
+		named = returnedNamed(info, ctor, rootVar(info, base))
+		inters = intermediates(info, base)
+	}
 	if named == nil {
 		return "", ""
 	}
@@ -120,7 +132,7 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 	if ix == nil {
 		return "", ""
 	}
-	reached := ix.reachFrom(fd, ctorObj, named, intermediates(info, base))
+	reached := ix.reachFrom(fd, ctorObj, named, inters)
 	// The maps that stay candidates: each is queried somewhere, but
 	// nowhere reached, where a read deciding the upkeep of another map
 	// is a query unless that map is a candidate too.
@@ -202,6 +214,107 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 		noFix = "making the map lazily changes its upkeep, which is left to the author"
 	}
 	return advice, noFix
+}
+
+// literalStores returns, for a map mk made as the value of a field in a
+// keyed composite literal (nested in others, or under &) that the
+// constructor decl returns or assigns to a variable it returns, the type
+// of the outermost literal, the types of the literals inside it that hold
+// mk, and the maps made in keyed fields of all of them; nil if mk is not
+// such a map.
+func (fd *finding) literalStores(decl *ast.FuncDecl, mk ast.Expr) (*types.Named, []types.Type, []mapStore) {
+	info := fd.pass.TypesInfo
+	c, ok := fd.root.FindNode(mk)
+	if !ok {
+		return nil, nil, nil
+	}
+	var lits []*ast.CompositeLit // from mk's out
+	var v *types.Var             // the variable it is assigned to
+	for done := false; !done; {
+		child, p := unparenParent(c)
+		switch n := p.Node().(type) {
+		case *ast.KeyValueExpr:
+			lit, ok := p.Parent().Node().(*ast.CompositeLit)
+			if !ok || n.Value != child.Node() {
+				return nil, nil, nil
+			}
+			if _, isStruct := info.TypeOf(lit).Underlying().(*types.Struct); !isStruct {
+				return nil, nil, nil
+			}
+			lits = append(lits, lit)
+			c = p.Parent()
+		case *ast.UnaryExpr:
+			if n.Op != token.AND || len(lits) == 0 {
+				return nil, nil, nil
+			}
+			c = p
+		case *ast.ReturnStmt:
+			done = true
+		case *ast.AssignStmt:
+			i := slices.IndexFunc(n.Rhs, func(r ast.Expr) bool { return r == child.Node() })
+			if i < 0 || len(n.Lhs) != len(n.Rhs) {
+				return nil, nil, nil
+			}
+			id, _ := n.Lhs[i].(*ast.Ident)
+			if id == nil {
+				return nil, nil, nil
+			}
+			v, _ = info.ObjectOf(id).(*types.Var)
+			if v == nil {
+				return nil, nil, nil
+			}
+			done = true
+		default:
+			return nil, nil, nil
+		}
+	}
+	if len(lits) == 0 {
+		return nil, nil, nil
+	}
+	outer := lits[len(lits)-1]
+	named, _ := types.Unalias(info.TypeOf(outer)).(*types.Named)
+	if named == nil || named.Obj().Pkg() != fd.pass.Pkg {
+		return nil, nil, nil
+	}
+	if v != nil && returnedNamed(info, decl, v) != named {
+		return nil, nil, nil
+	}
+	var inters []types.Type
+	for _, l := range lits[:len(lits)-1] {
+		inters = append(inters, info.TypeOf(l))
+	}
+	prefix := ""
+	if v != nil {
+		prefix = v.Name() + "."
+	}
+	var stores []mapStore
+	var walk func(lit *ast.CompositeLit, path string)
+	walk = func(lit *ast.CompositeLit, path string) {
+		for _, elt := range lit.Elts {
+			kv, ok := elt.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			key, _ := kv.Key.(*ast.Ident)
+			f, _ := info.Uses[key].(*types.Var)
+			if key == nil || f == nil || !f.IsField() {
+				continue
+			}
+			val := ast.Unparen(kv.Value)
+			if u, ok := val.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				val = ast.Unparen(u.X)
+			}
+			if _, isMap := f.Type().Underlying().(*types.Map); isMap && !f.Exported() && makesMap(info, ast.Unparen(kv.Value)) {
+				stores = append(stores, mapStore{made: ast.Unparen(kv.Value), field: f, text: path + f.Name()})
+			} else if inner, ok := val.(*ast.CompositeLit); ok {
+				if _, isStruct := info.TypeOf(inner).Underlying().(*types.Struct); isStruct {
+					walk(inner, path+f.Name()+".")
+				}
+			}
+		}
+	}
+	walk(outer, prefix)
+	return named, inters, stores
 }
 
 // joinList joins "a", "b", "c" as "a, b and c" (or "or").
