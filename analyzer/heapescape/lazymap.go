@@ -300,6 +300,7 @@ func (fd *finding) literalStores(decl *ast.FuncDecl, mk ast.Expr) (*types.Named,
 			if key == nil || f == nil || !f.IsField() {
 				continue
 			}
+			f = f.Origin() // the field of a generic type, not of an instance
 			val := ast.Unparen(kv.Value)
 			if u, ok := val.(*ast.UnaryExpr); ok && u.Op == token.AND {
 				val = ast.Unparen(u.X)
@@ -373,6 +374,7 @@ func mapField(info *types.Info, sel *ast.SelectorExpr) *types.Var {
 	if f == nil || f.Exported() {
 		return nil
 	}
+	f = f.Origin() // the field of a generic type, not of an instance
 	if _, ok := f.Type().Underlying().(*types.Map); !ok {
 		return nil
 	}
@@ -620,7 +622,7 @@ func (r *resolver) lazyIndex(fd *finding) *lazyIndex {
 		if !ok || s.Kind() != types.FieldVal || s.Obj().Pkg() != fd.pass.Pkg {
 			continue
 		}
-		f, _ := s.Obj().(*types.Var)
+		f := s.Obj().(*types.Var).Origin()
 		if _, isMap := f.Type().Underlying().(*types.Map); !isMap {
 			continue
 		}
@@ -773,7 +775,7 @@ func upkeepStmt(info *types.Info, st ast.Stmt) ([]*types.Var, bool) {
 			if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
 				if f, ok := s.Obj().(*types.Var); ok {
 					if _, isMap := f.Type().Underlying().(*types.Map); isMap {
-						return f
+						return f.Origin()
 					}
 				}
 			}
@@ -930,12 +932,14 @@ func (ix *lazyIndex) reachFrom(fd *finding, ctor *types.Func, t *types.Named, in
 // holds one as an embedded field (whose fields it then selects as its
 // own).
 func holds(v, t types.Type, depth int) bool {
-	v = types.Unalias(v)
-	if p, ok := v.(*types.Pointer); ok {
-		v = types.Unalias(p.Elem())
-	}
+	v, t = deref(v), deref(t)
 	if types.Identical(v, t) {
 		return true
+	}
+	if vn, ok := v.(*types.Named); ok {
+		if tn, ok := t.(*types.Named); ok && vn.Origin() == tn.Origin() {
+			return true // another instance of the generic type
+		}
 	}
 	st, ok := v.Underlying().(*types.Struct)
 	if !ok || depth > 4 {
@@ -947,6 +951,15 @@ func holds(v, t types.Type, depth int) bool {
 		}
 	}
 	return false
+}
+
+// deref returns the type t points to, if it is a pointer, else t.
+func deref(t types.Type) types.Type {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		return types.Unalias(p.Elem())
+	}
+	return t
 }
 
 // succsOf returns the functions fn may call (statically, through an
