@@ -74,7 +74,9 @@
 //     date (m[k] = v, delete, clear, len, or a read that only decides
 //     whether an if statement deletes from or writes to such maps) and
 //     another function of the package queries it (an index that only
-//     another type's methods search): make it when that function first
+//     another type's methods search), and no other value can share the
+//     map's holder (it is held by value from T, and the package never lets
+//     it or a receiver of its type out): make it when that function first
 //     needs it, skipping its upkeep while it is nil;
 //   - a local slice that the function uses as a stack or a work list
 //     (appended to and resliced in a loop) and declares empty: start it

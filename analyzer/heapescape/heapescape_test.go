@@ -80,7 +80,8 @@ func TestHoistFix(t *testing.T) {
 // (package lazymap) maps a constructor makes that only another type's
 // methods query (made lazily), but not when the constructed type's code
 // may query them: directly, through a function taking the type, through
-// an interface method or by a read deciding more than their upkeep.
+// an interface method or by a read deciding more than their upkeep, or
+// when the maps' holder is handed out to code that does.
 func TestKinds(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	f := heapescape.Analyzer.Flags.Lookup("cold")

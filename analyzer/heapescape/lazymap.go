@@ -57,7 +57,8 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 		base   ast.Expr      // what the maps are stored in, in the constructor
 		stores []mapStore    // the maps the maker makes and stores in fields
 		named  *types.Named  // the type constructed
-		inters []types.Type  // the values between it and the maps' holder
+		inters []types.Type  // the values from it to the maps' holder
+		path   []*types.Var  // the fields that hold them
 	)
 	if len(fd.rec.InlinedFrom) == 1 {
 		// t.init() inlined in the constructor: init stores in t's fields.
@@ -92,7 +93,7 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 		maker = ctor
 		if _, ok := fd.parentOf(mk).(*ast.KeyValueExpr); ok {
 			// &T{m: make(...)}, returned or assigned to the result.
-			named, inters, stores = fd.literalStores(ctor, mk)
+			named, inters, path, stores = fd.literalStores(ctor, mk)
 		}
 		if as, ok := fd.parentOf(mk).(*ast.AssignStmt); ok && named == nil {
 			// x.f.m = make(...), x returned.
@@ -123,13 +124,18 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 	if named == nil {
 		// The maps must be stored in the value the constructor returns.
 		named = returnedNamed(info, ctor, rootVar(info, base))
-		inters = intermediates(info, base)
+		var ok bool
+		inters, path, ok = pathOf(info, base)
+		if !ok {
+			return "", ""
+		}
 	}
 	if named == nil {
 		return "", ""
 	}
 	ix := fd.res.lazyIndex(fd)
-	if ix == nil {
+	if ix == nil || !ix.stayPut(fd, path, inters) {
+		// No SSA form, or another value may share the maps' holder.
 		return "", ""
 	}
 	reached := ix.reachFrom(fd, ctorObj, named, inters)
@@ -222,62 +228,73 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 // of the outermost literal, the types of the literals inside it that hold
 // mk, and the maps made in keyed fields of all of them; nil if mk is not
 // such a map.
-func (fd *finding) literalStores(decl *ast.FuncDecl, mk ast.Expr) (*types.Named, []types.Type, []mapStore) {
+func (fd *finding) literalStores(decl *ast.FuncDecl, mk ast.Expr) (*types.Named, []types.Type, []*types.Var, []mapStore) {
 	info := fd.pass.TypesInfo
 	c, ok := fd.root.FindNode(mk)
 	if !ok {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var lits []*ast.CompositeLit // from mk's out
+	var path []*types.Var        // the fields holding the inner literals
 	var v *types.Var             // the variable it is assigned to
+	addr := false                // the last literal is under &
 	for done := false; !done; {
 		child, p := unparenParent(c)
 		switch n := p.Node().(type) {
 		case *ast.KeyValueExpr:
 			lit, ok := p.Parent().Node().(*ast.CompositeLit)
-			if !ok || n.Value != child.Node() {
-				return nil, nil, nil
+			if !ok || n.Value != child.Node() || addr {
+				return nil, nil, nil, nil // a pointer on the way
 			}
 			if _, isStruct := info.TypeOf(lit).Underlying().(*types.Struct); !isStruct {
-				return nil, nil, nil
+				return nil, nil, nil, nil
+			}
+			if len(lits) > 0 {
+				key, _ := n.Key.(*ast.Ident)
+				f, _ := info.Uses[key].(*types.Var)
+				if f == nil {
+					return nil, nil, nil, nil
+				}
+				path = append(path, f.Origin())
 			}
 			lits = append(lits, lit)
 			c = p.Parent()
 		case *ast.UnaryExpr:
 			if n.Op != token.AND || len(lits) == 0 {
-				return nil, nil, nil
+				return nil, nil, nil, nil
 			}
+			addr = true
 			c = p
 		case *ast.ReturnStmt:
 			done = true
 		case *ast.AssignStmt:
 			i := slices.IndexFunc(n.Rhs, func(r ast.Expr) bool { return r == child.Node() })
 			if i < 0 || len(n.Lhs) != len(n.Rhs) {
-				return nil, nil, nil
+				return nil, nil, nil, nil
 			}
 			id, _ := n.Lhs[i].(*ast.Ident)
 			if id == nil {
-				return nil, nil, nil
+				return nil, nil, nil, nil
 			}
 			v, _ = info.ObjectOf(id).(*types.Var)
 			if v == nil {
-				return nil, nil, nil
+				return nil, nil, nil, nil
 			}
 			done = true
 		default:
-			return nil, nil, nil
+			return nil, nil, nil, nil
 		}
 	}
 	if len(lits) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	outer := lits[len(lits)-1]
 	named, _ := types.Unalias(info.TypeOf(outer)).(*types.Named)
 	if named == nil || named.Obj().Pkg() != fd.pass.Pkg {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if v != nil && returnedNamed(info, decl, v) != named {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var inters []types.Type
 	for _, l := range lits[:len(lits)-1] {
@@ -315,7 +332,7 @@ func (fd *finding) literalStores(decl *ast.FuncDecl, mk ast.Expr) (*types.Named,
 		}
 	}
 	walk(outer, prefix)
-	return named, inters, stores
+	return named, inters, path, stores
 }
 
 // joinList joins "a", "b", "c" as "a, b and c" (or "or").
@@ -422,22 +439,31 @@ func rootVar(info *types.Info, e ast.Expr) *types.Var {
 	}
 }
 
-// intermediates returns the types of the values a selection of fields
-// passes through below its root variable: dynamicTable and
-// headerFieldTable for d.dynTab.table.
-func intermediates(info *types.Info, e ast.Expr) []types.Type {
+// pathOf returns the types of the values a selection of fields passes
+// through below its root variable, and the fields: dynamicTable and
+// headerFieldTable, dynTab and table for d.dynTab.table. It is false if a
+// field is a pointer, which other values may share.
+func pathOf(info *types.Info, e ast.Expr) ([]types.Type, []*types.Var, bool) {
 	var ts []types.Type
+	var fs []*types.Var
 	for {
 		switch x := ast.Unparen(e).(type) {
-		case *ast.UnaryExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
 		case *ast.SelectorExpr:
+			s, ok := info.Selections[x]
+			if !ok || s.Kind() != types.FieldVal {
+				return nil, nil, false
+			}
+			f := s.Obj().(*types.Var)
+			if _, isPtr := f.Type().Underlying().(*types.Pointer); isPtr {
+				return nil, nil, false
+			}
 			ts = append(ts, info.TypeOf(x))
+			fs = append(fs, f.Origin())
 			e = x.X
+		case *ast.Ident:
+			return ts, fs, true
 		default:
-			return ts
+			return nil, nil, false
 		}
 	}
 }
@@ -520,10 +546,14 @@ type lazyIndex struct {
 	taken []*ssa.Function
 	succs map[*ssa.Function]lazySuccs
 	reach map[string]func(token.Pos) bool // by the roots it is from
+	// kept says whether the package lets a value of a field (of a type
+	// of the package, as receiver) out of it: stayPut's answers.
+	kept map[types.Object]bool
 }
 
 // A lazyDecl is a function declaration of the package, outside its tests.
 type lazyDecl struct {
+	decl  *ast.FuncDecl
 	obj   *types.Func
 	fn    *ssa.Function
 	types map[types.Type]bool // of its expressions
@@ -552,6 +582,7 @@ func (r *resolver) lazyIndex(fd *finding) *lazyIndex {
 		methods: make(map[string][]*ssa.Function),
 		succs:   make(map[*ssa.Function]lazySuccs),
 		reach:   make(map[string]func(token.Pos) bool),
+		kept:    make(map[types.Object]bool),
 	}
 	var all []*ssa.Function
 	var addAll func(fn *ssa.Function)
@@ -575,7 +606,7 @@ func (r *resolver) lazyIndex(fd *finding) *lazyIndex {
 			if obj == nil || fn == nil {
 				continue
 			}
-			ld := lazyDecl{obj: obj, fn: fn, types: make(map[types.Type]bool)}
+			ld := lazyDecl{decl: decl, obj: obj, fn: fn, types: make(map[types.Type]bool)}
 			ast.Inspect(decl, func(n ast.Node) bool {
 				if e, ok := n.(ast.Expr); ok {
 					if t := info.TypeOf(e); t != nil {
@@ -1009,4 +1040,155 @@ func (ix *lazyIndex) succsOf(fd *finding, fn *ssa.Function) lazySuccs {
 	}
 	ix.succs[fn] = s
 	return s
+}
+
+// stayPut reports whether the values on the way from the constructed
+// value to the maps' holder cannot be shared with other values: no code
+// of the package lets one of the fields of path out (it only selects from
+// it, compares it, copies it to a local variable that it only selects
+// from, or assigns it a composite literal), and no method of the types
+// of inters (the holder's among them) lets its receiver out.
+func (ix *lazyIndex) stayPut(fd *finding, path []*types.Var, inters []types.Type) bool {
+	for _, f := range path {
+		kept, ok := ix.kept[f]
+		if !ok {
+			kept = true
+			for c := range fd.root.Preorder((*ast.SelectorExpr)(nil), (*ast.KeyValueExpr)(nil)) {
+				if strings.HasSuffix(fd.pass.Fset.File(c.Node().Pos()).Name(), "_test.go") {
+					continue
+				}
+				if !fd.staysPut(c, f) {
+					kept = false
+					break
+				}
+			}
+			ix.kept[f] = kept
+		}
+		if !kept {
+			return false
+		}
+	}
+	info := fd.pass.TypesInfo
+	for _, t := range inters {
+		named, _ := deref(t).(*types.Named)
+		if named == nil || named.Obj().Pkg() != fd.pass.Pkg {
+			return false
+		}
+		obj := named.Origin().Obj()
+		kept, ok := ix.kept[obj]
+		if !ok {
+			kept = true
+			for _, d := range ix.decls {
+				recv := d.obj.Type().(*types.Signature).Recv()
+				rn, _ := deref(recvType(recv)).(*types.Named)
+				if rn == nil || rn.Origin().Obj() != obj || d.decl.Body == nil {
+					continue
+				}
+				body, ok := fd.root.FindNode(d.decl.Body)
+				if !ok {
+					kept = false
+					break
+				}
+				for c := range body.Preorder((*ast.Ident)(nil)) {
+					if info.Uses[c.Node().(*ast.Ident)] == recv && !fd.staysPut(c, nil) {
+						kept = false
+						break
+					}
+				}
+			}
+			ix.kept[obj] = kept
+		}
+		if !kept {
+			return false
+		}
+	}
+	return true
+}
+
+// recvType returns the type of the receiver recv, or nil.
+func recvType(recv *types.Var) types.Type {
+	if recv == nil {
+		return nil
+	}
+	return recv.Type()
+}
+
+// staysPut reports whether the use at c does not let the value out: for
+// a field f, c is a selection of f or a keyed literal element setting
+// it (other nodes are no use of it); for a nil f, c is the use of a
+// receiver.
+func (fd *finding) staysPut(c inspector.Cursor, f *types.Var) bool {
+	info := fd.pass.TypesInfo
+	if f != nil {
+		switch n := c.Node().(type) {
+		case *ast.KeyValueExpr:
+			key, _ := n.Key.(*ast.Ident)
+			if key == nil {
+				return true
+			}
+			kf, _ := info.Uses[key].(*types.Var)
+			if kf == nil || kf.Origin() != f {
+				return true
+			}
+			_, fresh := ast.Unparen(n.Value).(*ast.CompositeLit)
+			return fresh
+		case *ast.SelectorExpr:
+			s, ok := info.Selections[n]
+			if !ok || s.Kind() != types.FieldVal || s.Obj().(*types.Var).Origin() != f {
+				return true
+			}
+		}
+	}
+	child, p := unparenParent(c)
+	switch n := p.Node().(type) {
+	case *ast.SelectorExpr:
+		return n.X == child.Node() // x.f.g, x.f.m()
+	case *ast.BinaryExpr:
+		return n.Op == token.EQL || n.Op == token.NEQ
+	case *ast.StarExpr:
+		return fd.staysPut(p, nil) // *t, for a pointer receiver
+	case *ast.UnaryExpr:
+		// (&x.f).m()
+		_, pp := unparenParent(p)
+		sel, ok := pp.Node().(*ast.SelectorExpr)
+		return n.Op == token.AND && ok && ast.Unparen(sel.X) == p.Node()
+	case *ast.AssignStmt:
+		if i := slices.IndexFunc(n.Lhs, func(l ast.Expr) bool { return ast.Unparen(l) == child.Node() }); i >= 0 {
+			// Assigned to: only a new value.
+			if len(n.Lhs) != len(n.Rhs) {
+				return false
+			}
+			_, fresh := ast.Unparen(n.Rhs[i]).(*ast.CompositeLit)
+			return fresh
+		}
+		// v := x.f, v only selected from.
+		i := slices.IndexFunc(n.Rhs, func(r ast.Expr) bool { return ast.Unparen(r) == child.Node() })
+		if i < 0 || len(n.Lhs) != len(n.Rhs) || n.Tok != token.DEFINE {
+			return false
+		}
+		id, _ := n.Lhs[i].(*ast.Ident)
+		v := info.Defs[id]
+		if v == nil {
+			return id != nil && id.Name == "_"
+		}
+		var fn inspector.Cursor
+		for e := range c.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+			fn = e
+			break
+		}
+		if fn.Node() == nil {
+			return false
+		}
+		for u := range fn.Preorder((*ast.Ident)(nil)) {
+			if info.Uses[u.Node().(*ast.Ident)] != v {
+				continue
+			}
+			_, up := unparenParent(u)
+			if sel, ok := up.Node().(*ast.SelectorExpr); !ok || ast.Unparen(sel.X) != u.Node() {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

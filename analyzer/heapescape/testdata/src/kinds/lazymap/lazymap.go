@@ -348,3 +348,54 @@ func NewBag() *Bag[string] {
 func (b *Bag[K]) Add(k K) { b.s.add(k) }
 
 func BagHas[K comparable](b *Bag[K], k K) bool { return b.s.contains(k) }
+
+// Mirror hands its table out to a looker, which searches it.
+type Mirror struct{ tab table }
+
+type looker struct{ t *table }
+
+func NewMirror() *Mirror {
+	m := &Mirror{}
+	m.tab.init() // inherent: not reported by default
+	return m
+}
+
+func (m *Mirror) Add(name string)      { m.tab.add(entry{name: name}) }
+func (m *Mirror) Looker() *looker      { return &looker{t: &m.tab} }
+func (l *looker) Has(name string) bool { _, ok := l.t.search(entry{name: name}); return ok }
+
+// ring lists the names it has seen; its register method lets it out.
+type ring struct {
+	seen  map[string]bool
+	names []string
+}
+
+var rings []*ring
+
+func (r *ring) register() { rings = append(rings, r) }
+
+func (r *ring) add(name string) {
+	r.seen[name] = true
+	r.names = append(r.names, name)
+}
+
+func SeenAnywhere(name string) bool {
+	for _, r := range rings {
+		if r.seen[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// Log registers its ring, whose map SeenAnywhere then looks up.
+type Log struct{ r ring }
+
+func NewLog() *Log {
+	l := &Log{}
+	l.r.seen = make(map[string]bool) // inherent: not reported by default
+	l.r.register()
+	return l
+}
+
+func (l *Log) Add(name string) { l.r.add(name) }
