@@ -230,7 +230,7 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 // such a map.
 func (fd *finding) literalStores(decl *ast.FuncDecl, mk ast.Expr) (*types.Named, []types.Type, []*types.Var, []mapStore) {
 	info := fd.pass.TypesInfo
-	c, ok := fd.root.FindNode(mk)
+	c, ok := cursorOf(fd.root, mk)
 	if !ok {
 		return nil, nil, nil, nil
 	}
@@ -1084,7 +1084,7 @@ func (ix *lazyIndex) stayPut(fd *finding, path []*types.Var, inters []types.Type
 				if rn == nil || rn.Origin().Obj() != obj || d.decl.Body == nil {
 					continue
 				}
-				body, ok := fd.root.FindNode(d.decl.Body)
+				body, ok := cursorOf(fd.root, d.decl.Body)
 				if !ok {
 					kept = false
 					break
@@ -1191,4 +1191,20 @@ func (fd *finding) staysPut(c inspector.Cursor, f *types.Var) bool {
 		return true
 	}
 	return false
+}
+
+// cursorOf returns the cursor of n, which root's tree holds, found by its
+// position: faster than FindNode, which visits every node before it.
+func cursorOf(root inspector.Cursor, n ast.Node) (inspector.Cursor, bool) {
+	c, ok := root.FindByPos(n.Pos(), n.End())
+	if !ok {
+		return c, false
+	}
+	// The innermost node of n's range is n or a node inside it.
+	for ; c.Node() != nil; c = c.Parent() {
+		if c.Node() == n {
+			return c, true
+		}
+	}
+	return root.FindNode(n)
 }
