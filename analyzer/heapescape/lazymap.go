@@ -139,9 +139,10 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 		return "", ""
 	}
 	reached := ix.reachFrom(fd, ctorObj, named, inters)
-	// The maps that stay candidates: each is queried somewhere, but
-	// nowhere reached, where a read deciding the upkeep of another map
-	// is a query unless that map is a candidate too.
+	// The maps that stay candidates: none is queried where reached, where
+	// a read deciding the upkeep of another map is a query unless that
+	// map is a candidate too. Dropping candidates only adds queries, so
+	// the order does not matter.
 	group := make(map[*types.Var]bool)
 	for _, s := range stores {
 		group[s.field] = true
@@ -149,17 +150,7 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 	for changed := true; changed; {
 		changed = false
 		for f := range group {
-			queried, reachedQuery := false, false
-			for _, u := range ix.uses[f] {
-				if !u.queries(group) {
-					continue
-				}
-				queried = true
-				if u.fn == nil || reached(u.pos) {
-					reachedQuery = true
-				}
-			}
-			if !queried || reachedQuery {
+			if slices.ContainsFunc(ix.uses[f], func(u mapUse) bool { return u.queries(group) && (u.fn == nil || reached(u.pos)) }) {
 				delete(group, f)
 				changed = true
 			}
@@ -167,6 +158,13 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 	}
 	if !group[stores[own].field] {
 		return "", ""
+	}
+	for f := range group {
+		if !slices.ContainsFunc(ix.uses[f], func(u mapUse) bool { return u.queries(group) }) {
+			// A map nothing queries is another change (delete it),
+			// and reads deciding its upkeep assume it made lazily.
+			return "", ""
+		}
 	}
 	var names []string
 	var queriers, upkeep []*types.Func

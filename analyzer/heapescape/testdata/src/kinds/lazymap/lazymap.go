@@ -399,3 +399,21 @@ func NewLog() *Log {
 }
 
 func (l *Log) Add(name string) { l.r.add(name) }
+
+// Journal keeps an index that nothing looks up: the map is dead, which
+// is another change than making it lazily.
+type Journal struct {
+	byName map[string]int
+	names  []string
+}
+
+func NewJournal() *Journal {
+	j := &Journal{}
+	j.byName = make(map[string]int) // inherent: not reported by default
+	return j
+}
+
+func (j *Journal) Add(name string) {
+	j.byName[name] = len(j.names)
+	j.names = append(j.names, name)
+}
