@@ -71,6 +71,8 @@ type resolver struct {
 	// repeats says whether a method may run twice on one receiver:
 	// repeatsOnValue's question.
 	repeats map[*types.Func]bool
+	// lazy is lazyMapAdvice's index of the package, built once.
+	lazy *lazyIndex
 }
 
 // pkgNames returns the replacer that writes the import paths of r's

@@ -108,6 +108,8 @@ func (fd *finding) message() (string, bool) {
 			advice = fd.avoid(a, noFix)
 		} else if a, noFix := fd.sinkAdvice(); a != "" {
 			advice = fd.avoid(a, noFix)
+		} else if a, noFix := fd.lazyMapAdvice(); a != "" {
+			advice = fd.avoid(a, noFix)
 		}
 	}
 	if !other && fd.guarded(fd.allocExpr()) {

@@ -69,6 +69,20 @@
 //     exported type, a call in a loop on a receiver declared before the
 //     loop, or a call on the receiver of such a method (nats-server's
 //     setPermissions, once per client, has none);
+//   - a map that a constructor (a function of the package returning a
+//     value of a named type T of the package) makes and stores in an
+//     unexported field of that value, directly or in a method inlined
+//     there, when every use of the field that the constructor, T's methods
+//     and the package's functions with a T reach (following static calls,
+//     function values, closures, interface calls by method name and the
+//     methods of values converted to interfaces) only keeps the map up to
+//     date (m[k] = v, delete, clear, len, or a read that only decides
+//     whether an if statement deletes from or writes to such maps) and
+//     another function of the package queries it (an index that only
+//     another type's methods search), and no other value can share the
+//     map's holder (it is held by value from T, and the package never lets
+//     it or a receiver of its type out): make it when that function first
+//     needs it, skipping its upkeep while it is nil;
 //   - a local slice that the function uses as a stack or a work list
 //     (appended to and resliced in a loop) and declares empty: start it
 //     with a capacity for its usual depth;

@@ -76,7 +76,12 @@ func TestHoistFix(t *testing.T) {
 // the slice (slices), a map re-made per call in a field (clear and reuse),
 // a field stack reset without capacity (x.f[:0]), a dead make (deleted),
 // a local stack that starts empty, a closure made per call from the
-// receiver alone, a pointer field allocated with its container.
+// receiver alone, a pointer field allocated with its container, and
+// (package lazymap) maps a constructor makes that only another type's
+// methods query (made lazily), but not when the constructed type's code
+// may query them: directly, through a function taking the type, through
+// an interface method or by a read deciding more than their upkeep, or
+// when the maps' holder is handed out to code that does.
 func TestKinds(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	f := heapescape.Analyzer.Flags.Lookup("cold")
