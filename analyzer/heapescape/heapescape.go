@@ -471,6 +471,20 @@ func startsAt(n ast.Node, pos token.Pos) bool {
 	return n.Pos() == pos
 }
 
+// declOutsideLits returns the function declaration that holds the
+// record, or nil if there is none or the record is in a function literal.
+func (fd *finding) declOutsideLits() *ast.FuncDecl {
+	for _, n := range fd.path {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return nil
+		case *ast.FuncDecl:
+			return n
+		}
+	}
+	return nil
+}
+
 // callAt returns the call expression in path whose opening parenthesis is
 // at pos (where the compiler places calls).
 func callAt(path []ast.Node, pos token.Pos) *ast.CallExpr {

@@ -646,15 +646,7 @@ func (fd *finding) deadAdvice() (advice, noFix string) {
 	if e == nil || len(fd.rec.InlinedFrom) > 0 {
 		return "", ""
 	}
-	var decl *ast.FuncDecl
-	for _, n := range fd.path {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return "", ""
-		}
-		if d, ok := n.(*ast.FuncDecl); ok {
-			decl = d
-		}
-	}
+	decl := fd.declOutsideLits()
 	form, _ := fd.pass.ResultOf[ssaform.Analyzer].(*ssaform.Package)
 	if decl == nil || form == nil {
 		return "", ""
@@ -1415,20 +1407,13 @@ func (fd *finding) repeatsOnValue(target ast.Expr) bool {
 	if !ok {
 		return true
 	}
-	for _, n := range fd.path {
-		if _, lit := n.(*ast.FuncLit); lit {
-			return true
-		}
-		if d, ok := n.(*ast.FuncDecl); ok {
-			if d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 ||
-				info.Defs[d.Recv.List[0].Names[0]] != info.Uses[root] {
-				return true
-			}
-			method, ok := info.Defs[d.Name].(*types.Func)
-			return !ok || fd.res.repeatable(fd.pass, method, 0)
-		}
+	d := fd.declOutsideLits()
+	if d == nil || d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 ||
+		info.Defs[d.Recv.List[0].Names[0]] != info.Uses[root] {
+		return true
 	}
-	return true
+	method, ok := info.Defs[d.Name].(*types.Func)
+	return !ok || fd.res.repeatable(fd.pass, method, 0)
 }
 
 // repeatable reports whether method may run more than once on one

@@ -34,16 +34,7 @@ import (
 // queries it.
 func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 	info := fd.pass.TypesInfo
-	var ctor *ast.FuncDecl
-	for _, n := range fd.path {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return "", ""
-		}
-		if d, ok := n.(*ast.FuncDecl); ok {
-			ctor = d
-			break
-		}
-	}
+	ctor := fd.declOutsideLits()
 	if ctor == nil || ctor.Body == nil {
 		return "", ""
 	}
