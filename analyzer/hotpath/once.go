@@ -427,7 +427,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 // set-up work: configuring, initialising, reloading, validating options.
 var setupNameWords = map[string]bool{
 	"init": true, "initialize": true, "setup": true, "reload": true, "configure": true,
-	"config": true, "configs": true, "conf": true, "options": true, "opts": true, "settings": true, "flags": true,
+	"config": true, "configs": true, "conf": true, "options": true, "opts": true, "settings": true, "flags": true, "defaults": true,
 }
 
 // setupName reports whether the mixedCaps name has a word of
