@@ -137,6 +137,38 @@ func (c *checker) savesWork(exprs ...ast.Expr) bool {
 	return saves
 }
 
+// conditionCost says what evaluating cond costs for nothing: "the
+// condition only costs a compare and a jump", or, when it calls a pure
+// function or indexes a map (see savesWork), "the condition's call of
+// bytes.IndexByte is wasted work".
+func (c *checker) conditionCost(cond ast.Expr) string {
+	if !c.savesWork(cond) {
+		return "the condition only costs a compare and a jump"
+	}
+	var what string
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if what != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if c.pureCall(n) {
+				if _, builtin := c.pass.TypesInfo.Uses[identOf(n.Fun)].(*types.Builtin); !builtin {
+					if tv, ok := c.pass.TypesInfo.Types[ast.Unparen(n.Fun)]; !ok || !tv.IsType() {
+						what = "call of " + types.ExprString(n.Fun)
+					}
+				}
+			}
+		case *ast.IndexExpr:
+			if _, ok := c.pass.TypesInfo.TypeOf(n.X).Underlying().(*types.Map); ok {
+				what = "map lookup " + types.ExprString(n)
+			}
+		}
+		return what == ""
+	})
+	return "the condition's " + what + " is wasted work"
+}
+
 // identOf returns e as an identifier, or nil.
 func identOf(e ast.Expr) *ast.Ident {
 	id, _ := ast.Unparen(e).(*ast.Ident)

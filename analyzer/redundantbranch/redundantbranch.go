@@ -500,14 +500,15 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		}
 		keep, drop := els, ifs.Body
 		var msg string
+		cost := c.conditionCost(ifs.Cond)
 		switch out {
 		case identical:
-			msg = "both branches of this if do the same thing, so the condition only costs a compare and a jump: replace the if with one branch"
+			msg = "both branches of this if do the same thing, so " + cost + ": replace the if with one branch"
 		case keepElse:
-			msg = fmt.Sprintf("under %s, the if branch computes the same as the else branch, so the condition only costs a compare and a jump: drop it and keep the else branch", because(facts, notes))
+			msg = fmt.Sprintf("under %s, the if branch computes the same as the else branch, so %s: drop it and keep the else branch", because(facts, notes), cost)
 		case keepThen:
 			keep, drop = ifs.Body, els
-			msg = fmt.Sprintf("under %s, the else branch computes the same as the if branch, so the condition only costs a compare and a jump: drop it and keep the if branch", because(facts, notes))
+			msg = fmt.Sprintf("under %s, the else branch computes the same as the if branch, so %s: drop it and keep the if branch", because(facts, notes), cost)
 		}
 		if c.explainsApart([]span{{drop.Lbrace, drop.Rbrace}}, span{keep.Lbrace, keep.Rbrace}) {
 			return // each branch says why it is there
@@ -554,15 +555,16 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 	}
 	var msg string
 	var edits []analysis.TextEdit
+	cost := c.conditionCost(ifs.Cond)
 	switch out {
 	case identical:
-		msg = "this if does the same as the code after it, so the condition only costs a compare and a jump: delete the if"
+		msg = "this if does the same as the code after it, so " + cost + ": delete the if"
 		edits = c.deleteIf(ifs)
 	case keepElse:
-		msg = fmt.Sprintf("under %s, the if body computes the same as the code after the if, so the condition only costs a compare and a jump: delete the if", because(facts, notes))
+		msg = fmt.Sprintf("under %s, the if body computes the same as the code after the if, so %s: delete the if", because(facts, notes), cost)
 		edits = c.deleteIf(ifs)
 	case keepThen:
-		msg = fmt.Sprintf("under %s, the code after the if computes the same as the if body, so the condition only costs a compare and a jump: keep only the if body", because(facts, notes))
+		msg = fmt.Sprintf("under %s, the code after the if computes the same as the if body, so %s: keep only the if body", because(facts, notes), cost)
 		edits = c.keepIfBody(ifs, rest, stack)
 	}
 	c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch", c.savesWork(ifs.Cond))

@@ -77,7 +77,7 @@ func (h *Handler) keys(w http.ResponseWriter, r *http.Request) {
 	if err != nil || limit <= 0 {
 		limit = 100
 	}
-	keys := h.Store.Keys(q.Get("prefix"), skip, limit)
+	keys := h.Store.Keys(listPrefix(q.Get("prefix")), skip, limit)
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(&keysReply{Keys: keys, Count: len(keys)})
 }

@@ -110,3 +110,12 @@ func Changed(before, after map[string]Entry) []string {
 func Describe(key string, e *Entry) string {
 	return fmt.Sprintf("%s@%d (%d bytes)", key, e.Version, len(e.Value))
 }
+
+// listPrefix returns the key prefix a listing asks for. Prefixes ending in
+// a slash used to be normalised; both paths now return it as it is.
+func listPrefix(p string) string {
+	if strings.HasSuffix(p, "/") {
+		return p
+	}
+	return p
+}

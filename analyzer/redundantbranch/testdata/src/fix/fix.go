@@ -140,7 +140,7 @@ func comments(f func() error) error {
 
 // Calls the analyzer knows to be pure leave no statement behind.
 func pureCond(s string, x int) string {
-	if strings.HasPrefix(s, "#") && len(s) > 1 { // want `both branches of this if do the same thing, so the condition only costs a compare and a jump: replace the if with one branch \[unknown: no loop or per-item code of the package calls it\]`
+	if strings.HasPrefix(s, "#") && len(s) > 1 { // want `both branches of this if do the same thing, so the condition's call of strings.HasPrefix is wasted work: replace the if with one branch \[unknown: no loop or per-item code of the package calls it\]`
 		x = 1
 	} else {
 		x = 1
@@ -149,7 +149,7 @@ func pureCond(s string, x int) string {
 }
 
 func pureEarly(a, b []byte) int {
-	if bytes.Equal(a, b) || string(a) == "x" { // want `this if does the same as the code after it, so the condition only costs a compare and a jump: delete the if \[unknown: no loop or per-item code of the package calls it\]`
+	if bytes.Equal(a, b) || string(a) == "x" { // want `this if does the same as the code after it, so the condition's call of bytes.Equal is wasted work: delete the if \[unknown: no loop or per-item code of the package calls it\]`
 		return bytes.IndexByte(a, 'x')
 	}
 	return bytes.IndexByte(a, 'x')
