@@ -81,7 +81,7 @@ func (fd *finding) doubleCopyAdvice() (advice, noFix string) {
 		}
 		return true
 	})
-	if second == nil || fd.inLoopAfter(body, as) {
+	if second == nil || fd.inLoopAfter(as) {
 		return "", ""
 	}
 	var keeping []string
@@ -97,7 +97,7 @@ func (fd *finding) doubleCopyAdvice() (advice, noFix string) {
 		if id == second.Args[len(second.Args)-1] {
 			return true
 		}
-		path := pathTo(body, id)
+		path := syntax.Path(fd.root, id)
 		use, kept := fd.readUse(path, false)
 		switch {
 		case !use:
@@ -251,13 +251,15 @@ func copiesFrom(info *types.Info, call *ast.CallExpr, x *types.Var) bool {
 	return (isBuiltin(info, call.Fun, "append") && call.Ellipsis.IsValid()) || isBuiltin(info, call.Fun, "copy")
 }
 
-// inLoopAfter reports whether as is inside a loop of body: the uses of
+// inLoopAfter reports whether as is inside a loop of its function: the uses of
 // its variable before it, in the loop, would then read the copy too.
-func (fd *finding) inLoopAfter(body *ast.BlockStmt, as ast.Stmt) bool {
-	for _, n := range pathTo(body, as) {
+func (fd *finding) inLoopAfter(as ast.Stmt) bool {
+	for _, n := range syntax.Path(fd.root, as) {
 		switch n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			return true
+		case *ast.FuncDecl, *ast.FuncLit:
+			return false
 		}
 	}
 	return false
@@ -415,7 +417,7 @@ func (fd *finding) writes(fn *types.Func, idx, depth int) bool {
 		if !ok || info.Uses[id] != p {
 			return true
 		}
-		path := pathTo(decl.Body, id)
+		path := syntax.Path(fd.root, id)
 		if len(path) > 1 {
 			if as, ok := path[1].(*ast.AssignStmt); ok && slices.Contains(as.Lhs, ast.Expr(id)) {
 				return true // p itself reassigned: later uses are not the argument, but see below
@@ -474,34 +476,6 @@ func (fd *finding) readUseIn(path []ast.Node, depth int) (bool, string) {
 	}
 	use, _ := fd.readUse(path, true)
 	return use, ""
-}
-
-// pathTo returns the nodes from n up to root, n first.
-func pathTo(root ast.Node, n ast.Node) []ast.Node {
-	var stack, found []ast.Node
-	ast.Inspect(root, func(m ast.Node) bool {
-		if found != nil {
-			return false
-		}
-		if m == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		stack = append(stack, m)
-		if m == n {
-			found = make([]ast.Node, len(stack))
-			for i, s := range stack {
-				found[len(stack)-1-i] = s
-			}
-			return false
-		}
-		if m.Pos() > n.End() || m.End() < n.Pos() {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		return true
-	})
-	return found
 }
 
 // isVar reports whether e names v.
