@@ -144,6 +144,8 @@ func (fd *finding) message() (string, bool) {
 			// The callee grows a slice it keeps (a buffer's own
 			// storage): that is what it is for.
 			advice = fd.keep("the called function grows a slice it keeps")
+		} else if a, noFix := fd.doubleCopyAdvice(); a != "" {
+			advice = fd.avoid(a, noFix) // bytes.Clone, slices.Clone
 		} else if a, noFix := fd.inMemoryReaderAdvice(fn); a != "" {
 			advice = fd.avoid(a, noFix)
 		} else if a, noFix := fd.inlinedAdvice(fn); a != "" {
