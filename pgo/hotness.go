@@ -50,6 +50,7 @@ type Hotness struct {
 	byBase map[string][]string
 	lines  map[lineKey]*Weight
 	funcs  map[string]*Weight
+	fnFile map[string]int32 // function -> ID of its file, for the functions with flat weight
 	under  map[underKey]float64
 	heap   map[lineKey][2]int64
 	allocs map[string]*allocStack // by stack, see Allocations
@@ -81,6 +82,7 @@ func newHotness() *Hotness {
 		byBase:  map[string][]string{},
 		lines:   map[lineKey]*Weight{},
 		funcs:   map[string]*Weight{},
+		fnFile:  map[string]int32{},
 		under:   map[underKey]float64{},
 		heap:    map[lineKey][2]int64{},
 		allocs:  map[string]*allocStack{},
@@ -239,6 +241,7 @@ func (h *Hotness) addCPU(name string, p *profile.Profile) {
 		}
 		h.line(fr[0].key).Flat += w
 		h.fn(fr[0].fn).Flat += w
+		h.fnFile[fr[0].fn] = fr[0].key.file
 		clear(seenLine)
 		clear(seenFn)
 		clear(seenUnder)
@@ -476,25 +479,33 @@ func (h *Hotness) Total() (samples int64, duration time.Duration) {
 // Outside returns the n hottest functions by flat weight whose package is
 // not module or below it.
 func (h *Hotness) Outside(module string, n int) []Hot {
-	return h.hottest(n, func(pkg string) bool { return pkg != module && !strings.HasPrefix(pkg, module+"/") })
+	return h.hottest(n, func(_, pkg string) bool { return pkg != module && !strings.HasPrefix(pkg, module+"/") })
 }
 
 // Inside returns the n hottest functions by flat weight of module's
-// packages: where the module's own time goes, findings or not.
+// packages: where the module's own time goes, findings or not. Functions
+// of _test.go files are left out: a benchmark's own loop and set-up are
+// not code its module ships.
 func (h *Hotness) Inside(module string, n int) []Hot {
-	return h.hottest(n, func(pkg string) bool { return pkg == module || strings.HasPrefix(pkg, module+"/") })
+	return h.hottest(n, func(name, pkg string) bool {
+		if pkg != module && !strings.HasPrefix(pkg, module+"/") {
+			return false
+		}
+		id, ok := h.fnFile[name]
+		return !ok || !strings.HasSuffix(h.names[id], "_test.go")
+	})
 }
 
-// hottest returns the n hottest functions by flat weight of the packages
-// keep accepts.
-func (h *Hotness) hottest(n int, keep func(pkg string) bool) []Hot {
+// hottest returns the n hottest functions by flat weight that keep
+// accepts, given their name and package.
+func (h *Hotness) hottest(n int, keep func(name, pkg string) bool) []Hot {
 	var out []Hot
 	for name, w := range h.funcs {
 		if w.Flat == 0 {
 			continue
 		}
 		pkg := funcname.Package(name)
-		if !keep(pkg) {
+		if !keep(name, pkg) {
 			continue
 		}
 		out = append(out, Hot{Name: name, Package: pkg, Weight: *w})

@@ -1,12 +1,16 @@
 package pgo
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/pprof/profile"
 )
 
 func TestHotness(t *testing.T) {
@@ -116,4 +120,47 @@ func TestHotnessConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestInsideLeavesOutTestFiles checks that the module's hottest functions
+// are those of the code it ships: a benchmark's own loop, in a _test.go
+// file, is left out however hot it is.
+func TestInsideLeavesOutTestFiles(t *testing.T) {
+	work := &profile.Function{ID: 1, Name: "example.com/m.Work", Filename: "/src/m/work.go"}
+	bench := &profile.Function{ID: 2, Name: "example.com/m.BenchmarkWork.func1", Filename: "/src/m/work_test.go"}
+	loc := func(id uint64, f *profile.Function) *profile.Location {
+		return &profile.Location{ID: id, Line: []profile.Line{{Function: f, Line: 10}}}
+	}
+	lw, lb := loc(1, work), loc(2, bench)
+	p := &profile.Profile{
+		SampleType:    []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		Period:        10_000_000,
+		DurationNanos: 1e9,
+		Function:      []*profile.Function{work, bench},
+		Location:      []*profile.Location{lw, lb},
+		Sample: []*profile.Sample{
+			{Location: []*profile.Location{lw, lb}, Value: []int64{2, 20_000_000}},
+			{Location: []*profile.Location{lb}, Value: []int64{5, 50_000_000}},
+		},
+	}
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	h, err := LoadHotness(context.Background(), []string{path}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := h.Func(bench.Name); b.Flat == 0 {
+		t.Fatalf("the benchmark's loop has no flat weight: %+v", b)
+	}
+	in := h.Inside("example.com/m", 10)
+	if len(in) != 1 || in[0].Name != work.Name {
+		t.Errorf("Inside = %+v, want only %s", in, work.Name)
+	}
 }
