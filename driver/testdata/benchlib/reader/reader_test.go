@@ -37,3 +37,24 @@ func BenchmarkReader(b *testing.B) {
 func BenchmarkExit(b *testing.B) {
 	os.Exit(0)
 }
+
+// BenchmarkServer writes one value per operation in a goroutine that its
+// set-up starts, as a server in the same process would: enc.Put's buffer
+// is allocated once per operation, on a stack without the testing
+// package.
+func BenchmarkServer(b *testing.B) {
+	reqs, done := make(chan []uint64), make(chan struct{})
+	go func() {
+		c := NewCopier(io.Discard)
+		for vs := range reqs {
+			c.Copy(vs)
+			done <- struct{}{}
+		}
+	}()
+	vs := []uint64{7}
+	for b.Loop() {
+		reqs <- vs
+		<-done
+	}
+	close(reqs)
+}
