@@ -609,6 +609,10 @@ func listForMemo(ctx context.Context, cfg *Config) (*memo.Run, *load.Listing, er
 			fmt.Fprintf(h, "profile %x\n", fh.Sum(nil))
 		}
 	}
+	if cfg.measured {
+		// The profiles are the module's own benchmarks: a partial one.
+		fmt.Fprintf(h, "partial\n")
+	}
 	listing := cfg.listing
 	if listing == nil {
 		var err error

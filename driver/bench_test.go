@@ -18,7 +18,8 @@ import (
 // is in package enc and whose benchmark is in package reader: the
 // allocation ranks first, with the exact allocs/op of the sub-benchmark
 // that runs it and of the benchmark that runs it in a goroutine of its
-// own; the benchmark calling os.Exit is reported and skipped;
+// own; an allocation no benchmark runs is shown after it, with its static
+// tier; the benchmark calling os.Exit is reported and skipped;
 // the user's tree is not written; and a second run takes every
 // measurement from the cache, running no go test.
 func TestBench(t *testing.T) {
@@ -33,6 +34,7 @@ func TestBench(t *testing.T) {
 	}
 	before := treeFiles(t, dir)
 	makeLine := lineOf(t, filepath.Join(dir, "enc", "enc.go"), "make([]byte, 16)")
+	markLine := lineOf(t, filepath.Join(dir, "enc", "enc.go"), "b[0] = m") - 1
 
 	for _, run := range []string{"cold", "cached"} {
 		os.Remove(log)
@@ -66,6 +68,15 @@ func TestBench(t *testing.T) {
 		}
 		if !ok || !strings.HasPrefix(f.Benchmarks[0].Text, "BenchmarkReader/plain: 2 allocs/op, 32 B/op (") {
 			t.Errorf("%s run: first finding's benchmarks %+v, want %+v", run, f.Benchmarks, want)
+		}
+		// Mark, which no benchmark runs, keeps the tier the source
+		// gives it and is shown after what the benchmarks measured: that
+		// they do not run it is no evidence that a program seldom does.
+		if len(res.Report.Findings) != 2 {
+			t.Fatalf("%s run: %d findings, want Put's and Mark's", run, len(res.Report.Findings))
+		}
+		if m := res.Report.Findings[1]; m.Line != markLine || m.Tier != "unknown" || !strings.Contains(m.Message, "no benchmark runs it") {
+			t.Errorf("%s run: second finding at line %d, tier %s: %s; want Mark's at line %d, unknown, no benchmark runs it", run, m.Line, m.Tier, m.Message, markLine)
 		}
 		exit := "benchmark BenchmarkExit of example.com/benchlib/reader skipped: failed (exit status 2): panic: unexpected call to os.Exit(0) during test"
 		if !slices.Contains(warnings, exit) {

@@ -150,6 +150,9 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 		if err != nil {
 			return nil, err
 		}
+		if cfg.measured {
+			hot.SetPartial()
+		}
 	}
 	// The analyzers see the same profile (or none) through the hot-path
 	// seam.
@@ -251,14 +254,17 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	if !cfg.Negligible {
 		hiddenNegligible = hide(func(f report.Finding) bool { return f.Class == "negligible" && !measured(f) })
 	}
-	if hot != nil && !cfg.All {
+	// With a production profile, code it never saw run is cold: -all,
+	// not -cold, decides about it. The module's own benchmarks are not
+	// the program's whole work: what none of them runs keeps its static
+	// tier, shown after what they measured.
+	partial := hot != nil && hot.Partial()
+	if hot != nil && !partial && !cfg.All {
 		hidden = hide(func(f report.Finding) bool { return !f.Sampled })
 	}
 	if !cfg.Cold {
-		// With a profile, code it never saw run is cold: -all, not
-		// -cold, decides about it.
 		hiddenCold = hide(func(f report.Finding) bool {
-			return f.Tier == "cold" && (hot == nil || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold) && !measured(f)
+			return f.Tier == "cold" && (hot == nil || partial || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold) && !measured(f)
 		})
 	}
 	if hot != nil {

@@ -57,6 +57,10 @@ type Hotness struct {
 
 	heapPeriod int64 // bytes between heap samples (runtime.MemProfileRate)
 
+	// partial says that the profiles measure only part of the program's
+	// work (the module's own benchmarks): see SetPartial.
+	partial bool
+
 	// stacks holds, for each CPU profile, its weight by the set of
 	// packages on a sample's stack, for Coverage.
 	stacks []stackPackages
@@ -465,6 +469,15 @@ func (h *Hotness) Under(callerFile string, callerLine int, calleeFunc string) fl
 	}
 	return h.under[underKey{lineKey{id, int32(callerLine)}, calleeFunc}]
 }
+
+// SetPartial records that the profiles measure only part of the program's
+// work, as the module's own benchmarks do: a function they never saw run
+// is not thereby rare, and keeps the hotness the source gives it. Call it
+// before the Hotness is shared.
+func (h *Hotness) SetPartial() { h.partial = true }
+
+// Partial reports whether SetPartial was called.
+func (h *Hotness) Partial() bool { return h.partial }
 
 // HeapPeriod returns the average number of bytes allocated between two
 // samples of the heap profiles (512 KiB by default), or 0 without them.

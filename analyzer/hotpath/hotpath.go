@@ -185,9 +185,11 @@ func namesSetup(name string) bool {
 }
 
 // At reports the hotness of the code at pos. With a profile, a function
-// the profile never saw run is cold, one with at least HotShare of the CPU
-// under it is hot-loop, and the others keep their static tier; the reason
-// then gives the measured share. Code on an error path stays cold.
+// the profile never saw run is cold (unless the profile is partial, the
+// module's own benchmarks: then it keeps its static tier), one with at
+// least HotShare of the CPU under it is hot-loop, and the others keep their
+// static tier; the reason then gives the measured share. Code on an error
+// path stays cold.
 func (r *Result) At(pos token.Pos) Info {
 	info := r.static(pos)
 	if r.prof == nil || info.Func == "" {
@@ -207,6 +209,13 @@ func (r *Result) At(pos token.Pos) Info {
 			info.Reason += "; "
 		}
 		info.Reason += "the heap profile saw it allocate"
+	case w.Cum == 0 && r.prof.Partial():
+		// The module's own benchmarks do not run it: that says nothing
+		// of how often a program does.
+		if info.Reason != "" {
+			info.Reason += "; "
+		}
+		info.Reason += "no benchmark runs it"
 	case w.Cum == 0:
 		info.Tier, info.Reason = Cold, "never sampled in the profile"
 	case w.Cum >= HotShare:
