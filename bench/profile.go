@@ -501,9 +501,10 @@ func (r *relocation) read(name string) ([]byte, error) {
 // heapDiff returns the heap profile of the allocations of b that a does
 // not have, sample by sample (stacks that allocate fewer times in b, by
 // the vagaries of the runtime, count as none), gzip-compressed. Only the
-// allocations of the benchmark's goroutines are kept: those of the
-// testing package's main goroutine and of the runtime's background work
-// vary with the length of the run and are not the benchmark's.
+// allocations of the benchmark's goroutines and of those it started are
+// kept (see underBenchmark): those of the testing package's main
+// goroutine and of the runtime's background work vary with the length of
+// the run and are not the benchmark's.
 func heapDiff(b, a *profile.Profile) ([]byte, error) {
 	a = a.Copy()
 	a.Scale(-1)
@@ -562,16 +563,25 @@ func why(out string) string {
 // set-up started (a server's connection handler, in a benchmark of a
 // client and a server in one process): its allocations are the
 // benchmark's too, and what its set-up allocated cancels in the
-// difference of the two runs.
+// difference of the two runs. A stack of the runtime alone is its
+// background work, which varies with the length of the run.
 func underBenchmark(s *profile.Sample) bool {
+	outsideRuntime := false
 	for _, l := range s.Location {
 		for _, ln := range l.Line {
-			if ln.Function != nil && strings.HasPrefix(ln.Function.Name, "testing.") {
-				return ln.Function.Name == "testing.(*B).runN"
+			if ln.Function == nil {
+				continue
+			}
+			name := ln.Function.Name
+			if strings.HasPrefix(name, "testing.") {
+				return name == "testing.(*B).runN"
+			}
+			if !strings.HasPrefix(name, "runtime.") && !strings.HasPrefix(name, "internal/runtime/") {
+				outsideRuntime = true
 			}
 		}
 	}
-	return true
+	return outsideRuntime
 }
 
 // oneLine returns err's message on one line.

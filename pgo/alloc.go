@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // maxChain bounds the frames of an allocation's stack that are kept, from
@@ -57,8 +59,8 @@ func (w *AllocWeight) add(cpu float64, bytes, objects int64) {
 // An AllocCaller is a frame that allocations of a line are charged to: the
 // call site that can avoid them, and the callee it calls them through.
 type AllocCaller struct {
-	Func string // the caller, in pprof form
-	Via  string // the function the caller calls to allocate; empty if the caller allocates itself
+	Func string // the caller, in source form (funcname.FromProfile)
+	Via  string // the function the caller calls to allocate, in source form; empty if the caller allocates itself
 	File string // the caller's call site, as the profile names the file
 	Line int
 	AllocWeight
@@ -201,7 +203,7 @@ func (a *Allocs) Callers(file string, line int) []AllocCaller {
 	}
 	var out []AllocCaller
 	for k, w := range a.byLine[lineKey{id, int32(line)}] {
-		out = append(out, AllocCaller{Func: k.fn, Via: k.via, File: a.h.fileName(k.key.file), Line: int(k.key.line), AllocWeight: *w})
+		out = append(out, AllocCaller{Func: funcname.FromProfile(k.fn), Via: funcname.FromProfile(k.via), File: a.h.fileName(k.key.file), Line: int(k.key.line), AllocWeight: *w})
 	}
 	slices.SortFunc(out, func(x, y AllocCaller) int {
 		return cmp.Or(

@@ -281,7 +281,11 @@ func staleness(rep *CheckReport, p *profile.Profile, pkgs []*packages.Package, t
 	stale := map[string]*StaleFunc{}
 	for _, e := range CallEdges(p).Edges {
 		rep.Total += e.Weight
-		pkg := funcname.Package(e.Caller)
+		// The package from the profile's name, then the source's names:
+		// a package path's dots are escaped in the profile's
+		// (funcname.FromProfile).
+		pkg, calleePkg := funcname.Package(e.Caller), funcname.Package(e.Callee)
+		e.Caller, e.Callee = funcname.FromProfile(e.Caller), funcname.FromProfile(e.Callee)
 		if !loaded[pkg] || generated[e.Caller] || noBody[e.Caller] {
 			// PGO does not change assembly: its samples cannot be stale.
 			continue
@@ -293,7 +297,7 @@ func staleness(rep *CheckReport, p *profile.Profile, pkgs []*packages.Package, t
 		reason := ""
 		found, unsure := known(e.Caller)
 		f := funcs[e.Caller]
-		userCallee := loaded[funcname.Package(e.Callee)] && !generated[e.Callee]
+		userCallee := loaded[calleePkg] && !generated[e.Callee]
 		switch {
 		case unsure:
 			continue // not checked

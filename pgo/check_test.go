@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
 )
 
 func edit(t *testing.T, file string, edits ...string) {
@@ -257,5 +259,47 @@ func BenchmarkTotal(b *testing.B) {
 	}
 	if rep.Checked == 0 || rep.Share() != 1 || len(rep.Stale) != 0 {
 		t.Errorf("fresh profile with an assembly callee: %.3f of %d checked matches, stale %+v\n%s", rep.Share(), rep.Checked, rep.Stale, rep.Format())
+	}
+}
+
+// TestCheckEscapedPackagePath checks a module whose path ends in ".go",
+// as nats.go's does: profiles name its functions "example.com/m%2ego.F",
+// and its call edges are checked against the source like any other.
+func TestCheckEscapedPackagePath(t *testing.T) {
+	mod := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/m.go\n\ngo 1.22\n",
+		"m.go": `package m
+
+func Decode(b []byte) int {
+	return helper(b) + 1
+}
+
+func helper(b []byte) int { return len(b) }
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decode := &profile.Function{ID: 1, Name: "example.com/m%2ego.Decode", Filename: filepath.Join(mod, "m.go"), StartLine: 3}
+	helper := &profile.Function{ID: 2, Name: "example.com/m%2ego.helper", Filename: filepath.Join(mod, "m.go"), StartLine: 7}
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType: &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		Period:     10_000_000,
+		Function:   []*profile.Function{decode, helper},
+		Location: []*profile.Location{
+			{ID: 1, Line: []profile.Line{{Function: helper, Line: 7}}},
+			{ID: 2, Line: []profile.Line{{Function: decode, Line: 4}}},
+		},
+	}
+	p.Sample = []*profile.Sample{{Location: p.Location, Value: []int64{10, 100_000_000}}}
+	rep, err := Check(context.Background(), writePprof(t, p), []string{"./..."}, CheckOptions{Dir: mod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Packages) != 1 || rep.Packages[0].Path != "example.com/m.go" || rep.Checked == 0 || rep.Share() != 1 || len(rep.Stale) != 0 {
+		t.Errorf("packages %+v, %.2f of %d matching, stale %+v; want example.com/m.go, all matching\n%s", rep.Packages, rep.Share(), rep.Checked, rep.Stale, rep.Format())
 	}
 }

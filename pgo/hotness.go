@@ -26,7 +26,7 @@ type Weight struct {
 
 // A Hot is a function and its weight.
 type Hot struct {
-	Name    string // as in profiles: "example.com/pkg.(*T).M"
+	Name    string // in source form (funcname.FromProfile): "example.com/pkg.(*T).M"
 	Package string // "example.com/pkg"
 	Weight
 }
@@ -50,7 +50,8 @@ type Hotness struct {
 	byBase map[string][]string
 	lines  map[lineKey]*Weight
 	funcs  map[string]*Weight
-	fnFile map[string]int32 // function -> ID of its file, for the functions with flat weight
+	fnFile map[string]int32  // function -> ID of its file, for the functions with flat weight
+	alias  map[string]string // source form of a function's name -> the profile's, where they differ (funcname.FromProfile)
 	under  map[underKey]float64
 	heap   map[lineKey][2]int64
 	allocs map[string]*allocStack // by stack, see Allocations
@@ -87,6 +88,7 @@ func newHotness() *Hotness {
 		lines:   map[lineKey]*Weight{},
 		funcs:   map[string]*Weight{},
 		fnFile:  map[string]int32{},
+		alias:   map[string]string{},
 		under:   map[underKey]float64{},
 		heap:    map[lineKey][2]int64{},
 		allocs:  map[string]*allocStack{},
@@ -379,6 +381,9 @@ func (h *Hotness) fn(name string) *Weight {
 	if w == nil {
 		w = new(Weight)
 		h.funcs[name] = w
+		if src := funcname.FromProfile(name); src != name {
+			h.alias[src] = name
+		}
 	}
 	return w
 }
@@ -423,9 +428,13 @@ func isRuntime(name string) bool {
 }
 
 // Func returns the weight of the function with the given name, in pprof
-// form: "example.com/pkg.(*T).Method".
+// form ("example.com/pkg.(*T).Method") or in source form where the two
+// differ (see funcname.FromProfile).
 func (h *Hotness) Func(name string) Weight {
 	if w := h.funcs[name]; w != nil {
+		return *w
+	}
+	if w := h.funcs[h.alias[name]]; w != nil {
 		return *w
 	}
 	return Weight{}
@@ -521,7 +530,7 @@ func (h *Hotness) hottest(n int, keep func(name, pkg string) bool) []Hot {
 		if !keep(name, pkg) {
 			continue
 		}
-		out = append(out, Hot{Name: name, Package: pkg, Weight: *w})
+		out = append(out, Hot{Name: funcname.FromProfile(name), Package: pkg, Weight: *w})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Flat != out[j].Flat {

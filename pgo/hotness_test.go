@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 func TestHotness(t *testing.T) {
@@ -122,37 +124,55 @@ func TestHotnessConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
+// writePprof writes p to a file of the test's temporary directory and
+// returns its name.
+func writePprof(t *testing.T, p *profile.Profile) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "prof.pprof")
+	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// cpuProfile returns a CPU profile of the given samples: each a stack of
+// functions (leaf first, one line each, at line 10 of their file) and a
+// sample count.
+func cpuProfile(funcs []*profile.Function, samples map[int][]int) *profile.Profile {
+	p := &profile.Profile{
+		SampleType:    []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		Period:        10_000_000,
+		DurationNanos: 1e9,
+		Function:      funcs,
+	}
+	for i, f := range funcs {
+		p.Location = append(p.Location, &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f, Line: 10}}})
+	}
+	for n := range len(samples) {
+		stack := samples[n]
+		s := &profile.Sample{Value: []int64{int64(stack[0]), int64(stack[0]) * 10_000_000}}
+		for _, i := range stack[1:] {
+			s.Location = append(s.Location, p.Location[i])
+		}
+		p.Sample = append(p.Sample, s)
+	}
+	return p
+}
+
 // TestInsideLeavesOutTestFiles checks that the module's hottest functions
 // are those of the code it ships: a benchmark's own loop, in a _test.go
 // file, is left out however hot it is.
 func TestInsideLeavesOutTestFiles(t *testing.T) {
 	work := &profile.Function{ID: 1, Name: "example.com/m.Work", Filename: "/src/m/work.go"}
 	bench := &profile.Function{ID: 2, Name: "example.com/m.BenchmarkWork.func1", Filename: "/src/m/work_test.go"}
-	loc := func(id uint64, f *profile.Function) *profile.Location {
-		return &profile.Location{ID: id, Line: []profile.Line{{Function: f, Line: 10}}}
-	}
-	lw, lb := loc(1, work), loc(2, bench)
-	p := &profile.Profile{
-		SampleType:    []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
-		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
-		Period:        10_000_000,
-		DurationNanos: 1e9,
-		Function:      []*profile.Function{work, bench},
-		Location:      []*profile.Location{lw, lb},
-		Sample: []*profile.Sample{
-			{Location: []*profile.Location{lw, lb}, Value: []int64{2, 20_000_000}},
-			{Location: []*profile.Location{lb}, Value: []int64{5, 50_000_000}},
-		},
-	}
-	path := filepath.Join(t.TempDir(), "cpu.pprof")
-	var buf bytes.Buffer
-	if err := p.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	h, err := LoadHotness(context.Background(), []string{path}, LoadOptions{})
+	// Two samples in Work under the benchmark, five in the benchmark.
+	p := cpuProfile([]*profile.Function{work, bench}, map[int][]int{0: {2, 0, 1}, 1: {5, 1}})
+	h, err := LoadHotness(context.Background(), []string{writePprof(t, p)}, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,5 +182,38 @@ func TestInsideLeavesOutTestFiles(t *testing.T) {
 	in := h.Inside("example.com/m", 10)
 	if len(in) != 1 || in[0].Name != work.Name {
 		t.Errorf("Inside = %+v, want only %s", in, work.Name)
+	}
+}
+
+// TestEscapedPackagePath checks a module whose path ends in ".go", as
+// nats.go's does: profiles name its functions "example.com/m%2ego.F".
+// They are the module's, Func finds them by their source name, and the
+// module's hottest functions and an allocation's callers are named as the
+// source names them.
+func TestEscapedPackagePath(t *testing.T) {
+	const module = "example.com/m.go"
+	decode := &profile.Function{ID: 1, Name: "example.com/m%2ego.Decode", Filename: "/src/m/decode.go"}
+	reader := &profile.Function{ID: 2, Name: "bytes.NewReader", Filename: "/go/src/bytes/reader.go"}
+	bench := &profile.Function{ID: 3, Name: "example.com/m%2ego.BenchmarkDecode", Filename: "/src/m/decode_test.go"}
+	malloc := &profile.Function{ID: 4, Name: "runtime.mallocgc", Filename: "/go/src/runtime/malloc.go"}
+	// Three samples in Decode, two allocating in bytes.NewReader under it.
+	p := cpuProfile([]*profile.Function{decode, reader, bench, malloc}, map[int][]int{0: {3, 0, 2}, 1: {2, 3, 1, 0, 2}})
+	h, err := LoadHotness(context.Background(), []string{writePprof(t, p)}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := h.Func("example.com/m.go.Decode"); w.Flat == 0 || w.Cum < w.Flat {
+		t.Errorf("Func by the source's name: %+v, want Decode's weight", w)
+	}
+	in := h.Inside(module, 10)
+	if len(in) != 1 || in[0].Name != "example.com/m.go.Decode" || in[0].Package != module {
+		t.Errorf("Inside(%q) = %+v, want Decode alone, by its source name", module, in)
+	}
+	// bytes.NewReader's allocations are charged to Decode, the module's
+	// frame that calls it.
+	own := func(fn string) bool { return funcname.Package(fn) == module }
+	cs := h.Allocations(own).Callers("/go/src/bytes/reader.go", 10)
+	if len(cs) != 1 || cs[0].Func != "example.com/m.go.Decode" || cs[0].Via != "bytes.NewReader" {
+		t.Errorf("callers of the allocating line: %+v, want example.com/m.go.Decode via bytes.NewReader", cs)
 	}
 }

@@ -9,6 +9,12 @@
 // ("kv.Get.func1", nested ones "kv.Get.func1.1"), a method value wrapper
 // with a "-fm" suffix and the body of a range-over-func loop with "-rangeN".
 //
+// Profiles and the linker escape a package path's last element: a dot in
+// it is "%2e" ("github.com/nats-io/nats%2ego.Connect", "gopkg.in/yaml%2ev3.Unmarshal"),
+// so that the name's first dot after its last slash still ends the path.
+// [Package] understands both forms; [FromProfile] turns a profile's name
+// into the form source gives.
+//
 // [Short] is the one short form goadvise shows a user in text, HTML and
 // JSON alike: the package name and the function, "kv.(*Store).Put".
 // [InPackage] is the form of an analyzer's message about its own package,
@@ -143,9 +149,64 @@ func Package(name string) string {
 	}
 	slash := strings.LastIndexByte(name, '/')
 	if dot := strings.IndexByte(name[slash+1:], '.'); dot >= 0 {
-		return name[:slash+1+dot]
+		return unescape(name[:slash+1+dot])
 	}
-	return name
+	return unescape(name)
+}
+
+// FromProfile returns a function name as profiles and the linker print it
+// in the form that source gives: the package path unescaped,
+// "github.com/nats-io/nats.go.Connect" for
+// "github.com/nats-io/nats%2ego.Connect". Other names are returned as
+// they are.
+func FromProfile(name string) string {
+	if !strings.Contains(name, "%") || strings.HasPrefix(name, "(") {
+		return name
+	}
+	end := len(name)
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		end = i
+	}
+	slash := strings.LastIndexByte(name[:end], '/')
+	dot := strings.IndexByte(name[slash+1:end], '.')
+	if dot < 0 {
+		return name
+	}
+	return unescape(name[:slash+1+dot]) + name[slash+1+dot:]
+}
+
+// unescape undoes the linker's escaping of a package path: "%xx" is the
+// byte of hexadecimal value xx.
+func unescape(path string) string {
+	if !strings.Contains(path, "%") {
+		return path
+	}
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if path[i] == '%' && i+2 < len(path) {
+			if v, ok := unhex(path[i+1]); ok {
+				if w, ok := unhex(path[i+2]); ok {
+					b.WriteByte(v<<4 | w)
+					i += 2
+					continue
+				}
+			}
+		}
+		b.WriteByte(path[i])
+	}
+	return b.String()
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // Short returns the form of a full name that goadvise shows: the name

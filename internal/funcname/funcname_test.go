@@ -240,3 +240,24 @@ func TestBrief(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedPackage checks the names of a package whose path's last
+// element has a dot, which profiles and the linker escape as %2e.
+func TestEscapedPackage(t *testing.T) {
+	for _, c := range []struct{ name, pkg, source string }{
+		{"github.com/nats-io/nats%2ego.DecodeHeadersMsg", "github.com/nats-io/nats.go", "github.com/nats-io/nats.go.DecodeHeadersMsg"},
+		{"github.com/nats-io/nats%2ego.(*Conn).Publish.func1", "github.com/nats-io/nats.go", "github.com/nats-io/nats.go.(*Conn).Publish.func1"},
+		{"gopkg.in/yaml%2ev3.Unmarshal", "gopkg.in/yaml.v3", "gopkg.in/yaml.v3.Unmarshal"},
+		{"gopkg.in/yaml%2ev3.Map[go.shape.int%2eX]", "gopkg.in/yaml.v3", "gopkg.in/yaml.v3.Map[go.shape.int%2eX]"},
+		{"github.com/nats-io/nats.go/jetstream.(*js).Publish", "github.com/nats-io/nats.go/jetstream", "github.com/nats-io/nats.go/jetstream.(*js).Publish"},
+		{"example.com/svc/kv.(*Store).Put", "example.com/svc/kv", "example.com/svc/kv.(*Store).Put"},
+		{"runtime.mallocgc", "runtime", "runtime.mallocgc"},
+	} {
+		if got := Package(c.name); got != c.pkg {
+			t.Errorf("Package(%q) = %q, want %q", c.name, got, c.pkg)
+		}
+		if got := FromProfile(c.name); got != c.source {
+			t.Errorf("FromProfile(%q) = %q, want %q", c.name, got, c.source)
+		}
+	}
+}
