@@ -10,7 +10,18 @@
 # most -m allocations, top 3 per 1,000 lines). Downloads and -m results are
 # cached in WORKDIR (default /tmp/goadvise-recall); a new binary re-runs only
 # goadvise. See docs/ranking.md, "Recall".
+#
+# recall.sh -bench [WORKDIR]: then also ranks by the modules' own benchmarks
+# (check -bench, scripts/recall/bench.py with scripts/recall/benches.txt) and
+# says where each real fix the benchmarks run ranks in its package. The
+# benchmarks take about 20 minutes the first time (nats-server's clusters),
+# and are cached by content for the same binary.
 set -euo pipefail
+bench=
+if [ "${1:-}" = -bench ]; then
+	bench=1
+	shift
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 harness=${RECALL_HARNESS:-$root/../shared/recall}
@@ -26,3 +37,6 @@ hash=$(sha256sum "$bin" | cut -c1-12)
 "$harness/run.sh" "$bin" "$here/recall/pairs.txt" "$work" >"$work/run.out"
 tail -n 1 "$work/run.out"
 python3 "$here/recall/score.py" "$work" "$here/recall/pairs.txt" "$here/recall/verdicts.tsv" "$hash"
+if [ -n "$bench" ]; then
+	python3 "$here/recall/bench.py" "$work" "$here/recall/pairs.txt" "$here/recall/verdicts.tsv" "$here/recall/benches.txt" "$bin"
+fi
