@@ -178,14 +178,25 @@ const maxBenchCosts = 3
 
 // benchCosts sets the Benchmarks of each finding: what the line costs per
 // operation in each benchmark that ran it, in any package, most
-// allocations first. The allocations counted are those whose first frame
-// outside the runtime is the finding's line.
-func benchCosts(findings []report.Finding, benches []*measuredBench) {
+// allocations first. The allocations counted are those the finding is
+// about (report.AllocCharger.Made): a finding about an inlined call of
+// bufio.NewReaderSize counts the reader's buffer, which the profile
+// records at bufio's line.
+func benchCosts(findings []report.Finding, benches []*measuredBench, module string) {
+	if len(benches) == 0 {
+		return
+	}
+	charger := report.NewAllocCharger(findings, module)
+	allocs := make([]*pgo.Allocs, len(benches))
+	for i, b := range benches {
+		allocs[i] = b.hot.Allocations(charger.Own())
+	}
 	for i := range findings {
 		f := &findings[i]
 		var costs []report.BenchCost
-		for _, b := range benches {
-			bytes, objects := b.hot.HeapLine(f.File, f.Line)
+		for j, b := range benches {
+			w := charger.Made(allocs[j], f)
+			bytes, objects := w.Bytes, w.Objects
 			cpu := b.hot.Line(f.File, f.Line).Cum
 			if objects == 0 && cpu == 0 {
 				continue

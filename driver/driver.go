@@ -210,7 +210,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	crossPackage(findings, ar)
 	// What the module's own benchmarks measured at each line: a line
 	// whose allocations they counted ran, even with no CPU sample.
-	benchCosts(findings, cfg.benches)
+	benchCosts(findings, cfg.benches, ar.module)
 	// Findings in excluded files are dropped, after Merge so that each
 	// cost counts once.
 	excluded := 0

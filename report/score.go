@@ -129,7 +129,8 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		gc = GCFactor(h)
 	}
 	totalSamples, _ := h.Total()
-	own := ownFunc(fs, opts.Module)
+	charger := NewAllocCharger(fs, opts.Module)
+	own := charger.Own()
 	allocs := h.Allocations(own)
 	allocTotal := allocs.Total()
 	byObjects := opts.HeapIndex == "alloc_objects"
@@ -152,17 +153,8 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 	kindOf := func(f *Finding) lineKind {
 		return lineKind{f.File, f.Line, scoring[f.Analyzer] + underCallee[f.Analyzer] + allocCallee(f)}
 	}
-	type fileLine struct {
-		file string
-		line int
-	}
-	callees := make(map[fileLine][]string)
 	for i := range fs {
-		f := &fs[i]
-		shared[kindOf(f)]++
-		if x := allocCallee(f); x != "" {
-			callees[fileLine{f.File, f.Line}] = append(callees[fileLine{f.File, f.Line}], x)
-		}
+		shared[kindOf(&fs[i])]++
 	}
 	cpuSamples := func(share float64) int64 { return int64(share*float64(totalSamples) + 0.5) }
 	for i := range fs {
@@ -178,15 +170,7 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		var share float64
 		switch kind := scoring[f.Analyzer]; kind {
 		case scoreAlloc:
-			var match func(string) bool
-			if x := allocCallee(f); x != "" {
-				match = func(via string) bool { return calleeIs(via, x) }
-			} else if xs := callees[fileLine{f.File, f.Line}]; len(xs) > 0 {
-				match = func(via string) bool {
-					return !slices.ContainsFunc(xs, func(x string) bool { return calleeIs(via, x) })
-				}
-			}
-			c := allocs.Charged(f.File, f.Line, match)
+			c := charger.Charged(allocs, f)
 			if useHeap {
 				amount, what := c.Bytes, "bytes"
 				if byObjects {
@@ -246,6 +230,72 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		}
 		f.Score = round(share*100, 4)
 	}
+}
+
+// An AllocCharger says which of the allocations charged to a line (see
+// pgo.Hotness.Allocations) a finding there is about: an allocation
+// finding about a call ("calling X allocates") weighs what the line
+// allocates through X; one about the line's own allocation, the rest; any
+// other finding, all of them. Score weighs findings so, and check -bench
+// counts their allocations per operation so.
+type AllocCharger struct {
+	own     func(string) bool
+	callees map[fileLine][]string
+}
+
+type fileLine struct {
+	file string
+	line int
+}
+
+// NewAllocCharger returns the AllocCharger of the findings fs of the module
+// (if empty, the packages of the findings stand for it).
+func NewAllocCharger(fs []Finding, module string) *AllocCharger {
+	c := &AllocCharger{own: ownFunc(fs, module), callees: make(map[fileLine][]string)}
+	for i := range fs {
+		f := &fs[i]
+		if x := allocCallee(f); x != "" {
+			c.callees[fileLine{f.File, f.Line}] = append(c.callees[fileLine{f.File, f.Line}], x)
+		}
+	}
+	return c
+}
+
+// Own reports whether a function (pprof form) belongs to the analysed
+// code: the function to give pgo.Hotness.Allocations.
+func (c *AllocCharger) Own() func(string) bool { return c.own }
+
+// Charged returns the allocations of allocs (made with Own) that finding f
+// weighs.
+func (c *AllocCharger) Charged(allocs *pgo.Allocs, f *Finding) pgo.AllocWeight {
+	if scoring[f.Analyzer] != scoreAlloc {
+		return allocs.Charged(f.File, f.Line, nil)
+	}
+	var match func(string) bool
+	if x := allocCallee(f); x != "" {
+		match = func(via string) bool { return calleeIs(via, x) }
+	} else if xs := c.callees[fileLine{f.File, f.Line}]; len(xs) > 0 {
+		match = func(via string) bool {
+			return !slices.ContainsFunc(xs, func(x string) bool { return calleeIs(via, x) })
+		}
+	}
+	return allocs.Charged(f.File, f.Line, match)
+}
+
+// Made returns the allocations of allocs (made with Own) that finding f is
+// about, wherever the profile charges them, for a count per operation: for
+// a finding about a call ("calling X allocates", X inlined or not), what
+// the line allocates through X; for one about the line's own allocation,
+// what the line itself allocates, even when a constructor's caller is
+// charged; for another kind, what is charged to the line.
+func (c *AllocCharger) Made(allocs *pgo.Allocs, f *Finding) pgo.AllocWeight {
+	switch {
+	case scoring[f.Analyzer] != scoreAlloc:
+		return allocs.Charged(f.File, f.Line, nil)
+	case allocCallee(f) != "":
+		return c.Charged(allocs, f)
+	}
+	return allocs.Allocated(f.File, f.Line)
 }
 
 // allocCallee returns X for an allocation finding about a call, "calling

@@ -3,6 +3,10 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/goadvise/goadvise/pgo"
 )
 
 // TestRankByScoreSamples checks that a score resting on fewer than
@@ -91,5 +95,53 @@ func TestRankProgramsLast(t *testing.T) {
 	Rank(fs)
 	if fs[0].File != "/m/value.go" || fs[1].File != "/m/lib.go" || fs[2].File != "/m/cmd/tool/main.go" {
 		t.Errorf("order %s %s %s, want value.go, lib.go, then the command's", fs[0].File, fs[1].File, fs[2].File)
+	}
+}
+
+// TestAllocChargerMade checks what a finding counts of a profile's
+// allocations: two inlined constructors of the standard library on one
+// line, whose allocations the profile records at their own lines, each
+// count for the finding about them; a finding about the line's own
+// allocation counts only that one.
+func TestAllocChargerMade(t *testing.T) {
+	fn := func(id uint64, name, file string) *profile.Function {
+		return &profile.Function{ID: id, Name: name, Filename: file}
+	}
+	decode := fn(1, "example.com/m%2ego.Decode", "/src/m/decode.go")
+	bufio := fn(2, "bufio.NewReaderSize", "/go/src/bufio/bufio.go")
+	bytesR := fn(3, "bytes.NewReader", "/go/src/bytes/reader.go")
+	// One location per inlined chain: the callee's line, then Decode's.
+	inl := func(id uint64, callee *profile.Function, line int64) *profile.Location {
+		return &profile.Location{ID: id, Line: []profile.Line{{Function: callee, Line: line}, {Function: decode, Line: 5}}}
+	}
+	lBufio, lBytes := inl(1, bufio, 60), inl(2, bytesR, 160)
+	lOwn := &profile.Location{ID: 3, Line: []profile.Line{{Function: decode, Line: 5}}}
+	heap := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "alloc_objects", Unit: "count"}, {Type: "alloc_space", Unit: "bytes"}, {Type: "inuse_objects", Unit: "count"}, {Type: "inuse_space", Unit: "bytes"}},
+		PeriodType: &profile.ValueType{Type: "space", Unit: "bytes"},
+		Period:     1,
+		Function:   []*profile.Function{decode, bufio, bytesR},
+		Location:   []*profile.Location{lBufio, lBytes, lOwn},
+		Sample: []*profile.Sample{
+			{Location: []*profile.Location{lBufio}, Value: []int64{20, 2560, 0, 0}},
+			{Location: []*profile.Location{lBytes}, Value: []int64{20, 960, 0, 0}},
+			{Location: []*profile.Location{lOwn}, Value: []int64{10, 160, 0, 0}},
+		},
+	}
+	h, err := pgo.NewHotness(heap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := []Finding{
+		{Analyzer: "heapescape", File: "/src/m/decode.go", Line: 5, Message: "calling bufio.NewReaderSize allocates (inlined): make([]byte, 128) escapes to heap"},
+		{Analyzer: "heapescape", File: "/src/m/decode.go", Line: 5, Message: "calling bytes.NewReader allocates (inlined): &bytes.Reader{...} escapes to heap"},
+		{Analyzer: "heapescape", File: "/src/m/decode.go", Line: 5, Message: "make([]byte, 16) escapes to heap"},
+	}
+	c := NewAllocCharger(fs, "example.com/m.go")
+	allocs := h.Allocations(c.Own())
+	for i, want := range []int64{20, 20, 10} {
+		if got := c.Made(allocs, &fs[i]).Objects; got != want {
+			t.Errorf("%q: %d objects, want %d", fs[i].Message, got, want)
+		}
 	}
 }
