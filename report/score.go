@@ -265,12 +265,9 @@ func NewAllocCharger(fs []Finding, module string) *AllocCharger {
 // code: the function to give pgo.Hotness.Allocations.
 func (c *AllocCharger) Own() func(string) bool { return c.own }
 
-// Charged returns the allocations of allocs (made with Own) that finding f
-// weighs.
+// Charged returns the allocations of allocs (made with Own) that the
+// allocation finding f weighs.
 func (c *AllocCharger) Charged(allocs *pgo.Allocs, f *Finding) pgo.AllocWeight {
-	if scoring[f.Analyzer] != scoreAlloc {
-		return allocs.Charged(f.File, f.Line, nil)
-	}
 	var match func(string) bool
 	if x := allocCallee(f); x != "" {
 		match = func(via string) bool { return calleeIs(via, x) }
