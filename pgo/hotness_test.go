@@ -202,6 +202,11 @@ func TestEscapedPackagePath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// check refuses a profile none of whose samples is in the analysed
+	// packages: these are.
+	if c := h.Coverage(func(pkg string) bool { return pkg == module }); len(c) != 1 || c[0].Percent != 100 {
+		t.Errorf("Coverage of %s = %+v, want 100%%", module, c)
+	}
 	if w := h.Func("example.com/m.go.Decode"); w.Flat == 0 || w.Cum < w.Flat {
 		t.Errorf("Func by the source's name: %+v, want Decode's weight", w)
 	}
