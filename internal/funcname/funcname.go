@@ -24,6 +24,7 @@ package funcname
 import (
 	"go/ast"
 	"go/types"
+	"net/url"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -139,19 +140,14 @@ func recv(typ string, ptr bool) string {
 // Package returns the package path of a full name:
 // "example.com/pkg" for "example.com/pkg.(*T).M" or
 // "example.com/pkg.G[go.shape.int]". A name without a package (one that
-// starts with a receiver, "(*T).M") has none: it returns "".
+// starts with a receiver, "(*T).M") has none: it returns "". The path of
+// a profile's name is unescaped: "github.com/nats-io/nats.go" for
+// "github.com/nats-io/nats%2ego.Connect".
 func Package(name string) string {
 	if strings.HasPrefix(name, "(") {
 		return ""
 	}
-	if i := strings.IndexByte(name, '['); i >= 0 {
-		name = name[:i]
-	}
-	slash := strings.LastIndexByte(name, '/')
-	if dot := strings.IndexByte(name[slash+1:], '.'); dot >= 0 {
-		return unescape(name[:slash+1+dot])
-	}
-	return unescape(name)
+	return unescape(name[:pathEnd(name)])
 }
 
 // FromProfile returns a function name as profiles and the linker print it
@@ -163,50 +159,35 @@ func FromProfile(name string) string {
 	if !strings.Contains(name, "%") || strings.HasPrefix(name, "(") {
 		return name
 	}
+	n := pathEnd(name)
+	return unescape(name[:n]) + name[n:]
+}
+
+// pathEnd returns the length of the package path that starts name, as
+// the linker writes it: up to the first dot after the last slash before
+// any type arguments.
+func pathEnd(name string) int {
 	end := len(name)
 	if i := strings.IndexByte(name, '['); i >= 0 {
 		end = i
 	}
 	slash := strings.LastIndexByte(name[:end], '/')
-	dot := strings.IndexByte(name[slash+1:end], '.')
-	if dot < 0 {
-		return name
+	if dot := strings.IndexByte(name[slash+1:end], '.'); dot >= 0 {
+		return slash + 1 + dot
 	}
-	return unescape(name[:slash+1+dot]) + name[slash+1+dot:]
+	return end
 }
 
-// unescape undoes the linker's escaping of a package path: "%xx" is the
-// byte of hexadecimal value xx.
+// unescape undoes the linker's escaping of a package path ("%2e" for a
+// dot); a path it cannot decode is returned as it is.
 func unescape(path string) string {
 	if !strings.Contains(path, "%") {
 		return path
 	}
-	var b strings.Builder
-	for i := 0; i < len(path); i++ {
-		if path[i] == '%' && i+2 < len(path) {
-			if v, ok := unhex(path[i+1]); ok {
-				if w, ok := unhex(path[i+2]); ok {
-					b.WriteByte(v<<4 | w)
-					i += 2
-					continue
-				}
-			}
-		}
-		b.WriteByte(path[i])
+	if p, err := url.PathUnescape(path); err == nil {
+		return p
 	}
-	return b.String()
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	return path
 }
 
 // Short returns the form of a full name that goadvise shows: the name
