@@ -156,6 +156,9 @@ type Record struct {
 	Name        string     // the value: "buf", "make([]byte, 4)", "&T{...}", "p" (parameter)
 	Message     string     // raw compiler message
 	Cause       Cause      // heap records only
+	Sink        Sink       // heap records only: where the escape flow ends
+	SinkExpr    string     // the expression of the flow's step that reaches the sink: "return &h, err", "r.Read(b)"
+	SinkPos     Position   // where that step is
 	Flow        []Step     // escape flow (relatedInformation), in order
 	Explanation string     // short human explanation: "buf escapes: passed to io.Reader.Read (interface method call)"
 	InlinedFrom []Position // inlining context: the innermost position first, outermost call last (empty if not inlined)

@@ -412,6 +412,7 @@ func (p *parser) finish() []Record {
 		}
 		if rec.Kind.IsHeap() {
 			rec.Cause = classify(&rec)
+			rec.Sink, rec.SinkExpr, rec.SinkPos = sinkOf(&rec)
 			if rec.Cause == CauseUnknown && rec.Name == "func literal" && p.goDeferBefore(rec.Pos) {
 				rec.Cause = CauseGoDefer
 			}

@@ -271,6 +271,9 @@ func refine(pass *analysis.Pass, tfiles map[string]*token.File, files map[string
 			continue
 		}
 		desc, dynamic := describeCall(pass.TypesInfo, call)
+		if dynamic && rec.Sink == SinkCallee && rec.SinkExpr == expr && rec.SinkPos == s.Pos {
+			rec.Sink = SinkDynamicCall
+		}
 		if dynamic {
 			if rec.Cause == CauseInterfaceMethodCall || rec.Cause == CauseUnknown {
 				rec.Cause = CauseInterfaceMethodCall
