@@ -7,6 +7,9 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"maps"
 	"os"
@@ -27,6 +30,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/directive"
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/load"
@@ -50,6 +54,7 @@ type analysisResult struct {
 	toolErrs  []string // analyzer failures
 	packages  int
 	files     int
+	lines     int               // lines of the packages' non-test, non-generated files
 	cached    int               // packages whose findings came from the cache
 	dirs      map[string]string // import path -> directory
 	roots     []string          // import paths of the packages the patterns matched
@@ -86,6 +91,7 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 		for _, p := range run.Roots {
 			res.packages++
 			res.files += p.Files(cfg.Tests)
+			res.lines += sourceLines(p.Dir, append(slices.Clone(p.GoFiles), p.CgoFiles...))
 			res.dirs[p.ImportPath] = p.Dir
 			res.roots = append(res.roots, p.ImportPath)
 			for _, name := range append(slices.Clone(p.TestGoFiles), p.XTestGoFiles...) {
@@ -467,6 +473,7 @@ func (res *analysisResult) describe(pkgs []*packages.Package) {
 		if p.ForTest == "" {
 			res.packages++
 			res.files += len(p.CompiledGoFiles)
+			res.lines += sourceLines("", p.GoFiles)
 			res.roots = append(res.roots, p.PkgPath)
 		}
 		if len(p.GoFiles) > 0 {
@@ -483,9 +490,10 @@ func (res *analysisResult) describe(pkgs []*packages.Package) {
 // loaded and analysed cleanly, grouped by root package (an external test
 // package counts for the package it tests).
 func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*analysis.Analyzer, run *memo.Run) error {
-	// The directive and hotpath analyzers are roots too, so that their
-	// results (the suppression counts, the hot-path summaries) are kept.
-	graph, err := checker.Analyze(append(analyzers, directive.Analyzer, hotpath.Analyzer), pkgs, nil)
+	// The directive, hotpath and kind analyzers are roots too, so that
+	// their results (the suppression counts, the hot-path summaries, the
+	// findings' fields) are kept.
+	graph, err := checker.Analyze(append(analyzers, directive.Analyzer, hotpath.Analyzer, kind.Analyzer), pkgs, nil)
 	if err != nil {
 		return err
 	}
@@ -762,4 +770,25 @@ func needFacts(analyzers []*analysis.Analyzer) bool {
 func escapeOff() bool {
 	f := escape.Analyzer.Flags.Lookup("off")
 	return f != nil && f.Value.String() == "true"
+}
+
+// sourceLines returns the number of lines of the Go files named (relative
+// to dir, or absolute), leaving out generated files, which goadvise does
+// not report on. A file that cannot be read counts for nothing.
+func sourceLines(dir string, names []string) int {
+	n := 0
+	for _, name := range names {
+		if dir != "" && !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		if f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.PackageClauseOnly|parser.ParseComments); err == nil && ast.IsGenerated(f) {
+			continue
+		}
+		n += bytes.Count(src, []byte("\n"))
+	}
+	return n
 }

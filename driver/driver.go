@@ -12,8 +12,9 @@
 //  4. Analyze: the analyzers run on each batch, and the whole-program
 //     passes (package wholeprog) if asked.
 //  5. Rank: findings are merged, hidden (test files, -new-from-rev, cold
-//     code, inherent allocations, code a profile never saw), scored by a
-//     profile or ordered by tier, and cut (package report).
+//     code, code a production profile never saw), scored by a profile or
+//     by their estimated saving, and cut to the density of the default
+//     output (package report).
 //
 // The caller (cmd/goadvise) chooses the output, applies or verifies fixes
 // and shows the progress.
@@ -31,6 +32,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
@@ -50,11 +52,12 @@ type Config struct {
 	Heap      []string // heap profiles that also weigh allocation findings
 	HeapIndex string   // alloc_space (default) or alloc_objects
 
-	All        bool    // with a profile, also report findings in code it never saw run
+	// All reports every finding found: not only the highest ranked (at
+	// most kind.PerKLOC per 1,000 lines analysed), and with a production
+	// profile also those in code it never saw run.
+	All        bool
 	Cold       bool    // also report findings in cold code
 	HeapCold   bool    // report heapescape's findings in cold code (-heapescape.cold=true)
-	Inherent   bool    // report inherent allocations (-heapescape.all=true)
-	Negligible bool    // report branches whose removal saves only a compare (-redundantbranch.all=true)
 	MinScore   float64 // with a profile, report only findings scoring at least this
 	NewFromRev string  // report only findings on lines changed since this git revision
 	// Exclude, if set, says which files' findings are dropped (the
@@ -120,6 +123,7 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	// The findings in cold code are counted and hidden below (Config.Cold
 	// shows them): the analyzers must report them all.
 	hotpath.SetReportCold(true)
+	hotpath.SetReportAll(true)
 	var benches []*measuredBench
 	if cfg.Bench != nil {
 		if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
@@ -236,7 +240,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		}
 		unchanged = n - len(findings)
 	}
-	var hiddenInherent, hiddenNegligible, hiddenCold int
+	var hiddenCold int
 	ranking, hidden := "static", 0
 	var profStats *report.ProfileStats
 	if hot != nil {
@@ -244,16 +248,9 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1, Module: ar.module, HeapIndex: cfg.HeapIndex})
 	}
 	// A profile is evidence: a finding it charges a measurable share
-	// (report.MinSamples samples or more) is shown whatever its class or
-	// tier, with its cost: an inherent allocation or an error path that
-	// the profile finds hot is worth a look, with the best advice there is.
+	// (report.MinSamples samples or more) is shown whatever its tier, with
+	// its cost: an error path that the profile finds hot is worth a look.
 	measured := func(f report.Finding) bool { return hot != nil && f.Sampled && f.Samples >= report.MinSamples }
-	if !cfg.Inherent {
-		hiddenInherent = hide(func(f report.Finding) bool { return f.Class == "inherent" && !measured(f) })
-	}
-	if !cfg.Negligible {
-		hiddenNegligible = hide(func(f report.Finding) bool { return f.Class == "negligible" && !measured(f) })
-	}
 	// With a production profile, code it never saw run is cold: -all,
 	// not -cold, decides about it. The module's own benchmarks are not
 	// the program's whole work: what none of them runs keeps its static
@@ -281,6 +278,18 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		}
 	} else {
 		report.Rank(findings)
+	}
+	// The default shows the highest ranked findings only, at most
+	// kind.PerKLOC per 1,000 lines analysed: the rest are counted. What
+	// a profile measured is evidence of a cost, and is shown whatever
+	// the density (it ranks first).
+	belowCut := 0
+	if n := kind.Budget(ar.lines); !cfg.All && cfg.Top == 0 && len(findings) > n {
+		for n < len(findings) && (measured(findings[n]) || len(findings[n].Benchmarks) > 0) {
+			n++
+		}
+		belowCut = len(findings) - n
+		findings = findings[:n]
 	}
 	total := len(findings)
 	ranked := findings
@@ -316,9 +325,9 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		Errors:     append(slices.Clip(ar.loadErrs), ar.toolErrs...),
 		Suppressed: ar.suppressed,
 
-		HiddenCold:       hiddenCold,
-		HiddenInherent:   hiddenInherent,
-		HiddenNegligible: hiddenNegligible,
+		HiddenCold: hiddenCold,
+		BelowCut:   belowCut,
+		Lines:      ar.lines,
 	}}, ranked, nil
 }
 

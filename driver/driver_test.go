@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/gittest"
 	"github.com/goadvise/goadvise/pgo"
@@ -19,19 +20,25 @@ import (
 )
 
 // TestRankHides checks what rank hides without a profile, and counts:
-// findings in test files (unless Tests), inherent allocations (unless
-// Inherent), cold code (unless Cold; heapescape's with HeapCold), each
-// once, and the cut of Top after ranking, hottest first.
+// findings in test files (unless Tests), cold code (unless Cold;
+// heapescape's with HeapCold), each once; nothing for its class; and the
+// cut of the default output to kind.PerKLOC findings per 1,000 lines, or
+// of Top, after ranking by estimated saving.
 func TestRankHides(t *testing.T) {
+	mk := func(analyzer, file string, line int, tier string, ns float64, class string) report.Finding {
+		f := report.Finding{Analyzer: analyzer, File: file, Line: line}
+		f.Tier, f.CostNS, f.Class, f.Rewrite = tier, ns, class, class == ""
+		return f
+	}
 	findings := func() []report.Finding {
 		return []report.Finding{
-			{Analyzer: "deepequal", File: "/m/a.go", Line: 1, Tier: "cold"},
-			{Analyzer: "heapescape", File: "/m/a.go", Line: 2, Tier: "cold"},
-			{Analyzer: "heapescape", File: "/m/a.go", Line: 3, Tier: "hot-loop", Class: "inherent"},
-			{Analyzer: "heapescape", File: "/m/a.go", Line: 4, Tier: "cold", Class: "inherent"},
-			{Analyzer: "deepequal", File: "/m/a_test.go", Line: 5, Tier: "hot-loop"},
-			{Analyzer: "smallalloc", File: "/m/a.go", Line: 6, Tier: "per-item"},
-			{Analyzer: "deepequal", File: "/m/a.go", Line: 7, Tier: "hot-loop"},
+			mk("deepequal", "/m/a.go", 1, "cold", 300, ""),
+			mk("heapescape", "/m/a.go", 2, "cold", 30, ""),
+			mk("heapescape", "/m/a.go", 3, "hot-loop", 30, "inherent"),
+			mk("heapescape", "/m/a.go", 4, "cold", 30, "inherent"),
+			mk("deepequal", "/m/a_test.go", 5, "hot-loop", 300, ""),
+			mk("smallalloc", "/m/a.go", 6, "per-item", 30, ""),
+			mk("deepequal", "/m/a.go", 7, "hot-loop", 300, ""),
 		}
 	}
 	lines := func(r *report.Report) []int {
@@ -42,20 +49,22 @@ func TestRankHides(t *testing.T) {
 		return out
 	}
 	for _, tc := range []struct {
-		name                string
-		cfg                 Config
-		want                []int
-		total, cold, inhert int
+		name                  string
+		cfg                   Config
+		loc                   int
+		want                  []int
+		total, cold, belowCut int
 	}{
-		{"default", Config{}, []int{7, 6}, 2, 2, 2},
-		{"tests", Config{Tests: true}, []int{7, 5, 6}, 3, 2, 2},
-		{"cold", Config{Cold: true}, []int{7, 6, 1, 2}, 4, 0, 2},
-		{"heapescape cold", Config{HeapCold: true}, []int{7, 6, 2}, 3, 1, 2},
-		{"inherent", Config{Inherent: true}, []int{7, 3, 6}, 3, 3, 0},
-		{"top", Config{Top: 1}, []int{7}, 2, 2, 2},
+		{"default", Config{}, 10000, []int{7, 6, 3}, 3, 3, 0},
+		{"tests", Config{Tests: true}, 10000, []int{7, 5, 6, 3}, 4, 3, 0},
+		{"cold", Config{Cold: true}, 10000, []int{7, 6, 1, 3, 2, 4}, 6, 0, 0},
+		{"heapescape cold", Config{HeapCold: true}, 10000, []int{7, 6, 3, 2, 4}, 5, 1, 0},
+		{"density", Config{}, 400, []int{7, 6}, 2, 3, 1},
+		{"all", Config{All: true}, 400, []int{7, 6, 3}, 3, 3, 0},
+		{"top", Config{Top: 1}, 10000, []int{7}, 3, 3, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, ranked, err := rank(&tc.cfg, findings(), nil, &analysisResult{})
+			r, ranked, err := rank(&tc.cfg, findings(), nil, &analysisResult{lines: tc.loc})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,9 +75,9 @@ func TestRankHides(t *testing.T) {
 				t.Errorf("lines reported = %v, want %v", got, tc.want)
 			}
 			s := r.Stats
-			if s.Total != tc.total || s.Findings != len(tc.want) || s.HiddenCold != tc.cold || s.HiddenInherent != tc.inhert || s.Ranking != "static" {
-				t.Errorf("stats: total %d, findings %d, cold %d, inherent %d, ranking %s; want %d, %d, %d, %d, static",
-					s.Total, s.Findings, s.HiddenCold, s.HiddenInherent, s.Ranking, tc.total, len(tc.want), tc.cold, tc.inhert)
+			if s.Total != tc.total || s.Findings != len(tc.want) || s.HiddenCold != tc.cold || s.BelowCut != tc.belowCut || s.Ranking != "static" {
+				t.Errorf("stats: total %d, findings %d, cold %d, below the cut %d, ranking %s; want %d, %d, %d, %d, static",
+					s.Total, s.Findings, s.HiddenCold, s.BelowCut, s.Ranking, tc.total, len(tc.want), tc.cold, tc.belowCut)
 			}
 		})
 	}
@@ -85,7 +94,7 @@ func TestRunListsOnce(t *testing.T) {
 	log := logGoCommand(t)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := gittest.NewTree(t, manyPackages("example.com/once", 3))
-	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true}, nil)
+	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true, All: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,20 +222,25 @@ func TestRankProfileEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings := []report.Finding{
-		{Analyzer: "redundantbranch", File: "p.go", Line: 6, Tier: "cold", Class: "inherent", Function: "example.com/m.Hot", Package: "example.com/m"},
-		{Analyzer: "redundantbranch", File: "/m/q.go", Line: 6, Tier: "cold", Function: "example.com/m.Cold", Package: "example.com/m"},
-		{Analyzer: "redundantbranch", File: "/m/q.go", Line: 9, Tier: "per-item", Class: "inherent", Function: "example.com/m.Cold", Package: "example.com/m"},
+	mk := func(file string, line int, tier, class, fn string) report.Finding {
+		f := report.Finding{Analyzer: "redundantbranch", File: file, Line: line, Function: fn, Package: "example.com/m"}
+		f.Tier, f.Class, f.Scoring = tier, class, kind.ScoreFlat
+		return f
 	}
-	r, _, err := rank(&Config{}, findings, hot, &analysisResult{module: "example.com/m"})
+	findings := []report.Finding{
+		mk("p.go", 6, "cold", "inherent", "example.com/m.Hot"),
+		mk("/m/q.go", 6, "cold", "", "example.com/m.Cold"),
+		mk("/m/q.go", 9, "per-item", "inherent", "example.com/m.Cold"),
+	}
+	r, _, err := rank(&Config{}, findings, hot, &analysisResult{module: "example.com/m", lines: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Findings) != 1 || r.Findings[0].Function != "example.com/m.Hot" {
 		t.Fatalf("shown %+v; want the measured inherent cold finding of Hot alone", r.Findings)
 	}
-	if r.Stats.HiddenInherent != 1 || r.Stats.Hidden != 1 {
-		t.Errorf("hidden: %d inherent, %d never sampled; want 1 and 1", r.Stats.HiddenInherent, r.Stats.Hidden)
+	if r.Stats.Hidden != 2 {
+		t.Errorf("hidden: %d never sampled; want 2", r.Stats.Hidden)
 	}
 	p := r.Stats.Profile
 	if p == nil || len(p.Inside) != 2 || p.Inside[0].Findings+p.Inside[1].Findings != 1 {

@@ -11,9 +11,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
-	"github.com/goadvise/goadvise/analyzer/redundantbranch"
 	"github.com/goadvise/goadvise/analyzer/suite"
 )
 
@@ -28,13 +26,15 @@ func init() {
 // Settings are the plugin's settings in .golangci.yml
 // (linters.settings.custom.goadvise.settings).
 type Settings struct {
-	Enable   []string `json:"enable"`   // analyzers to run (default all)
-	Disable  []string `json:"disable"`  // analyzers not to run
-	Profile  string   `json:"profile"`  // CPU profiles (comma-separated) that decide hotness
-	Cold     bool     `json:"cold"`     // also report findings in cold code
-	Inherent bool     `json:"inherent"` // also report inherent allocations (heapescape's -all)
-	// Negligible also reports redundant branches whose removal saves only
-	// a compare (redundantbranch's -all).
+	Enable  []string `json:"enable"`  // analyzers to run (default all)
+	Disable []string `json:"disable"` // analyzers not to run
+	Profile string   `json:"profile"` // CPU profiles (comma-separated) that decide hotness
+	Cold    bool     `json:"cold"`    // also report findings in cold code
+	// All reports every finding of each package, not only the highest
+	// ranked (at most 3 per 1,000 lines per analyzer; hotpath's -all).
+	All bool `json:"all"`
+	// Inherent and Negligible are older names of All, which they set.
+	Inherent   bool `json:"inherent"`
 	Negligible bool `json:"negligible"`
 }
 
@@ -67,14 +67,9 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 			return nil, fmt.Errorf("goadvise plugin: cold: %w", err)
 		}
 	}
-	if p.settings.Inherent {
-		if err := heapescape.Analyzer.Flags.Set("all", "true"); err != nil {
-			return nil, fmt.Errorf("goadvise plugin: inherent: %w", err)
-		}
-	}
-	if p.settings.Negligible {
-		if err := redundantbranch.Analyzer.Flags.Set("all", "true"); err != nil {
-			return nil, fmt.Errorf("goadvise plugin: negligible: %w", err)
+	if p.settings.All || p.settings.Inherent || p.settings.Negligible {
+		if err := hotpath.Analyzer.Flags.Set("all", "true"); err != nil {
+			return nil, fmt.Errorf("goadvise plugin: all: %w", err)
 		}
 	}
 	return as, nil

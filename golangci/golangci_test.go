@@ -6,7 +6,6 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	_ "github.com/goadvise/goadvise/golangci"
 )
@@ -47,22 +46,23 @@ func TestPlugin(t *testing.T) {
 	}
 	analysistest.Run(t, analysistest.TestData(), as[0], "p")
 
-	// The inherent setting shows heapescape's inherent allocations, as
-	// -heapescape.all does (the suite hides them without it).
-	t.Cleanup(func() { heapescape.Analyzer.Flags.Set("all", "false") })
-	if all := heapescape.Analyzer.Flags.Lookup("all").Value.String(); all != "false" {
-		t.Fatalf("heapescape -all is %s before the inherent setting", all)
+	// The all setting reports every finding of each package, as
+	// -hotpath.all does (the suite reports the highest ranked without
+	// it); inherent and negligible are its older names.
+	for _, name := range []string{"all", "inherent", "negligible"} {
+		hotpath.Analyzer.Flags.Set("all", "false")
+		p, err := newPlugin(map[string]any{"enable": []any{"heapescape"}, name: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.BuildAnalyzers(); err != nil {
+			t.Fatal(err)
+		}
+		if all := hotpath.Analyzer.Flags.Lookup("all").Value.String(); all != "true" {
+			t.Errorf("the %s setting left hotpath -all at %s", name, all)
+		}
 	}
-	inh, err := newPlugin(map[string]any{"enable": []any{"heapescape"}, "inherent": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := inh.BuildAnalyzers(); err != nil {
-		t.Fatal(err)
-	}
-	if all := heapescape.Analyzer.Flags.Lookup("all").Value.String(); all != "true" {
-		t.Errorf("the inherent setting left heapescape -all at %s", all)
-	}
+	hotpath.Analyzer.Flags.Set("all", "false")
 
 	if p, err := newPlugin(map[string]any{"enable": []any{"nosuch"}}); err == nil {
 		if _, err := p.BuildAnalyzers(); err == nil {

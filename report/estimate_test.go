@@ -1,21 +1,42 @@
 package report
 
-import "testing"
+import (
+	"testing"
 
-// TestEstimateIgnoresReason checks that the tier's reason, which names
-// functions, does not pick the estimate: a redundant case in a function
-// called from appendStep costs a compare, not an append's growth.
-func TestEstimateIgnoresReason(t *testing.T) {
-	branch := Finding{Analyzer: "redundantbranch", Tier: "per-item",
-		Message: "case X does the same as the default case, so testing it only costs a compare and a jump: delete the case [per-item: called in a loop in appendStep]"}
-	lit := Finding{Analyzer: "heapescape", Tier: "per-item",
-		Message: "func literal escapes to heap because it is captured by a closure that outlives the call; declare it as a function [per-item: called in a loop in run]"}
-	if b, l := EstimateNS(branch), EstimateNS(lit); b != 1 || l != 30 {
-		t.Errorf("EstimateNS: redundant case %v ns, closure %v ns; want 1 and 30", b, l)
+	"github.com/goadvise/goadvise/analyzer/kind"
+)
+
+// TestRankByWeight checks that without a profile findings are ordered by
+// their estimated saving: cost per run times how often the tier runs,
+// times the odds that the advice removes the cost. A per-item allocation
+// with a rewrite comes before one no rewrite removes and before a
+// redundant compare in a loop; a regular expression compiled per call
+// before them all.
+func TestRankByWeight(t *testing.T) {
+	mk := func(name, tier string, ns float64, rewrite bool, class string) Finding {
+		f := Finding{Function: name}
+		f.Tier, f.CostNS, f.Rewrite, f.Class = tier, ns, rewrite, class
+		return f
 	}
-	fs := []Finding{branch, lit}
+	fs := []Finding{
+		mk("branch", "hot-loop", 1, true, "negligible"),
+		mk("inherent", "hot-loop", 30, false, "inherent"),
+		mk("unknown", "per-item", 30, false, ""),
+		mk("rewrite", "per-item", 30, true, ""),
+		mk("regexp", "unknown", 5000, true, ""),
+	}
 	Rank(fs)
-	if fs[0].Analyzer != "heapescape" {
-		t.Errorf("Rank put %s first; want the allocation before the compare", fs[0].Analyzer)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Function)
+	}
+	want := []string{"regexp", "rewrite", "unknown", "branch", "inherent"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Rank: %v, want %v", got, want)
+		}
+	}
+	if w := kind.Weight(&fs[1].Fields); w != 300 {
+		t.Errorf("weight of a per-item rewrite of 30 ns: %v, want 300", w)
 	}
 }

@@ -128,19 +128,11 @@ func ApplyFixes(findings []Finding, readFile func(string) ([]byte, error)) (*Fix
 	return res, nil
 }
 
-// ChangesBehaviour returns, for a finding whose first fix says it changes
-// behaviour (its message ends in "(changes behaviour: ...)", as
-// deepequal's replacements of reflect.DeepEqual that treat nil and empty
-// alike do), what changes; "" for the others.
+// ChangesBehaviour returns, for a finding whose change alters what the
+// code does on some inputs (deepequal's replacements of reflect.DeepEqual
+// that treat nil and empty alike), what changes; "" for the others.
 func ChangesBehaviour(f Finding) string {
-	if len(f.Fixes) == 0 {
-		return ""
-	}
-	_, why, ok := strings.Cut(f.Fixes[0].Message, "(changes behaviour: ")
-	if !ok {
-		return ""
-	}
-	return strings.TrimSuffix(why, ")")
+	return f.Behaviour
 }
 
 func overlaps(a, b Edit) bool {

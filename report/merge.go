@@ -5,69 +5,72 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 // A Related is another place of a finding's one cost: a diagnostic that
 // Merge folded into the finding, shown with it instead of on its own.
 type Related struct {
-	Analyzer string `json:"analyzer"`
-	File     string `json:"file"` // absolute path
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Message  string `json:"message"`
+	Analyzer string  `json:"analyzer"`
+	Kind     kind.ID `json:"kind,omitempty"`
+	File     string  `json:"file"` // absolute path
+	Line     int     `json:"line"`
+	Column   int     `json:"column"`
+	Message  string  `json:"message"`
+	// What and Advice are the folded finding's message without its tier:
+	// what it reports, and what it advises ("" if nothing of its own),
+	// so that the same advice is said once (see RelatedText).
+	What       string `json:"what,omitempty"`
+	Advice     string `json:"advice,omitempty"`
+	Tier       string `json:"tier,omitempty"`
+	TierReason string `json:"tier_reason,omitempty"`
 }
-
-// owners are the analyzers whose findings name an allocation or a call
-// whose heap escapes are part of what the finding is about: the boxing of
-// reflect.DeepEqual's arguments, the make a smallalloc, percall or
-// loopalloc fix removes, the struct a byvalue fix returns by value, the
-// local whose address an optional fix no longer stores.
-var owners = map[string]bool{"deepequal": true, "smallalloc": true, "percall": true, "loopalloc": true, "byvalue": true, "optional": true}
 
 // Merge makes one finding of the findings that describe one cost, so that
 // one problem is reported once:
 //
-//   - a heapescape finding inside the source range of a deepequal,
-//     smallalloc, percall, loopalloc, byvalue or optional finding belongs
-//     to it (the escapes of DeepEqual's arguments go away with the
-//     deepequal fix; smallalloc names the same make as the compiler's
-//     escape; byvalue and optional name the variable the compiler moves
-//     to the heap);
-//   - heapescape findings on one line of one function with the same cause
-//     (the text after "because") are one finding, at the first of them;
-//     so are those of one function that give one rewrite of the call
-//     ("write a + strconv.Itoa(n) instead of fmt.Sprintf"), whatever
-//     their lines (the arguments of one call written over several lines)
-//     and whatever the compiler says of each argument's escape.
+//   - an allocation the compiler reports (a finding with a Cause that is
+//     not an owner) inside the source range of a finding whose kind owns
+//     the allocations there (kind.Kind.Owns: the escapes of DeepEqual's
+//     arguments go away with the deepequal fix; smallalloc names the same
+//     make as the compiler's escape; byvalue and optional name the
+//     variable the compiler moves to the heap) belongs to it;
+//   - allocations on one line of one function with the same kind, cause
+//     and sink are one finding, at the first of them; so are those
+//     of one function in one Group (the arguments of one call written over
+//     several lines, whatever the compiler says of each argument's
+//     escape).
 //
 // The folded findings become the survivor's Related locations. The order
-// of the survivors is kept. An escape heapescape judged inherent that a
-// byvalue or optional finding removes keeps the compiler's reason in its
-// Related message, not that judgement.
+// of the survivors is kept. An allocation folded into an owner that
+// advises a rewrite keeps the compiler's reason in its Related message,
+// not its own advice.
 func Merge(fs []Finding) []Finding {
 	folded := make([]bool, len(fs))
 	// Owners first, innermost (shortest) range first, so that an escape
 	// goes to the narrowest finding that contains it.
 	var own []int
 	for i, f := range fs {
-		if owners[f.Analyzer] {
+		if f.Owns {
 			own = append(own, i)
 		}
 	}
 	slices.SortStableFunc(own, func(a, b int) int { return cmp.Compare(extent(fs[a]), extent(fs[b])) })
+	isAlloc := func(f *Finding) bool { return f.Cause != "" && !f.Owns }
 	for i := range fs {
 		h := &fs[i]
-		if h.Analyzer != "heapescape" {
+		if !isAlloc(h) {
 			continue
 		}
 		for _, o := range own {
 			if contains(fs[o], *h) {
 				r := related(*h)
-				if h.Class == "inherent" && fs[o].Class != "inherent" {
+				if !h.Rewrite && fs[o].Rewrite {
 					// The owner says the allocation can go; the
 					// compiler's reason for it still helps, the
-					// judgement that it cannot does not.
-					r.Message = dropInherent(r.Message)
+					// judgement that nothing removes it does not.
+					r.Message, r.Advice = kind.Message(h.What(), h.Tier, h.TierReason), ""
 				}
 				fs[o].Related = append(fs[o].Related, r)
 				folded[i] = true
@@ -75,27 +78,20 @@ func Merge(fs []Finding) []Finding {
 			}
 		}
 	}
-	// Escapes with one cause on one line.
+	// Allocations of one cost on one line, or in one group.
 	type lineKey struct {
-		file, fn, cause string
-		line            int
+		file, fn, cost string
+		line           int
 	}
 	first := make(map[lineKey]int)
 	for i := range fs {
 		h := fs[i]
-		if folded[i] || h.Analyzer != "heapescape" {
+		if folded[i] || !isAlloc(&h) {
 			continue
 		}
-		cause, ok := sameCost(h)
-		if !ok {
-			continue
-		}
-		k := lineKey{h.File, h.Function, cause, h.Line}
-		if _, rewrite, ok := strings.Cut(cause, "; write "); ok && strings.Contains(rewrite, " instead of ") {
-			// One rewrite of one call, whatever the line of each
-			// argument and however the compiler explains its
-			// escape: an int boxed, a call's result converted.
-			k.cause, k.line = rewrite, 0
+		k := lineKey{h.File, h.Function, sameCost(h), h.Line}
+		if h.Group != "" {
+			k.cost, k.line = string(h.Kind)+"\x00"+h.Group, 0
 		}
 		j, seen := first[k]
 		if !seen {
@@ -122,34 +118,19 @@ func Merge(fs []Finding) []Finding {
 	return out
 }
 
-// sameCost returns what heapescape findings on one line share when they
-// are one cost: the allocations of one inlined call ("calling F allocates
-// (inlined): ...") at one column, or else the cause, the text after
-// "because".
-func sameCost(h Finding) (string, bool) {
-	if call, _, ok := strings.Cut(h.Message, " allocates (inlined): "); ok {
-		return fmt.Sprintf("%s@%d", call, h.Column), true
+// sameCost returns what allocation findings on one line share when they
+// are one cost: the allocations of one inlined call at one column, or else
+// the kind, and the compiler's cause and sink.
+func sameCost(h Finding) string {
+	if h.Inlined {
+		return fmt.Sprintf("%s@%d", h.Callee, h.Column)
 	}
-	_, cause, ok := strings.Cut(h.Message, " because ")
-	return cause, ok
-}
-
-// dropInherent removes heapescape's "; inherent: why" from msg, which it
-// writes before the tier in brackets.
-func dropInherent(msg string) string {
-	i := strings.Index(msg, "; inherent: ")
-	if i < 0 {
-		return msg
-	}
-	j := strings.Index(msg[i:], " [")
-	if j < 0 {
-		return msg[:i]
-	}
-	return msg[:i] + msg[i+j:]
+	return strings.Join([]string{string(h.Kind), h.Cause, h.Sink, h.Callee}, "\x00")
 }
 
 func related(f Finding) Related {
-	return Related{Analyzer: f.Analyzer, File: f.File, Line: f.Line, Column: f.Column, Message: f.Message}
+	return Related{Analyzer: f.Analyzer, Kind: f.Kind, File: f.File, Line: f.Line, Column: f.Column, Message: f.Message,
+		What: f.What(), Advice: f.Advice, Tier: f.Tier, TierReason: f.TierReason}
 }
 
 // end returns the end of f's range as a line and column; a finding without

@@ -4,50 +4,84 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
-// TestMerge checks that one cost is one finding: escapes inside a
-// deepequal or smallalloc finding's range are folded into it, escapes with
-// one cause (or of one inlined call) on one line are one finding, and
+// alloc returns a finding of the compiler's allocation at line:col of
+// function fn, with the kind, cause and sink given and text as its
+// message.
+func alloc(fn string, line, col int, id kind.ID, cause, sink, text string) Finding {
+	f := Finding{Analyzer: id.Analyzer(), File: "/m/p.go", Line: line, Column: col, Function: fn}
+	f.Kind, f.Tier, f.Cause, f.Sink, f.Text, f.Scoring = id, "per-item", cause, sink, text, kind.ScoreAlloc
+	f.Message = f.Fields.Message()
+	return f
+}
+
+// owner returns a finding of kind id that owns the allocations in its
+// range, line:col to endLine:endCol.
+func owner(fn string, line, col, endLine, endCol int, id kind.ID, text string) Finding {
+	f := Finding{Analyzer: id.Analyzer(), File: "/m/p.go", Line: line, Column: col, EndLine: endLine, EndColumn: endCol, Function: fn}
+	f.Kind, f.Tier, f.Text, f.Owns, f.Rewrite = id, "per-item", text, true, true
+	f.Message = f.Fields.Message()
+	return f
+}
+
+// TestMerge checks that one cost is one finding: allocations inside the
+// range of a finding whose kind owns them are folded into it,
+// allocations of one kind, cause and sink (or of one inlined call) on one
+// line are one finding, so are those of one group in a function, and
 // everything else is kept as it was.
 func TestMerge(t *testing.T) {
-	const file = "/m/p.go"
-	esc := func(line, col int, msg string) Finding {
-		return Finding{Analyzer: "heapescape", File: file, Line: line, Column: col, Function: "p.F", Message: msg}
+	const (
+		noRW  = kind.ID("heapescape/no-known-rewrite")
+		fmtRW = kind.ID("heapescape/fmt-concat")
+		conv  = "interface conversion"
+	)
+	fmtArg := func(line, col int, group string) Finding {
+		f := alloc("p.F", line, col, fmtRW, conv, "callee", "an argument escapes; write a + b")
+		f.Callee, f.Group, f.Advice, f.Rewrite = "fmt.Sprintf", group, "write a + b", true
+		return f
 	}
+	inlined := func(line, col int, sink string) Finding {
+		f := alloc("p.F", line, col, noRW, "returned or stored", sink, "calling httptest.NewRecorder allocates")
+		f.Callee, f.Inlined = "httptest.NewRecorder", true
+		return f
+	}
+	ms := alloc("p.(*conn).setTimeout", 60, 27, "heapescape/inherent", "address taken and stored", "field", "moved to heap: ms because its address is stored in c.timeout")
+	ms.Advice = "inherent: its address is what the code keeps"
+	ms.Text += "; " + ms.Advice
+	ms.Message = ms.Fields.Message()
 	in := []Finding{
 		// reflect.DeepEqual(h, r.last) at 10:5-10:33 and its boxed arguments.
-		{Analyzer: "deepequal", File: file, Line: 10, Column: 5, EndLine: 10, EndColumn: 33, Function: "p.F", Message: "reflect.DeepEqual on Header"},
-		esc(10, 23, "h escapes to heap because it is converted to an interface to be passed to reflect.DeepEqual"),
-		esc(10, 27, "r.last escapes to heap because it is converted to an interface to be passed to reflect.DeepEqual"),
+		owner("p.F", 10, 5, 10, 33, "deepequal/direct-compare", "reflect.DeepEqual on Header"),
+		alloc("p.F", 10, 23, noRW, conv, "callee", "h escapes"),
+		alloc("p.F", 10, 27, noRW, conv, "callee", "r.last escapes"),
 		// An escape on the same line after the DeepEqual call is not its.
-		esc(10, 40, "x escapes to heap because it is stored in s.m"),
+		alloc("p.F", 10, 40, noRW, "returned or stored", "field", "x escapes"),
 		// smallalloc's make and the compiler's escape of it.
-		{Analyzer: "smallalloc", File: file, Line: 20, Column: 9, EndLine: 20, EndColumn: 24, Function: "p.F", Message: "make([]byte, 5) on every call"},
-		esc(20, 13, "make([]byte, 5) escapes to heap because io.ReadFull passes it to an interface method"),
+		owner("p.F", 20, 9, 20, 24, "smallalloc/field-buffer", "make([]byte, 5) on every call"),
+		alloc("p.F", 20, 13, noRW, "returned or stored", "callee", "make([]byte, 5) escapes"),
 		// byvalue's &T{...} and the compiler's escape of it, at one position.
-		{Analyzer: "byvalue", File: file, Line: 50, Column: 9, EndLine: 50, EndColumn: 25, Function: "p.newPoint", Message: "newPoint returns a 16-byte point by pointer"},
-		{Analyzer: "heapescape", File: file, Line: 50, Column: 9, Function: "p.newPoint", Message: "&point{...} escapes to heap because it is returned"},
+		owner("p.newPoint", 50, 9, 50, 25, "byvalue/return-by-value", "newPoint returns a 16-byte point by pointer"),
+		alloc("p.newPoint", 50, 9, "heapescape/inherent", "returned or stored", "return", "&point{...} escapes"),
 		// optional's local and the compiler's escape of it, at one position.
-		{Analyzer: "optional", File: file, Line: 60, Column: 27, EndLine: 60, EndColumn: 29, Function: "p.(*conn).setTimeout", Message: "field conn.timeout holds an optional int by pointer"},
-		{Analyzer: "heapescape", File: file, Line: 60, Column: 27, Function: "p.(*conn).setTimeout", Class: "inherent", Message: "moved to heap: ms because its address is stored in c.timeout; inherent: its address is what the code keeps or passes on [per-item: runs per item]"},
-		// Three arguments of one fmt.Sprintf: one cause.
-		esc(30, 60, "len(v) escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
-		esc(30, 41, "key escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
-		esc(30, 47, "e.Version escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
-		// Two allocations of one inlined call, with different causes.
-		esc(40, 30, "calling httptest.NewRecorder allocates (inlined): make(http.Header) escapes to heap because it is stored"),
-		esc(40, 30, "calling httptest.NewRecorder allocates (inlined): &httptest.ResponseRecorder{...} escapes to heap because of an interface call"),
-		// The arguments of one call over two lines, with one rewrite.
-		esc(71, 23, `p.Y escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write "(" + p.X + "," + p.Y + ")" instead of fmt.Sprintf`),
-		esc(70, 23, `p.X escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write "(" + p.X + "," + p.Y + ")" instead of fmt.Sprintf`),
-		// One rewrite, two explanations: an int expression and a call's
-		// result (VictoriaMetrics' awsapi filters).
-		esc(80, 57, `i + 1 escapes to heap because it is passed to fmt.Sprintf, which lets it escape; write "Filter." + strconv.Itoa(i + 1) + ".Name=" + url.QueryEscape(f.Name) instead of fmt.Sprintf`),
-		esc(80, 76, `the result of url.QueryEscape(f.Name) escapes to heap because it is converted to an interface and passed to fmt.Sprintf; write "Filter." + strconv.Itoa(i + 1) + ".Name=" + url.QueryEscape(f.Name) instead of fmt.Sprintf`),
-		// Same cause on another line, and in another function: kept.
-		esc(31, 41, "key escapes to heap because it is converted to an interface and passed to fmt.Sprintf"),
-		{Analyzer: "heapescape", File: file, Line: 30, Column: 70, Function: "p.G", Message: "y escapes to heap because it is converted to an interface and passed to fmt.Sprintf"},
+		owner("p.(*conn).setTimeout", 60, 27, 60, 29, "optional/store-by-value", "field conn.timeout holds an optional int by pointer"),
+		ms,
+		// Three arguments of one fmt.Sprintf: one cost.
+		fmtArg(30, 60, "p.go:30:40"),
+		fmtArg(30, 41, "p.go:30:40"),
+		fmtArg(30, 47, "p.go:30:40"),
+		// Two allocations of one inlined call, with different sinks.
+		inlined(40, 30, "field"),
+		inlined(40, 30, "dynamic-call"),
+		// The arguments of one call over two lines, one group.
+		fmtArg(71, 23, "p.go:70:10"),
+		fmtArg(70, 23, "p.go:70:10"),
+		// Same kind, cause and sink on another line, and in another
+		// function: kept.
+		alloc("p.F", 31, 41, noRW, conv, "callee", "key escapes"),
+		alloc("p.G", 30, 70, noRW, conv, "callee", "y escapes"),
 	}
 	out := Merge(in)
 	got := make(map[string][]string)
@@ -67,9 +101,8 @@ func TestMerge(t *testing.T) {
 		"heapescape 70:23": {"71:23"},
 		"byvalue 50:9":     {"50:9"},
 		"optional 60:27":   {"60:27"},
-		"heapescape 80:57": {"80:76"},
 	}
-	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "optional 60:27", "heapescape 30:41", "heapescape 40:30", "heapescape 70:23", "heapescape 80:57", "heapescape 31:41", "heapescape 30:70"}
+	wantOrder := []string{"deepequal 10:5", "heapescape 10:40", "smallalloc 20:9", "byvalue 50:9", "optional 60:27", "heapescape 30:41", "heapescape 40:30", "heapescape 70:23", "heapescape 31:41", "heapescape 30:70"}
 	if strings.Join(order, ", ") != strings.Join(wantOrder, ", ") {
 		t.Errorf("findings after Merge:\n got %v\nwant %v", order, wantOrder)
 	}
@@ -84,11 +117,11 @@ func TestMerge(t *testing.T) {
 		}
 	}
 	// The optional finding says the allocation can go: its related escape
-	// keeps the compiler's reason, not heapescape's judgement that the
-	// allocation is inherent.
+	// keeps the compiler's reason, not the judgement that the allocation
+	// is inherent.
 	for _, f := range out {
 		if f.Analyzer == "optional" {
-			const want = "moved to heap: ms because its address is stored in c.timeout [per-item: runs per item]"
+			const want = "moved to heap: ms because its address is stored in c.timeout [per-item]"
 			if len(f.Related) != 1 || f.Related[0].Message != want {
 				t.Errorf("optional's related: %+v, want one with message %q", f.Related, want)
 			}

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 )
 
@@ -36,10 +37,13 @@ type Finding struct {
 	Function  string `json:"function"`          // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
 	Package   string `json:"package"`           // import path
 	Program   bool   `json:"program,omitempty"` // in a command's code (see IsProgram), not a library's
-	Message   string `json:"message"`
-	Tier      string `json:"tier"`            // "hot-loop", "per-item", "unknown" or "cold"
-	Class     string `json:"class,omitempty"` // "inherent": an allocation the code needs for what it does (hidden by check unless -heapescape.all); "negligible": a redundant branch whose removal saves only a compare (hidden unless -redundantbranch.all)
+	Message   string `json:"message"`           // Text, then the tier and its reason in brackets
 	Fixes     []Fix  `json:"fixes"`
+
+	// Fields are the finding's facts as data: its kind, tier, class,
+	// the compiler's cause and sink, callee, size, estimated cost. Ranking,
+	// merging and scoring read them, never the message.
+	kind.Fields
 
 	// Related are other diagnostics of the same cost, folded into this
 	// finding by Merge: the escapes of a DeepEqual call's arguments, the
@@ -116,14 +120,20 @@ type Stats struct {
 	Profile    *ProfileStats  `json:"profile,omitempty"`    // the profile that weighed the findings
 
 	// Findings not shown by check by default, besides Hidden: in cold
-	// code (shown with -cold) and inherent allocations (shown with
-	// -heapescape.all). Total, Hidden and these add up to the findings
-	// found, before -min-score.
-	HiddenCold     int `json:"hidden_cold,omitempty"`
-	HiddenInherent int `json:"hidden_inherent,omitempty"`
-	// HiddenNegligible counts the redundant branches not shown whose
-	// removal would save only a compare and a jump, or code size.
+	// code (shown with -cold), and ranked below the density of the
+	// default output (BelowCut, shown with -all). Total, Hidden and
+	// these add up to the findings found, before -min-score.
+	HiddenCold int `json:"hidden_cold,omitempty"`
+	BelowCut   int `json:"below_cut,omitempty"`
+	// HiddenInherent and HiddenNegligible are no longer set: findings
+	// are not hidden for their class. They stay for the JSON contract.
+	HiddenInherent   int `json:"hidden_inherent,omitempty"`
 	HiddenNegligible int `json:"hidden_negligible,omitempty"`
+
+	// Lines is the number of lines of the packages analysed, without
+	// tests and generated files: what the default output's density is
+	// measured against.
+	Lines int `json:"lines,omitempty"`
 
 	// With check -new-from-rev: the findings on lines not changed since
 	// the revision NewFromRev, not shown.
@@ -168,7 +178,9 @@ type Report struct {
 	Stats    Stats     `json:"stats"`
 }
 
-// Collect gathers the diagnostics of the root actions of g into findings.
+// Collect gathers the diagnostics of the root actions of g into findings,
+// with the fields their analyzers recorded (see kind.Report): kind.Analyzer
+// must be among the roots of g, or its results are not kept.
 // Findings that several actions report (a file analysed both as part of a
 // package and of its test variant) are kept once.
 func Collect(g *checker.Graph) ([]Finding, []string) {
@@ -177,9 +189,16 @@ func Collect(g *checker.Graph) ([]Finding, []string) {
 	seen := make(map[string]bool)
 	funcs := make(map[*token.File][]funcRange)
 	mains := make(map[string]bool)
+	// The fields of each package's findings: kind.Analyzer's result,
+	// which the checker keeps for root actions (a driver lists it among
+	// the roots for that).
+	collectors := make(map[*packages.Package]*kind.Collector)
 	for _, act := range g.Roots {
 		if act.Package.Name == "main" {
 			mains[act.Package.PkgPath] = true
+		}
+		if c, ok := act.Result.(*kind.Collector); ok && act.Analyzer == kind.Analyzer {
+			collectors[act.Package] = c
 		}
 	}
 	for _, act := range g.Roots {
@@ -188,8 +207,19 @@ func Collect(g *checker.Graph) ([]Finding, []string) {
 			continue
 		}
 		pkg := act.Package
+		col := collectors[act.Package]
+		if col == nil {
+			col = collector(act)
+		}
 		for _, d := range act.Diagnostics {
 			f := makeFinding(pkg, act.Analyzer, d, funcs)
+			fields, ok := col.Lookup(d)
+			if !ok {
+				errs = append(errs, fmt.Sprintf("%s: %s: a diagnostic reported without its fields (internal error): %s", act.String(), f.Analyzer, d.Message))
+				continue
+			}
+			f.Fields = fields
+			f.Message = fields.Message()
 			f.Program = f.Program || commandInternal(pkg.PkgPath, mains)
 			key := fmt.Sprint(f.Analyzer, "\x00", f.File, "\x00", f.Offset, "\x00", f.Message)
 			if seen[key] {
@@ -216,11 +246,6 @@ func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnos
 		Message:  d.Message,
 		Fixes:    []Fix{},
 		Offset:   pos.Offset,
-	}
-	// The category is the tier, then a class if any: "per-item,inherent".
-	f.Tier, f.Class, _ = strings.Cut(d.Category, ",")
-	if f.Tier == "" {
-		f.Tier = "cold"
 	}
 	if d.End.IsValid() {
 		end := fset.Position(d.End)
@@ -306,33 +331,39 @@ func tierRank(t string) int {
 	return 3
 }
 
-// Retier gives the finding another tier, for the reason given: the tier
-// and reason its message ends with ("[per-item: called in a loop in
-// kv.Get]") change with it.
+// Retier gives the finding another tier, for the reason given; the
+// message, which ends with the tier, follows.
 func Retier(f *Finding, tier, reason string) {
-	if i := strings.LastIndex(f.Message, " ["+f.Tier); i >= 0 && strings.HasSuffix(f.Message, "]") {
-		f.Message = f.Message[:i] + " [" + tier + ": " + reason + "]"
-	}
-	f.Tier = tier
+	f.Tier, f.TierReason = tier, reason
+	f.Message = f.Fields.Message()
 }
 
-// Rank sorts findings without a profile and numbers them: a library's
-// code before a command's (see IsProgram: a command's loops often run
-// once per invocation, and a library's code runs in every program that
-// imports it), then by tier, hottest first, then by the estimated cost of
-// one execution of their code (EstimateNS), highest first. Ties are
-// broken by file, position and analyzer so that the order is
-// deterministic.
+// collector returns the fields collected on the package of act by the
+// analyzers it ran (see kind.Report): the result of kind.Analyzer among
+// its dependencies, when the checker kept it.
+func collector(act *checker.Action) *kind.Collector {
+	for _, dep := range act.Deps {
+		if dep.Analyzer == kind.Analyzer {
+			c, _ := dep.Result.(*kind.Collector)
+			return c
+		}
+	}
+	return nil
+}
+
+// Rank sorts findings without a profile and numbers them: by their
+// estimated saving (Weight: the cost of one execution of their code,
+// how often their tier runs, the odds that their advice removes the
+// cost, lower in a command's code), highest first. Ties are broken by
+// tier, file, position and kind so that the order is deterministic.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
-			cmpBool(a.Program, b.Program),
+			cmp.Compare(Weight(&b), Weight(&a)),
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
-			cmp.Compare(EstimateNS(b), EstimateNS(a)),
 			cmp.Compare(a.File, b.File),
 			cmp.Compare(a.Offset, b.Offset),
-			cmp.Compare(a.Analyzer, b.Analyzer),
-			cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.Kind, b.Kind),
 		)
 	})
 	for i := range fs {

@@ -21,7 +21,9 @@ import (
 func TestSARIFLevels(t *testing.T) {
 	r := &report.Report{}
 	for i, tier := range report.Tiers {
-		r.Findings = append(r.Findings, report.Finding{Rank: i + 1, Analyzer: "heapescape", File: "/m/p.go", Line: i + 1, Column: 1, Tier: tier, Message: "m"})
+		f := report.Finding{Rank: i + 1, Analyzer: "heapescape", File: "/m/p.go", Line: i + 1, Column: 1, Message: "m"}
+		f.Tier, f.Kind = tier, "heapescape/no-known-rewrite"
+		r.Findings = append(r.Findings, f)
 	}
 	levels := func(opts report.SARIFOptions) map[string]string {
 		t.Helper()

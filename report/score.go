@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/pgo"
 )
@@ -23,34 +24,25 @@ type Hot struct {
 	FuncCum float64 `json:"func_cum"`
 }
 
-// How findings of each analyzer are scored with a profile. The score is
-// an estimate of the share of CPU time that fixing the finding can save,
-// in percent.
+// How a finding is scored with a profile is its kind's (Fields.Scoring):
+// the score is an estimate of the share of CPU time that fixing the
+// finding can save, in percent. Findings without a scoring are scored by
+// the CPU on their line.
 const (
-	scoreAlloc = "alloc" // allocation work at the line, plus its share of GC
-	scoreUnder = "under" // CPU under a named callee called from the line
-	scoreCum   = "cum"   // everything the line's calls cost
-	scoreFlat  = "flat"  // the CPU spent on the line(s) themselves
-	scoreFunc  = "func"  // the enclosing function's own CPU
+	scoreAlloc = kind.ScoreAlloc // allocation work at the line, plus its share of GC
+	scoreUnder = kind.ScoreUnder // CPU under a named callee (Fields.Callee) called from the line
+	scoreCum   = kind.ScoreCum   // everything the line's calls cost
+	scoreFlat  = kind.ScoreFlat  // the CPU spent on the line(s) themselves
+	scoreFunc  = kind.ScoreFunc  // the enclosing function's own CPU
 )
 
-// scoring maps analyzers to their scoring kind; analyzers not listed are
-// scored by scoreFlat.
-var scoring = map[string]string{
-	"heapescape":   scoreAlloc,
-	"smallalloc":   scoreAlloc,
-	"loopalloc":    scoreAlloc,
-	"byvalue":      scoreAlloc,
-	"optional":     scoreAlloc,
-	"deepequal":    scoreUnder,
-	"percall":      scoreCum,
-	"devirt":       scoreCum,
-	"inlinebudget": scoreFunc,
-}
-
-// underCallee names the callee whose cost a scoreUnder analyzer removes.
-var underCallee = map[string]string{
-	"deepequal": "reflect.DeepEqual",
+// underCallee returns the callee whose cost a finding scored by scoreUnder
+// removes: the one its fields name.
+func underCallee(f *Finding) string {
+	if f.Scoring != scoreUnder {
+		return ""
+	}
+	return f.Callee
 }
 
 // ScoreOptions control Score.
@@ -144,14 +136,15 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 	type lineKind struct {
 		file string
 		line int
-		kind string
+		kind kind.Scoring
+		x    string
 	}
 	shared := make(map[lineKind]int)
 	// An allocation finding about a call ("calling X allocates")
 	// weighs what the line allocates through X; one about the line's own
 	// allocation, the rest.
 	kindOf := func(f *Finding) lineKind {
-		return lineKind{f.File, f.Line, scoring[f.Analyzer] + underCallee[f.Analyzer] + allocCallee(f)}
+		return lineKind{f.File, f.Line, f.Scoring, underCallee(f) + allocCallee(f)}
 	}
 	for i := range fs {
 		shared[kindOf(&fs[i])]++
@@ -168,7 +161,7 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 		f.Sampled = f.Sampled || fn.Cum > 0 || w.Cum > 0 // or measured by -bench (set before)
 		f.Callers = nil
 		var share float64
-		switch kind := scoring[f.Analyzer]; kind {
+		switch f.Scoring {
 		case scoreAlloc:
 			c := charger.Charged(allocs, f)
 			if useHeap {
@@ -193,7 +186,7 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 			}
 			f.Callers = callers(allocs, f, own, useHeap)
 		case scoreUnder:
-			callee := underCallee[f.Analyzer]
+			callee := underCallee(f)
 			share = h.Under(f.File, f.Line, callee)
 			f.Samples = cpuSamples(share)
 			f.Cost = fmt.Sprintf("~%s of CPU in %s", pct(share), callee)
@@ -287,7 +280,7 @@ func (c *AllocCharger) Charged(allocs *pgo.Allocs, f *Finding) pgo.AllocWeight {
 // charged; for another kind, what is charged to the line.
 func (c *AllocCharger) Made(allocs *pgo.Allocs, f *Finding) pgo.AllocWeight {
 	switch {
-	case scoring[f.Analyzer] != scoreAlloc:
+	case f.Scoring != scoreAlloc:
 		return allocs.Charged(f.File, f.Line, nil)
 	case allocCallee(f) != "":
 		return c.Charged(allocs, f)
@@ -295,21 +288,14 @@ func (c *AllocCharger) Made(allocs *pgo.Allocs, f *Finding) pgo.AllocWeight {
 	return allocs.Allocated(f.File, f.Line)
 }
 
-// allocCallee returns X for an allocation finding about a call, "calling
-// X allocates (inlined): ...", and "" for any other finding.
+// allocCallee returns X for an allocation finding about a call of X whose
+// code allocates at the line (X inlined there), and "" for any other
+// finding.
 func allocCallee(f *Finding) string {
-	if scoring[f.Analyzer] != scoreAlloc {
+	if f.Scoring != scoreAlloc || !f.Inlined {
 		return ""
 	}
-	rest, ok := strings.CutPrefix(f.Message, "calling ")
-	if !ok {
-		return ""
-	}
-	x, _, ok := strings.Cut(rest, " allocates")
-	if !ok {
-		return ""
-	}
-	return x
+	return f.Callee
 }
 
 // calleeIs reports whether the profile's function name fn (pprof form:
@@ -421,11 +407,11 @@ func RankByScore(fs []Finding) {
 		return cmp.Or(
 			-cmpBool(Measurable(a), Measurable(b)),
 			cmp.Compare(b.Score, a.Score),
+			cmp.Compare(Weight(&b), Weight(&a)),
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
 			cmp.Compare(a.File, b.File),
 			cmp.Compare(a.Offset, b.Offset),
-			cmp.Compare(a.Analyzer, b.Analyzer),
-			cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.Kind, b.Kind),
 		)
 	})
 	for i := range fs {

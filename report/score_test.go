@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -83,15 +84,16 @@ func TestCalleeIs(t *testing.T) {
 }
 
 // TestRankProgramsLast checks that without a profile a command's findings
-// come after all of the library's, whatever their tiers: badger's bank
-// test tool and its main's port search ranked above its value log's
+// weigh less than a library's (kind.ProgramWeight): badger's bank test
+// tool and its main's port search, in loops, ranked above its value log's
 // per-item findings.
 func TestRankProgramsLast(t *testing.T) {
-	fs := []Finding{
-		{Analyzer: "heapescape", File: "/m/cmd/tool/main.go", Tier: "hot-loop", Program: true, Message: "append escapes to heap"},
-		{Analyzer: "heapescape", File: "/m/lib.go", Tier: "unknown", Message: "x escapes to heap"},
-		{Analyzer: "heapescape", File: "/m/value.go", Tier: "per-item", Message: "make([]byte, 1) escapes to heap"},
+	mk := func(file, tier string, program bool) Finding {
+		f := Finding{Analyzer: "heapescape", File: file, Program: program}
+		f.Tier, f.CostNS, f.Rewrite = tier, 30, true
+		return f
 	}
+	fs := []Finding{mk("/m/cmd/tool/main.go", "hot-loop", true), mk("/m/lib.go", "unknown", false), mk("/m/value.go", "per-item", false)}
 	Rank(fs)
 	if fs[0].File != "/m/value.go" || fs[1].File != "/m/lib.go" || fs[2].File != "/m/cmd/tool/main.go" {
 		t.Errorf("order %s %s %s, want value.go, lib.go, then the command's", fs[0].File, fs[1].File, fs[2].File)
@@ -132,10 +134,15 @@ func TestAllocChargerMade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mk := func(callee, msg string) Finding {
+		f := Finding{Analyzer: "heapescape", File: "/src/m/decode.go", Line: 5, Message: msg}
+		f.Scoring, f.Callee, f.Inlined = kind.ScoreAlloc, callee, callee != ""
+		return f
+	}
 	fs := []Finding{
-		{Analyzer: "heapescape", File: "/src/m/decode.go", Line: 5, Message: "calling bufio.NewReaderSize allocates (inlined): make([]byte, 128) escapes to heap"},
-		{Analyzer: "heapescape", File: "/src/m/decode.go", Line: 5, Message: "calling bytes.NewReader allocates (inlined): &bytes.Reader{...} escapes to heap"},
-		{Analyzer: "heapescape", File: "/src/m/decode.go", Line: 5, Message: "make([]byte, 16) escapes to heap"},
+		mk("bufio.NewReaderSize", "calling bufio.NewReaderSize allocates (inlined): make([]byte, 128) escapes to heap"),
+		mk("bytes.NewReader", "calling bytes.NewReader allocates (inlined): &bytes.Reader{...} escapes to heap"),
+		mk("", "make([]byte, 16) escapes to heap"),
 	}
 	c := NewAllocCharger(fs, "example.com/m.go")
 	allocs := h.Allocations(c.Own())

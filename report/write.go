@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 // WriteJSON writes r as one indented JSON object.
@@ -61,7 +63,7 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 			fmt.Fprintf(&b, "      verified: %s\n", f.Verify.Summary)
 		}
 		for _, r := range f.Related {
-			fmt.Fprintf(&b, "      also %s:%d:%d: %s: %s\n", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, RelatedText(f.Message, r.Message))
+			fmt.Fprintf(&b, "      also %s:%d:%d: %s: %s\n", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, RelatedText(f, r))
 		}
 		if src, ok := lines.get(f.File, f.Line); ok {
 			prefix := fmt.Sprintf("%6d | ", f.Line)
@@ -186,7 +188,7 @@ func writeSummary(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, "; %s: profile at least %d s for a stable ranking", Count(int(p.Samples), "sample", "samples"), secondsFor(p, MinProfileSamples))
 	}
 	if s.Ranking == "static" && s.Findings > 0 {
-		b.WriteString("; ranking is static (hot-path tiers): give -profile cpu.pprof to rank by measured cost")
+		b.WriteString("; ranking is static (estimated cost per run x hot-path tier): give -profile cpu.pprof or -bench . to rank by measured cost")
 	}
 	if s.Hidden > 0 {
 		fmt.Fprintf(&b, "; %d in code the profile never saw run hidden (-all shows them)", s.Hidden)
@@ -200,13 +202,9 @@ func writeSummary(w io.Writer, r *Report) error {
 	if s.HiddenCold > 0 {
 		fmt.Fprintf(&b, "; %d in cold code not shown (-cold shows them)", s.HiddenCold)
 	}
-	if s.HiddenInherent > 0 {
-		fmt.Fprintf(&b, "; %d inherent %s not shown (-heapescape.all shows them)",
-			s.HiddenInherent, Plural(s.HiddenInherent, "allocation", "allocations"))
-	}
-	if s.HiddenNegligible > 0 {
-		fmt.Fprintf(&b, "; %d %s that would save only a compare not shown (-redundantbranch.all shows them)",
-			s.HiddenNegligible, Plural(s.HiddenNegligible, "redundant branch", "redundant branches"))
+	if s.BelowCut > 0 {
+		fmt.Fprintf(&b, "; %d more ranked below the %d shown for %s lines (-all shows them)",
+			s.BelowCut, s.Total, humanCount(int64(s.Lines)))
 	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, "; %d suppressed by directives", s.Suppressed)
@@ -555,20 +553,12 @@ func fileURI(path string) string {
 // it has none.
 func RuleName(analyzer string) string { return ruleNames[analyzer] }
 
-// RelatedText shortens the message of a related location that ends with
-// the finding's own advice (the arguments of one fmt.Sprintf, each with
-// the same rewrite): what differs is kept, and the repeated advice, from
-// the "; " that starts it, becomes "same advice".
-func RelatedText(msg, rel string) string {
-	for i := 0; ; {
-		j := strings.Index(rel[i:], "; ")
-		if j < 0 {
-			return rel
-		}
-		i += j
-		if strings.HasSuffix(msg, rel[i:]) {
-			return rel[:i] + "; same advice"
-		}
-		i += 2
+// RelatedText returns the message of r, a place folded into f, to print
+// under f: "same advice" instead of advice that f's message gives
+// already (the arguments of one fmt.Sprintf, each with the same rewrite).
+func RelatedText(f Finding, r Related) string {
+	if r.Advice != "" && r.Advice == f.Advice {
+		return kind.Message(r.What+"; same advice", r.Tier, r.TierReason)
 	}
+	return r.Message
 }

@@ -8,38 +8,51 @@ import (
 // TestRelatedText checks that a related location repeats only what
 // differs from the finding's message.
 func TestRelatedText(t *testing.T) {
-	const advice = `; write root + "/net/" + t.filename instead of fmt.Sprintf: it builds the same string without boxing each argument in an interface [hot-loop: inside a loop]`
-	msg := "root escapes to heap because it is converted to an interface and passed to fmt.Sprintf" + advice
-	for _, tc := range []struct{ rel, want string }{
+	const advice = `write root + "/net/" + t.filename instead of fmt.Sprintf: it builds the same string without boxing each argument in an interface`
+	f := Finding{Rank: 1, Analyzer: "heapescape", File: "/m/p.go", Line: 3, Column: 2, Function: "p.F"}
+	f.Tier, f.TierReason, f.Advice = "hot-loop", "inside a loop", advice
+	f.Text = "root escapes to heap because it is converted to an interface and passed to fmt.Sprintf; " + advice
+	f.Message = f.Fields.Message()
+	rel := func(what, adv string) Related {
+		r := Related{Analyzer: "heapescape", File: "/m/p.go", Line: 3, Column: 9, What: what, Advice: adv, Tier: "hot-loop", TierReason: "inside a loop"}
+		text := what
+		if adv != "" {
+			text += "; " + adv
+		}
+		r.Message = text + " [hot-loop: inside a loop]"
+		return r
+	}
+	for _, tc := range []struct {
+		rel  Related
+		want string
+	}{
 		{
-			"t.filename escapes to heap because it is converted to an interface and passed to fmt.Sprintf" + advice,
-			"t.filename escapes to heap because it is converted to an interface and passed to fmt.Sprintf; same advice",
+			rel("t.filename escapes to heap because it is converted to an interface and passed to fmt.Sprintf", advice),
+			"t.filename escapes to heap because it is converted to an interface and passed to fmt.Sprintf; same advice [hot-loop: inside a loop]",
 		},
 		{
 			// Different advice: kept whole.
-			"x escapes to heap because it is returned; inherent: the code keeps it [hot-loop: inside a loop]",
+			rel("x escapes to heap because it is returned", "inherent: the code keeps it"),
 			"x escapes to heap because it is returned; inherent: the code keeps it [hot-loop: inside a loop]",
 		},
 		{
 			// No advice at all.
-			"moved to heap: ms",
-			"moved to heap: ms",
+			rel("moved to heap: ms", ""),
+			"moved to heap: ms [hot-loop: inside a loop]",
 		},
 	} {
-		if got := RelatedText(msg, tc.rel); got != tc.want {
-			t.Errorf("RelatedText(%q)\n got %q\nwant %q", tc.rel, got, tc.want)
+		if got := RelatedText(f, tc.rel); got != tc.want {
+			t.Errorf("RelatedText(%q)\n got %q\nwant %q", tc.rel.Message, got, tc.want)
 		}
 	}
 	// In the text report.
-	r := &Report{Findings: []Finding{{
-		Rank: 1, Analyzer: "heapescape", File: "/m/p.go", Line: 3, Column: 2, Function: "p.F", Message: msg,
-		Related: []Related{{Analyzer: "heapescape", File: "/m/p.go", Line: 3, Column: 9, Message: "t.filename escapes to heap because it is converted to an interface and passed to fmt.Sprintf" + advice}},
-	}}}
+	f.Related = []Related{rel("t.filename escapes to heap because it is converted to an interface and passed to fmt.Sprintf", advice)}
+	r := &Report{Findings: []Finding{f}}
 	var b strings.Builder
 	if err := WriteText(&b, r, "/m"); err != nil {
 		t.Fatal(err)
 	}
-	if want := "      also p.go:3:9: heapescape: t.filename escapes to heap because it is converted to an interface and passed to fmt.Sprintf; same advice\n"; !strings.Contains(b.String(), want) {
+	if want := "      also p.go:3:9: heapescape: t.filename escapes to heap because it is converted to an interface and passed to fmt.Sprintf; same advice [hot-loop: inside a loop]\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("text report:\n%s\nwant a line\n%s", b.String(), want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/optlog"
 	"github.com/goadvise/goadvise/report"
 )
@@ -492,9 +493,9 @@ func (p *program) devirtFinding(fn *ssa.Function, site ssa.CallInstruction, conc
 			gain += ", and what escapes only because the callee is unknown may stay on the stack (" + list + ")"
 		}
 	}
-	msg := fmt.Sprintf("%s.%s is an interface call whose receiver is always %s in the whole program (by the call graph): call it on a %s (a field or variable of that type, or a type switch with a fast path for it), so %s [%s: %s]",
-		iname, method, cname, cname, gain, tier, why)
-	return p.finding(Devirt, fn, pos, tier, msg), true
+	text := fmt.Sprintf("%s.%s is an interface call whose receiver is always %s in the whole program (by the call graph): call it on a %s (a field or variable of that type, or a type switch with a fast path for it), so %s",
+		iname, method, cname, cname, gain)
+	return p.finding(fn, pos, kind.Fields{Kind: SingleImplementation, Tier: tier.String(), TierReason: why, Text: text, Callee: iname + "." + method}), true
 }
 
 func derefType(t types.Type) types.Type {

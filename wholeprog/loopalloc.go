@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/optlog"
 	"github.com/goadvise/goadvise/report"
@@ -106,9 +107,10 @@ func (p *program) loopAllocFinding(fn *ssa.Function, site ssa.CallInstruction, p
 	if expl == "" {
 		expl = r.Name + " escapes: " + r.Cause.String()
 	}
-	msg := fmt.Sprintf("%s in %s (%s:%d) allocates on every call, once per iteration of the loop in %s via %s (%s); its size is constant and it does not outlive the call, so %s can reuse one allocated before the loop in %s and passed down (cleared where the code reads what it did not write), to save a heap allocation, its zeroing and its garbage collection per iteration [%s: inside a loop]",
-		r.Name, gname, shortFile(r.Pos.File), r.Pos.Line, funcname.InPackageOf(funcname.OfSSA(fn)), strings.Join(via, " -> "), expl, gname, funcname.InPackageOf(funcname.OfSSA(fn)), hotpath.Loop)
-	return p.finding(LoopAlloc, fn, site.Pos(), hotpath.Loop, msg)
+	text := fmt.Sprintf("%s in %s (%s:%d) allocates on every call, once per iteration of the loop in %s via %s (%s); its size is constant and it does not outlive the call, so %s can reuse one allocated before the loop in %s and passed down (cleared where the code reads what it did not write), to save a heap allocation, its zeroing and its garbage collection per iteration",
+		r.Name, gname, shortFile(r.Pos.File), r.Pos.Line, funcname.InPackageOf(funcname.OfSSA(fn)), strings.Join(via, " -> "), expl, gname, funcname.InPackageOf(funcname.OfSSA(fn)))
+	return p.finding(fn, site.Pos(), kind.Fields{Kind: PassBuffer, Tier: hotpath.Loop.String(), TierReason: "inside a loop", Text: text,
+		Cause: r.Cause.String(), Sink: r.Sink.String(), Flow: expl, Callee: gname})
 }
 
 // everyCallAllocs returns the compiler's heap records of fn (not of its

@@ -138,7 +138,7 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/optlog"
@@ -157,6 +157,28 @@ const (
 	Devirt    = "devirt"
 	LoopAlloc = "loopalloc"
 )
+
+// The kinds of the passes' findings.
+const (
+	SingleImplementation kind.ID = "devirt/single-implementation"
+	PassBuffer           kind.ID = "loopalloc/pass-buffer"
+)
+
+func init() {
+	kind.Register(
+		kind.Kind{ID: SingleImplementation, Title: "an interface call with one receiver type in the whole program",
+			Doc: "An interface method call whose receiver, by the whole program's call graph, is always of one type " +
+				"is a dynamic call the compiler cannot inline; called on a value of that type (or behind a type switch " +
+				"with a fast path for it) it becomes direct, can be inlined, and what escaped only because the callee " +
+				"was unknown can stay on the stack.",
+			Scoring: kind.ScoreCum, CostNS: 5, Rewrite: true},
+		kind.Kind{ID: PassBuffer, Title: "a callee's allocation made once per iteration of a caller's loop",
+			Doc: "A function that allocates a buffer of constant size on every call, which does not outlive the call, " +
+				"called once per iteration of a loop in another function, allocates once per iteration; the caller can " +
+				"allocate one before the loop and pass it down.",
+			Scoring: kind.ScoreAlloc, CostNS: 30, Rewrite: true, Owns: true},
+	)
+}
 
 // Passes returns the whole-program passes.
 func Passes() []Pass {
@@ -1007,23 +1029,24 @@ type cachedRecords struct {
 // position converts a token.Pos of the program.
 func (p *program) position(pos token.Pos) token.Position { return p.prog.Fset.Position(pos) }
 
-// finding builds a finding located at pos in fn.
-func (p *program) finding(pass string, fn *ssa.Function, pos token.Pos, tier hotpath.Tier, msg string) report.Finding {
+// finding builds a finding with the fields f located at pos in fn.
+func (p *program) finding(fn *ssa.Function, pos token.Pos, f kind.Fields) report.Finding {
 	ps := p.position(pos)
-	f := report.Finding{
-		Analyzer: pass,
+	kind.Complete(&f)
+	r := report.Finding{
+		Analyzer: f.Kind.Analyzer(),
 		File:     ps.Filename,
 		Line:     ps.Line,
 		Column:   ps.Column,
 		Function: funcname.OfSSA(fn),
-		Message:  msg,
-		Tier:     tier.String(),
+		Message:  f.Message(),
 		Fixes:    []report.Fix{},
+		Fields:   f,
 	}
 	if fn.Pkg != nil {
-		f.Package = fn.Pkg.Pkg.Path()
+		r.Package = fn.Pkg.Pkg.Path()
 	}
-	return f
+	return r
 }
 
 func dedupe(fs []report.Finding) []report.Finding {

@@ -21,6 +21,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/optlog"
 )
@@ -35,7 +36,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "byvalue"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/byvalue",
 	Run:      run,
-	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer, kind.Analyzer},
 }
 
 // checker holds the state of one pass.
@@ -167,25 +168,28 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 	})
 	head := fmt.Sprintf("%s returns %s %d-byte %s by pointer, so it is allocated on the heap on every call (the compiler: %s)",
 		funcname.InPackage(fn), article(size), size, tname, rec.Message)
-	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Category: hot.Tier.String()}
+	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End()}
 	edits, why := c.fixable(fd, fn, rets)
 	if why == skip {
 		return
 	}
+	f := kind.Fields{Kind: ReturnByValue, Tier: hot.Tier.String(), TierReason: hot.Reason, Cause: rec.Cause.String(), Sink: "return", Size: size}
 	if why != "" {
-		// Considered and rejected: shown with the inherent allocations,
-		// the reason saying what stands in the way.
-		diag.Category += ",inherent"
-		diag.Message = fmt.Sprintf("%s; returning %s by value would avoid it, but %s [%s: %s]", head, tname, why, hot.Tier, hot.Reason)
-		c.pass.Report(diag)
+		// Considered and not offered as a fix: the reason says what
+		// stands in the way.
+		f.Blocked = why
+		f.Advice = fmt.Sprintf("returning %s by value would avoid it, but %s", tname, why)
+		f.Text = head + "; " + f.Advice
+		kind.Report(c.pass, diag, f)
 		return
 	}
-	diag.Message = fmt.Sprintf("%s; its callers only read it: return %s by value, which removes 1 allocation per call [%s: %s]", head, tname, hot.Tier, hot.Reason)
+	f.Advice = fmt.Sprintf("its callers only read it: return %s by value, which removes 1 allocation per call", tname)
+	f.Text = head + "; " + f.Advice
 	diag.SuggestedFixes = []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Return %s by value", tname),
 		TextEdits: edits,
 	}}
-	c.pass.Report(diag)
+	kind.Report(c.pass, diag, f)
 }
 
 // returns returns fd's returns if each is &v of a local v or &T{...}.
@@ -602,4 +606,22 @@ func article(n int64) string {
 		return "an"
 	}
 	return "a"
+}
+
+// ReturnByValue is the kind of this analyzer's findings.
+const ReturnByValue kind.ID = "byvalue/return-by-value"
+
+func init() {
+	kind.Register(kind.Kind{
+		ID:    ReturnByValue,
+		Title: "a small struct returned by pointer only to be read",
+		Doc: "A function that returns a pointer to a struct it allocates makes the compiler move the struct to the heap, " +
+			"since the pointer outlives the call. When the struct is small and every caller only reads it, returning it by " +
+			"value copies a few words instead and leaves it on the caller's stack.",
+		Scoring:    kind.ScoreAlloc,
+		CostNS:     30,
+		Rewrite:    true,
+		Mechanical: true,
+		Owns:       true,
+	})
 }

@@ -1,10 +1,11 @@
 package byvalue_test
 
 import (
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/goadvise/goadvise/analyzer/kind"
 
 	"github.com/goadvise/goadvise/analyzer/byvalue"
 )
@@ -17,15 +18,19 @@ func TestAnalyzer(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), byvalue.Analyzer, "bv")
 }
 
-// TestCategory checks that a finding without a fix is filed with the
-// inherent allocations (shown on request), and one with a fix is not.
+// TestCategory checks that every finding is of the analyzer's kind, with
+// its tier in its fields, and that a finding without a fix says what
+// stands in the way of the change (Blocked), and one with a fix does not.
 func TestCategory(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	for _, r := range analysistest.Run(t, analysistest.TestData(), byvalue.Analyzer, "bv") {
 		for _, d := range r.Diagnostics {
-			inherent := strings.HasSuffix(d.Category, ",inherent")
-			if fixed := len(d.SuggestedFixes) > 0; fixed == inherent {
-				t.Errorf("%s: category %q with %d fixes: %s", r.Pass.Fset.Position(d.Pos), d.Category, len(d.SuggestedFixes), d.Message)
+			f, ok := kind.Of(r.Pass, d)
+			if !ok || d.Category != string(f.Kind) || f.Tier == "" {
+				t.Errorf("%s: category %q, fields %+v", r.Pass.Fset.Position(d.Pos), d.Category, f)
+			}
+			if fixed := len(d.SuggestedFixes) > 0; fixed == (f.Blocked != "") {
+				t.Errorf("%s: blocked %q with %d fixes: %s", r.Pass.Fset.Position(d.Pos), f.Blocked, len(d.SuggestedFixes), d.Message)
 			}
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 //go:embed doc.go
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "deepequal",
 	Doc:        docs.Section(doc, "deepequal"),
 	URL:        "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/deepequal",
-	Requires:   []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer},
+	Requires:   []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, kind.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
@@ -310,33 +311,26 @@ func report(pass *analysis.Pass, hot *hotpath.Result, uses *reflectUses, file *a
 	}
 
 	info := hot.At(call.Pos())
-	msg := fmt.Sprintf("reflect.DeepEqual on %s uses reflection: use %s, which compares directly without allocating", tstr, what)
+	advice := fmt.Sprintf("use %s, which compares directly without allocating", what)
 	fixMsg := "Replace reflect.DeepEqual with " + what
+	f := kind.Fields{Kind: DirectCompare, Tier: info.Tier.String(), TierReason: info.Reason, Callee: "reflect.DeepEqual"}
 	if len(s.caveats) > 0 {
-		msg += " (behaviour change: " + strings.Join(s.caveats, "; ") + ")"
-		fixMsg += " (changes behaviour: " + strings.Join(s.caveats, "; ") + ")"
+		f.Behaviour = strings.Join(s.caveats, "; ")
+		advice += " (behaviour change: " + f.Behaviour + ")"
+		fixMsg += " (changes behaviour: " + f.Behaviour + ")"
 	}
 	if !fixable {
-		msg += "; no automatic fix: " + why
+		advice += "; no automatic fix: " + why
 	}
-	msg += fmt.Sprintf(" [%s", info.Tier)
-	if info.Reason != "" {
-		msg += ": " + info.Reason
-	}
-	msg += "]"
-
-	d := analysis.Diagnostic{
-		Pos:      call.Pos(),
-		End:      call.End(),
-		Category: info.Tier.String(),
-		Message:  msg,
-	}
+	f.Advice = advice
+	f.Text = fmt.Sprintf("reflect.DeepEqual on %s uses reflection: %s", tstr, advice)
+	d := analysis.Diagnostic{Pos: call.Pos(), End: call.End()}
 	if fixable {
 		edits := []analysis.TextEdit{{Pos: replaced.Pos(), End: replaced.End(), NewText: []byte(repl)}}
 		edits = append(edits, importEdits(pass, uses, file, call, imports)...)
 		d.SuggestedFixes = []analysis.SuggestedFix{{Message: fixMsg, TextEdits: edits}}
 	}
-	pass.Report(d)
+	kind.Report(pass, d, f)
 }
 
 // paren returns text, parenthesized unless e is an operand that a selector
@@ -567,4 +561,24 @@ func deleteSpec(pass *analysis.Pass, spec *ast.ImportSpec) analysis.TextEdit {
 		}
 	}
 	return analysis.TextEdit{Pos: start, End: end}
+}
+
+// DirectCompare is the kind of this analyzer's findings.
+const DirectCompare kind.ID = "deepequal/direct-compare"
+
+func init() {
+	kind.Register(kind.Kind{
+		ID:    DirectCompare,
+		Title: "reflect.DeepEqual where a direct comparison means the same",
+		Doc: "reflect.DeepEqual walks both values by reflection, boxes them into interfaces and cannot be inlined; " +
+			"when the static type of both arguments has a direct comparison that agrees with it (bytes.Equal, slices.Equal, " +
+			"maps.Equal, ==, an Equal method), that comparison does the same work without reflection or allocation. " +
+			"Where they differ on some inputs (nil and empty, NaN, an Equal method's own notion) the finding says so.",
+		Scoring:          kind.ScoreUnder,
+		CostNS:           300,
+		Rewrite:          true,
+		Mechanical:       true,
+		Owns:             true,
+		ChangesBehaviour: true,
+	})
 }

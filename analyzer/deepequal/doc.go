@@ -34,5 +34,6 @@
 // slices.Equal needs go1.21 and this file is go1.12").
 //
 // Calls in generated files are not reported. The message ends with the
-// hot-path tier of the call, and the diagnostic's Category is that tier.
+// hot-path tier of the call. The diagnostic's Category is the finding's
+// kind, deepequal/direct-compare.
 package deepequal

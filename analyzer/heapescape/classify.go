@@ -17,6 +17,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -93,6 +94,7 @@ func (fd *finding) message() (string, bool) {
 			name = fd.funcName(fn)
 		}
 		prefix = "calling " + name + " allocates (inlined): "
+		fd.callee = name
 	}
 	if fd.zeroSize() || fd.nonAllocating() {
 		// A zero-size value (struct{}{}, new(struct{}), a boxed empty
@@ -105,11 +107,11 @@ func (fd *finding) message() (string, bool) {
 	why, advice := fd.explain(ctor, part)
 	if fd.inherent != "" && !other {
 		if a, noFix := fd.doubleCopyAdvice(); a != "" {
-			advice = fd.avoid(a, noFix)
+			advice = fd.avoid(DoubleCopy, a, noFix)
 		} else if a, noFix := fd.sinkAdvice(); a != "" {
-			advice = fd.avoid(a, noFix)
+			advice = fd.avoid(LateAlloc, a, noFix)
 		} else if a, noFix := fd.lazyMapAdvice(); a != "" {
-			advice = fd.avoid(a, noFix)
+			advice = fd.avoid(LazyMap, a, noFix)
 		}
 	}
 	if !other && fd.guarded(fd.allocExpr()) {
@@ -129,10 +131,10 @@ func (fd *finding) message() (string, bool) {
 			if !syntax.FileVersionAtLeast(fd.pass, fd.file, "go1.21") {
 				grow = "if cap(buf) < n { buf = make([]T, n) }; buf = buf[:n]" // package slices came with go1.21
 			}
-			advice = fd.avoid("declare one buffer before the loop and reuse it, growing it when an iteration needs more ("+grow+"), since it does not outlive an iteration, which saves the allocation of most iterations",
+			advice = fd.avoid(ReuseLoopBuffer, "declare one buffer before the loop and reuse it, growing it when an iteration needs more ("+grow+"), since it does not outlive an iteration, which saves the allocation of most iterations",
 				"the size changes per iteration")
 		} else {
-			advice = fd.avoid("hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration", "")
+			advice = fd.avoid(HoistLoop, "hoist the allocation out of the loop and reuse it, since it does not outlive an iteration, which saves one allocation per iteration", "")
 			fd.suggested, fd.noFix = fd.hoistFix()
 		}
 	}
@@ -140,25 +142,25 @@ func (fd *finding) message() (string, bool) {
 		// Only the call can change: the callee's own allocation is
 		// avoidable only by calling it differently.
 		fd.fix = ""
-		if strings.HasPrefix(why, "because append grows it and it is stored in ") {
+		if fd.grownKept {
 			// The callee grows a slice it keeps (a buffer's own
 			// storage): that is what it is for.
 			advice = fd.keep("the called function grows a slice it keeps")
 		} else if a, noFix := fd.doubleCopyAdvice(); a != "" {
-			advice = fd.avoid(a, noFix) // bytes.Clone, slices.Clone
+			advice = fd.avoid(DoubleCopy, a, noFix) // bytes.Clone, slices.Clone
 		} else if a, noFix := fd.inMemoryReaderAdvice(fn); a != "" {
-			advice = fd.avoid(a, noFix)
+			advice = fd.avoid(InMemoryReader, a, noFix)
 		} else if a, noFix := fd.inlinedAdvice(fn); a != "" {
-			advice = fd.avoid(a, noFix)
+			advice = fd.avoid(LoopCall, a, noFix)
 		} else {
 			advice = fd.keep(fd.funcKind(fn))
 		}
-		if loc, ok := strings.CutPrefix(why, "because it is stored in "); ok && fn != nil && fd.inlinedName(loc) {
+		if loc := fd.storedIn(); loc != "" && fn != nil && fd.inlinedName(loc) {
 			// "stored in textproto.h[...]" names the callee's
 			// variables: say who stores it.
 			why = "because " + fd.funcName(fn) + " stores it"
 		}
-	} else if inlined && rec.Cause == optlog.CauseAppend && strings.HasPrefix(why, "because append grows it and it is stored in ") {
+	} else if inlined && fd.grownKept {
 		fd.fix, advice = "", fd.keep("the called function grows a slice it keeps")
 	}
 	if fd.fix == "" && fd.inherent == "" {
@@ -175,41 +177,42 @@ func (fd *finding) message() (string, bool) {
 	if why == "" {
 		why = "because " + orDefault(fd.explanationDetail(), "the compiler's escape analysis could not keep it on the stack")
 	}
-	var b strings.Builder
-	b.WriteString(prefix)
-	b.WriteString(subject)
-	b.WriteString(" ")
-	b.WriteString(why)
-	b.WriteString("; ")
-	b.WriteString(advice)
-	fmt.Fprintf(&b, " [%s", fd.tier)
-	if fd.reason != "" {
-		fmt.Fprintf(&b, ": %s", fd.reason)
-	}
-	b.WriteString("]")
-	return b.String(), true
+	fd.advice = advice
+	return prefix + subject + " " + why + "; " + advice, true
 }
 
 // avoid records that the allocation is avoidable by the change that
 // advice describes, and why no fix makes that change (noFix, "" when a
 // fix may), and returns advice.
-func (fd *finding) avoid(advice, noFix string) string {
+func (fd *finding) avoid(id kind.ID, advice, noFix string) string {
+	fd.kind, fd.class = id, ""
 	fd.fix, fd.inherent, fd.noFix, fd.suggested = advice, "", noFix, nil
 	return advice
 }
 
 // avoidFix is avoid for advice whose fix, if any, is set already in
 // fd.suggested.
-func (fd *finding) avoidFix(advice, noFix string) string {
+func (fd *finding) avoidFix(id kind.ID, advice, noFix string) string {
 	fix := fd.suggested
-	fd.avoid(advice, noFix)
+	fd.avoid(id, advice, noFix)
 	fd.suggested = fix
 	return advice
 }
 
-// keep records that the allocation is inherent for the reason given, and
-// returns the advice that says so.
+// keep records that no rewrite is known for the allocation, for the
+// reason given, and returns the advice that says so.
 func (fd *finding) keep(reason string) string {
+	fd.kind, fd.class = NoRewrite, ""
+	fd.fix, fd.inherent, fd.noFix, fd.suggested = "", reason, "", nil
+	return "no known rewrite: " + reason
+}
+
+// proven records that the allocation is inherent, for a reason proven in
+// the code (it is the value the function exists to return, or it is kept
+// in a container that outlives the call), and returns the advice that
+// says so.
+func (fd *finding) proven(reason string) string {
+	fd.kind, fd.class = Inherent, "inherent"
 	fd.fix, fd.inherent, fd.noFix, fd.suggested = "", reason, "", nil
 	return "inherent: " + reason
 }
@@ -810,29 +813,32 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		if detail != "" {
 			why += " (" + detail + ")"
 		}
-		return why, fd.avoidFix(a, noFix)
+		return why, fd.avoidFix(DeadAlloc, a, noFix)
 	}
 	switch {
 	case ctor != nil && part != "":
 		why := "because it is part of " + part + ", which " + fd.funcName(ctor) + " returns"
 		if a, noFix := fd.byValueAdvice(); a != "" {
-			return why, fd.avoid(a, noFix)
+			return why, fd.avoid(FieldByValue, a, noFix)
 		}
-		return why, fd.keep("it is part of the value the function returns")
+		return why, fd.proven("it is part of the value the function returns")
 	case ctor != nil:
-		return "because " + fd.funcName(ctor) + " returns it", fd.keep("it is the value the function returns")
+		return "because " + fd.funcName(ctor) + " returns it", fd.proven("it is the value the function returns")
 	}
 	if fd.deepEqualCall() {
 		return "because it is converted to an interface to be passed to reflect.DeepEqual",
-			fd.avoid("compare with a function written for the type instead, which boxes nothing (no direct comparison means the same as DeepEqual here, so the deepequal analyzer proposes none)",
+			fd.avoid(TypedCompare, "compare with a function written for the type instead, which boxes nothing (no direct comparison means the same as DeepEqual here, so the deepequal analyzer proposes none)",
 				"what equality means for the type is for its author to decide")
 	}
 	if rec.Name == "func literal" && rec.Cause == optlog.CauseReturnedOrStored {
 		why := "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call"
 		if a, noFix := fd.closureAdvice(); a != "" {
-			return why, fd.avoid(a, noFix)
+			return why, fd.avoid(ClosureOnce, a, noFix)
 		}
-		return why, fd.keep("the closure is the value the code returns or keeps")
+		if rec.Sink == optlog.SinkReturn {
+			return why, fd.proven("the closure is the value the function returns")
+		}
+		return why, fd.keep("the closure is what the code keeps")
 	}
 	switch rec.Cause {
 	case optlog.CauseInterfaceConversion:
@@ -845,10 +851,10 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			}
 		}
 		if a, noFix := fd.sortAdvice(); a != "" {
-			return why, fd.avoidFix(a, noFix)
+			return why, fd.avoidFix(SlicesSort, a, noFix)
 		}
 		if a, k := fd.fmtAdvice(); a != "" {
-			return why, fd.avoid(a, fmtNoFix)
+			return why, fd.avoid(FmtConcat, a, fmtNoFix)
 		} else if k != "" {
 			return why, fd.keep(k)
 		}
@@ -859,7 +865,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return why, fd.keep("the variadic arguments of a dynamic call are allocated for each call")
 		}
 		if a, noFix := fd.bufferAdvice(); a != "" {
-			return why, fd.avoid(a, noFix)
+			return why, fd.avoid(FieldBuffer, a, noFix)
 		}
 		return why, fd.keep("the dynamic call may keep it")
 	case optlog.CauseReturnedOrStored:
@@ -869,12 +875,12 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		why = "because " + itIs(orDefault(detail, "returned or stored outside the function"))
 		if c := containerOf(rec); c != "" {
 			if a, noFix := fd.byValueAdvice(); a != "" {
-				return "because it is stored in " + c + ", which escapes", fd.avoid(a, noFix)
+				return "because it is stored in " + c + ", which escapes", fd.avoid(FieldByValue, a, noFix)
 			}
-			return "because it is stored in " + c + ", which escapes", fd.keep("it escapes with its container")
+			return "because it is stored in " + c + ", which escapes", fd.proven("it escapes with its container")
 		}
 		if a, noFix := fd.reuseAdvice(); a != "" {
-			return why, fd.avoidFix(a, noFix)
+			return why, fd.avoidFix(ReuseField, a, noFix)
 		}
 		if hasReason(rec, "interface-converted") && !hasReason(rec, "return") {
 			// A pointer stored in an interface that outlives the call: by
@@ -884,7 +890,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		}
 		if hasReason(rec, "return") {
 			if a, noFix := fd.callerBufferAdvice(); a != "" {
-				return why, fd.avoid(a, noFix)
+				return why, fd.avoid(AppendAPI, a, noFix)
 			}
 			return why, fd.keep("the function returns it")
 		}
@@ -896,7 +902,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	case optlog.CauseTooLarge:
 		why = "because it is too large for the stack"
 		if fd.callLocal(fd.allocExpr()) {
-			return why, fd.avoid("it does not outlive the call: reuse one buffer across calls (a field of the receiver or a sync.Pool), which saves allocating and zeroing it per call",
+			return why, fd.avoid(ReuseLargeBuffer, "it does not outlive the call: reuse one buffer across calls (a field of the receiver or a sync.Pool), which saves allocating and zeroing it per call",
 				"where to keep the buffer, and how concurrent calls share it, is a design choice")
 		}
 		return why, fd.keep("it outlives the call")
@@ -904,7 +910,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		return "because its size is not a constant", fd.keep("its size is known only at run time")
 	case optlog.CauseAppend:
 		if a, noFix := fd.resetFieldAdvice(); a != "" {
-			return "because append grows it", fd.avoidFix(a, noFix)
+			return "because append grows it", fd.avoidFix(ResetSlice, a, noFix)
 		}
 		if fd.presized() || fd.growsField() {
 			// make(T, 0, n) before: append grows it only past n, which
@@ -916,17 +922,18 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 				// append([]T(nil), s...): the idiom for a copy.
 				return "because the copy is stored in " + c + ", which escapes", fd.keep("the copy is kept")
 			}
-			return "because append grows it and it is stored in " + c + ", which escapes", fd.keep("it escapes with its container")
+			fd.grownKept = true
+			return "because append grows it and it is stored in " + c + ", which escapes", fd.proven("it escapes with its container")
 		}
 		why = "because append grows it"
 		if detail != "" {
 			why += " and " + itIs(detail)
 		}
 		if a, noFix := fd.preallocAdvice(); a != "" {
-			return why, fd.avoid(a, noFix)
+			return why, fd.avoid(Presize, a, noFix)
 		}
 		if a, noFix := fd.startCapAdvice(); a != "" {
-			return why, fd.avoid(a, noFix)
+			return why, fd.avoid(StackCapacity, a, noFix)
 		}
 		return why, fd.keep("its final size is not known before the appends")
 	case optlog.CauseAddressStored:
@@ -935,7 +942,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		}
 		why = "because " + orDefault(detail, "its address outlives the function")
 		if a, noFix := fd.scratchAdvice(); a != "" {
-			return why, fd.avoid(a, noFix)
+			return why, fd.avoid(NarrowResult, a, noFix)
 		}
 		// Storing the value instead (x.f = v) would change the type of
 		// what holds it and every use of it: not shown (see the
@@ -948,7 +955,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return "because it is captured by a closure that outlives the call", fd.keep("it is made once per call of a function that then runs an event loop or waits for the goroutines it starts, a small share of what such a call costs")
 		}
 		if a, noFix := fd.capturedLitAdvice(); a != "" {
-			return "because it is captured by a closure that outlives the call", fd.avoid(a, noFix)
+			return "because it is captured by a closure that outlives the call", fd.avoid(NamedFunc, a, noFix)
 		}
 		return "because it is captured by a closure that outlives the call", fd.keep("the closure shares it")
 	case optlog.CauseGoDefer:
@@ -956,7 +963,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	}
 	// The compiler's flow did not name a cause goadvise knows.
 	if c := containerOf(rec); c != "" {
-		return "because it is stored in " + c + ", which escapes", fd.keep("it escapes with its container")
+		return "because it is stored in " + c + ", which escapes", fd.proven("it escapes with its container")
 	}
 	if detail != "" {
 		return "(compiler: " + detail + ")", fd.keep("no change in this code is identified that removes it")
@@ -976,7 +983,7 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 		}
 		why = "because " + name + " passes " + what + " to " + kind + " (" + l.via + ") the compiler cannot see through"
 		if a, noFix := fd.bufferAdvice(); a != "" {
-			return why, fd.avoid(a, noFix)
+			return why, fd.avoid(FieldBuffer, a, noFix)
 		}
 		return why, fd.keep("the dynamic call may keep it")
 	case leakIfaceRecv:
@@ -993,13 +1000,13 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 		return why, fd.keep(name + " keeps its variadic arguments")
 	}
 	if a, k := fd.fmtAdvice(); a != "" {
-		return why, fd.avoid(a, fmtNoFix)
+		return why, fd.avoid(FmtConcat, a, fmtNoFix)
 	} else if k != "" {
 		return why, fd.keep(k)
 	}
 	if readsOnly[callee.FullName()] {
 		if a := fd.zeroCopyAdvice(name); a != "" {
-			return why, fd.avoid(a, "the module's conversion shares the bytes; they must not change while "+name+" runs")
+			return why, fd.avoid(ZeroCopyString, a, "the module's conversion shares the bytes; they must not change while "+name+" runs")
 		}
 		return why, fd.keep(name + " only reads it, but the compiler cannot see that; only an unsafe conversion would avoid the copy")
 	}

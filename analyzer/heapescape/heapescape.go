@@ -3,6 +3,7 @@ package heapescape
 import (
 	_ "embed"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -31,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "heapescape"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/heapescape",
 	Run:      run,
-	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer, deepequal.Analyzer, ssaform.Analyzer},
+	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer, deepequal.Analyzer, ssaform.Analyzer, kind.Analyzer},
 }
 
 var cold, all bool
@@ -101,23 +103,29 @@ func run(pass *analysis.Pass) (any, error) {
 		if !cold && fd.tier == hotpath.Cold {
 			continue // not reported: spare explaining it
 		}
-		msg, ok := fd.message()
-		if !ok || (!all && fd.fix == "") {
+		text, ok := fd.message()
+		if !ok {
 			continue
 		}
-		category := fd.tier.String()
-		if fd.fix == "" {
-			category += ",inherent"
-		}
-		d := analysis.Diagnostic{
-			Pos:      rec.TokPos,
-			Category: category,
-			Message:  msg,
-		}
+		d := analysis.Diagnostic{Pos: rec.TokPos}
 		if fd.suggested != nil {
 			d.SuggestedFixes = []analysis.SuggestedFix{*fd.suggested}
 		}
-		pass.Report(d)
+		kind.Report(pass, d, kind.Fields{
+			Kind:       fd.kind,
+			Tier:       fd.tier.String(),
+			TierReason: fd.reason,
+			Class:      fd.class,
+			Cause:      rec.Cause.String(),
+			Sink:       rec.Sink.String(),
+			Flow:       rec.Explanation,
+			Callee:     fd.callee,
+			Inlined:    fd.callee != "",
+			Size:       fd.size(),
+			Text:       text,
+			Advice:     fd.advice,
+			Group:      fd.group(),
+		})
 	}
 	return nil, nil
 }
@@ -198,6 +206,99 @@ type finding struct {
 	// the pass declare in it, so that no two fixes declare one name.
 	hoisted map[*ast.BlockStmt]map[string]bool
 	hot     *hotpath.Result // the hot-path estimate of the package
+
+	// kind is the finding's kind, set with the advice (see avoid, keep
+	// and proven); class is "inherent" when that is proven.
+	kind  kind.ID
+	class string
+	// grownKept says that the value is a slice append grows and stores
+	// in a container that escapes.
+	grownKept bool
+	// advice is what the message says to change (or why nothing is).
+	advice string
+	// callee names the function inlined at the allocation, when the
+	// allocation is in its code.
+	callee string
+}
+
+// size returns the size in bytes of what the record allocates, when it
+// is known: a make of constant length, the value behind &T{...} and
+// new(T), a moved variable, a value boxed in an interface.
+func (fd *finding) size() int64 {
+	if len(fd.rec.InlinedFrom) > 0 {
+		return 0
+	}
+	info := fd.pass.TypesInfo
+	var t types.Type
+	switch e := fd.allocExpr().(type) {
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "make" && len(e.Args) >= 2 {
+			sl, ok := info.TypeOf(e).Underlying().(*types.Slice)
+			if !ok {
+				return 0
+			}
+			n := e.Args[len(e.Args)-1]
+			c := info.Types[n].Value
+			if c == nil {
+				return 0
+			}
+			length, ok := constant.Int64Val(constant.ToInt(c))
+			es, ok2 := bycopy.Size(sl.Elem(), fd.pass.TypesSizes)
+			if !ok || !ok2 {
+				return 0
+			}
+			return length * es
+		}
+		if ptr, ok := info.TypeOf(e).(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+	case *ast.UnaryExpr:
+		if ptr, ok := info.TypeOf(e).(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+	case *ast.CompositeLit:
+		t = info.TypeOf(e)
+	case nil:
+		if v := fd.movedVar(); v != nil {
+			t = v.Type()
+		} else if fd.rec.Cause == optlog.CauseInterfaceConversion {
+			if e := fd.exprAt(); e != nil {
+				t = info.TypeOf(e)
+			}
+		}
+	}
+	if t == nil || types.IsInterface(t) {
+		return 0
+	}
+	n, ok := bycopy.Size(t, fd.pass.TypesSizes)
+	if !ok {
+		return 0
+	}
+	return n
+}
+
+// group returns what names the one change that the finding shares with
+// others of its function, whatever their lines: the fmt call that one
+// rewrite replaces, all of whose arguments the compiler reports.
+func (fd *finding) group() string {
+	if fd.kind != FmtConcat {
+		return ""
+	}
+	if call := fd.flowCall(); call != nil {
+		return fd.pass.Fset.Position(call.Lparen).String()
+	}
+	return ""
+}
+
+// storedIn returns the location the value is stored in when its escape
+// flow ends by a store ("t.p", "textproto.h[k]"), and "" otherwise.
+func (fd *finding) storedIn() string {
+	switch fd.rec.Sink {
+	case optlog.SinkField, optlog.SinkElement, optlog.SinkGlobal:
+		lhs, _, _ := strings.Cut(fd.rec.SinkExpr, " = ")
+		return strings.TrimSpace(lhs)
+	}
+	return ""
 }
 
 // explanationDetail returns package optlog's explanation without the

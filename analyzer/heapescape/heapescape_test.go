@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/goadvise/goadvise/analyzer/heapescape"
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 // run runs heapescape on the fixture module dir with the analyzer's flags
@@ -26,8 +28,32 @@ func run(t *testing.T, dir string, flags ...string) []*analysistest.Result {
 		}
 		t.Cleanup(func() { f.Value.Set(def) })
 	}
-	return analysistest.Run(t, filepath.Join(analysistest.TestData(), "src", dir), heapescape.Analyzer, "./...")
+	a := rewrites
+	for i := 0; i+1 < len(flags); i += 2 {
+		if flags[i] == "all" && flags[i+1] == "true" {
+			a = heapescape.Analyzer
+		}
+	}
+	return analysistest.Run(t, filepath.Join(analysistest.TestData(), "src", dir), a, "./...")
 }
+
+// rewrites is heapescape reporting only the findings that advise a
+// rewrite: the fixtures of each rewrite kind state those, and leave the
+// allocations that no rewrite removes (whose findings TestInherent
+// checks, with "all" set) unannotated.
+var rewrites = func() *analysis.Analyzer {
+	a := *heapescape.Analyzer
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		report := pass.Report
+		pass.Report = func(d analysis.Diagnostic) {
+			if k := kind.ID(d.Category); k != heapescape.NoRewrite && k != heapescape.Inherent {
+				report(d)
+			}
+		}
+		return heapescape.Analyzer.Run(pass)
+	}
+	return &a
+}()
 
 // TestAnalyzer checks the avoidable allocations of each fix kind: with
 // -all=false (the default) inherent ones are not reported.
@@ -67,7 +93,7 @@ func TestShapes(t *testing.T) {
 // message says why.
 func TestHoistFix(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "hoist"), heapescape.Analyzer, "./...")
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "hoist"), rewrites, "./...")
 }
 
 // TestKinds checks the kinds of change that remove an allocation the code
@@ -87,7 +113,7 @@ func TestKinds(t *testing.T) {
 	f := heapescape.Analyzer.Flags.Lookup("cold")
 	f.Value.Set("true")
 	t.Cleanup(func() { f.Value.Set("false") })
-	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "kinds"), heapescape.Analyzer, "./...")
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "kinds"), rewrites, "./...")
 }
 
 // TestKindsOldGo checks the kinds in a module whose go.mod says go 1.12:
@@ -98,7 +124,7 @@ func TestKindsOldGo(t *testing.T) {
 	f := heapescape.Analyzer.Flags.Lookup("cold")
 	f.Value.Set("true")
 	t.Cleanup(func() { f.Value.Set("false") })
-	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "kinds112"), heapescape.Analyzer, "./...")
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "kinds112"), rewrites, "./...")
 }
 
 // TestInherent checks that with -all the allocations for which no change
@@ -108,26 +134,30 @@ func TestInherent(t *testing.T) {
 	run(t, "inherent", "all", "true", "cold", "true")
 }
 
-// TestCategory checks the diagnostics' categories: the tier for avoidable
-// allocations, "<tier>,inherent" for inherent ones.
+// TestCategory checks the diagnostics' categories: the finding's kind,
+// heapescape/inherent for what is proven inherent,
+// heapescape/no-known-rewrite for the other allocations no rewrite
+// removes, a rewrite kind for the rest.
 func TestCategory(t *testing.T) {
 	results := run(t, "inherent", "all", "true", "cold", "true")
-	var shown, inherent int
+	count := make(map[kind.ID]int)
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			isInherent := strings.Contains(d.Message, "; inherent: ")
-			if isInherent != strings.HasSuffix(d.Category, ",inherent") {
-				t.Errorf("%s: category %q for %q", r.Pass.Fset.Position(d.Pos), d.Category, d.Message)
+			k := kind.ID(d.Category)
+			count[k]++
+			if _, ok := kind.Lookup(k); !ok || k.Analyzer() != "heapescape" {
+				t.Errorf("%s: category %q is not a kind of heapescape", r.Pass.Fset.Position(d.Pos), d.Category)
 			}
-			if isInherent {
-				inherent++
-			} else {
-				shown++
+			says := map[kind.ID]string{heapescape.Inherent: "; inherent: ", heapescape.NoRewrite: "; no known rewrite: "}
+			for k2, phrase := range says {
+				if strings.Contains(d.Message, phrase) != (k == k2) {
+					t.Errorf("%s: category %q for %q", r.Pass.Fset.Position(d.Pos), d.Category, d.Message)
+				}
 			}
 		}
 	}
-	if shown == 0 || inherent == 0 {
-		t.Errorf("got %d avoidable and %d inherent diagnostics, want some of each", shown, inherent)
+	if count[heapescape.Inherent] == 0 || count[heapescape.NoRewrite] == 0 || len(count) < 3 {
+		t.Errorf("kinds reported: %v; want inherent, no known rewrite and a rewrite", count)
 	}
 }
 

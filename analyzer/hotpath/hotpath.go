@@ -471,7 +471,22 @@ var (
 func init() {
 	Analyzer.Flags.StringVar(&profileFlag, "profile", "", "comma-separated CPU `profiles` that decide hotness instead of the static estimate")
 	Analyzer.Flags.BoolVar(&reportCold, "cold", false, "also report findings in cold code (goadvise check counts them, and shows them with -cold)")
+	Analyzer.Flags.BoolVar(&reportAll, "all", false, "report every finding of each package, not only the highest ranked (at most 3 per 1,000 lines per analyzer)")
 }
+
+// reportAll is the value of the Analyzer's -all flag.
+var reportAll bool
+
+// ReportAll reports whether every finding is to be reported (-hotpath.all,
+// or SetReportAll): otherwise the analyzers of package suite report only
+// the highest ranked of each package, for the drivers that print what
+// they get (go vet, golangci-lint, nogo).
+func ReportAll() bool { return reportAll }
+
+// SetReportAll makes the analyzers of this process report every finding
+// (on), as -hotpath.all does: a driver that ranks and cuts the findings
+// itself, as goadvise check does, wants them all.
+func SetReportAll(on bool) { reportAll = on }
 
 // reportCold is the value of the Analyzer's -cold flag.
 var reportCold bool

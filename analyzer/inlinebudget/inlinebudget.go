@@ -22,6 +22,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/optlog"
 )
@@ -35,7 +36,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "inlinebudget",
 	Doc:      docs.Section(doc, "inlinebudget"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/inlinebudget",
-	Requires: []*analysis.Analyzer{hotpath.Analyzer, escape.Analyzer},
+	Requires: []*analysis.Analyzer{hotpath.Analyzer, escape.Analyzer, kind.Analyzer},
 	Run:      run,
 }
 
@@ -809,4 +810,21 @@ func deadRanges(pass *analysis.Pass, body *ast.BlockStmt) ranges {
 		return true
 	})
 	return dead
+}
+
+// OverBudget is the kind of this analyzer's findings.
+const OverBudget kind.ID = "inlinebudget/over-budget"
+
+func init() {
+	kind.Register(kind.Kind{
+		ID:    OverBudget,
+		Title: "a function a little over the inlining budget",
+		Doc: "The compiler inlines a function whose cost is at most its budget (80). A function a little over it, " +
+			"because of a part that rarely runs (a panic, a loop over an error case, a function literal), becomes " +
+			"inlinable when that part moves to a function of its own: every call then saves its call overhead and may " +
+			"keep its arguments on the caller's stack. The finding gives the cost the compiler measured for the change.",
+		Scoring: kind.ScoreFunc,
+		CostNS:  3,
+		Rewrite: true,
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/optlog"
 )
@@ -177,7 +178,8 @@ func report(pass *analysis.Pass, p *proposal, now optlog.Record) {
 	}
 	over := p.rec.Cost - p.rec.Budget
 	fn := funcname.InPackage(p.obj)
-	msg := fmt.Sprintf("%s costs %d to inline, %d over the budget of %d: %s; %s: cost %d -> %d, measured by compiling the change, so that %s can be inlined where it is called, saving a call each time and letting its arguments stay on the caller's stack; no automatic fix: the code moved out needs a name and a comment its maintainer should write [%s: %s]",
-		fn, p.rec.Cost, over, p.rec.Budget, strings.Join(p.parts, "; "), strings.Join(p.fixes, " and "), p.rec.Cost, now.Cost, p.obj.Name(), p.info.Tier, p.info.Reason)
-	pass.Report(analysis.Diagnostic{Pos: p.fd.Name.Pos(), End: p.fd.Name.End(), Category: p.info.Tier.String(), Message: msg})
+	text := fmt.Sprintf("%s costs %d to inline, %d over the budget of %d: %s; %s: cost %d -> %d, measured by compiling the change, so that %s can be inlined where it is called, saving a call each time and letting its arguments stay on the caller's stack; no automatic fix: the code moved out needs a name and a comment its maintainer should write",
+		fn, p.rec.Cost, over, p.rec.Budget, strings.Join(p.parts, "; "), strings.Join(p.fixes, " and "), p.rec.Cost, now.Cost, p.obj.Name())
+	kind.Report(pass, analysis.Diagnostic{Pos: p.fd.Name.Pos(), End: p.fd.Name.End()},
+		kind.Fields{Kind: OverBudget, Tier: p.info.Tier.String(), TierReason: p.info.Reason, Text: text})
 }

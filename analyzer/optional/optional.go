@@ -22,6 +22,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -36,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "optional"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/optional",
 	Run:      run,
-	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer, kind.Analyzer},
 }
 
 // checker holds the state of one pass.
@@ -161,9 +162,12 @@ func (c *checker) field(s *types.Named, fv *types.Var) {
 	head := fmt.Sprintf("field %s holds an optional %s by pointer, so storing &%s in it allocates %s on the heap (the compiler: %s)",
 		what, tname, site.local.Name(), site.local.Name(), rec.Message)
 	diag := analysis.Diagnostic{
-		Pos:      site.local.Pos(),
-		End:      site.local.Pos() + token.Pos(len(site.local.Name())),
-		Category: hot.Tier.String(),
+		Pos: site.local.Pos(),
+		End: site.local.Pos() + token.Pos(len(site.local.Name())),
+	}
+	f := kind.Fields{Kind: StoreByValue, Tier: hot.Tier.String(), TierReason: hot.Reason, Cause: rec.Cause.String(), Sink: "field"}
+	if sz, ok := bycopy.Size(elem, c.pass.TypesSizes); ok {
+		f.Size = sz
 	}
 	flag := ""
 	if tested(refs) {
@@ -171,9 +175,10 @@ func (c *checker) field(s *types.Named, fv *types.Var) {
 	}
 	edits, why := c.fix(s, fv, elem, refs, flag)
 	if why != "" {
-		diag.Category += ",inherent"
-		diag.Message = fmt.Sprintf("%s; storing the %s itself would avoid it, but no automatic fix: %s [%s: %s]", head, tname, why, hot.Tier, hot.Reason)
-		c.pass.Report(diag)
+		f.Blocked = why
+		f.Advice = fmt.Sprintf("storing the %s itself would avoid it, but no automatic fix: %s", tname, why)
+		f.Text = head + "; " + f.Advice
+		kind.Report(c.pass, diag, f)
 		return
 	}
 	if flag != "" {
@@ -186,13 +191,14 @@ func (c *checker) field(s *types.Named, fv *types.Var) {
 	if flag == "" {
 		advice = fmt.Sprintf("nothing compares it with nil: store the %s itself", tname)
 	}
-	diag.Message = fmt.Sprintf("%s; %s, which removes 1 allocation per assignment [%s: %s]", head, advice, hot.Tier, hot.Reason)
+	f.Advice = advice + ", which removes 1 allocation per assignment"
+	f.Text = head + "; " + f.Advice
 	msg := fmt.Sprintf("Store %s as %s", what, tname)
 	if flag != "" {
 		msg += " with " + flag
 	}
 	diag.SuggestedFixes = []analysis.SuggestedFix{{Message: msg, TextEdits: edits}}
-	c.pass.Report(diag)
+	kind.Report(c.pass, diag, f)
 }
 
 // valueType reports whether t is a type whose values the field can hold
@@ -386,4 +392,23 @@ func (c *checker) otherNames() map[string]bool {
 func (c *checker) where(pos token.Pos) string {
 	p := c.pass.Fset.Position(pos)
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// StoreByValue is the kind of this analyzer's findings.
+const StoreByValue kind.ID = "optional/store-by-value"
+
+func init() {
+	kind.Register(kind.Kind{
+		ID:    StoreByValue,
+		Title: "an optional scalar held by pointer to a local",
+		Doc: "A field that holds a bool, number, string or small struct by pointer, set from the address of a local, " +
+			"moves that local to the heap on every assignment. Holding the value itself (with a bool that says it is set, " +
+			"when the code tells nil from a value) carries the same information without the allocation.",
+		Scoring:          kind.ScoreAlloc,
+		CostNS:           30,
+		Rewrite:          true,
+		Mechanical:       true,
+		Owns:             true,
+		ChangesBehaviour: true,
+	})
 }

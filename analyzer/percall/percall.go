@@ -19,6 +19,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	kindpkg "github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 )
 
@@ -30,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "percall",
 	Doc:      docs.Section(doc, "percall"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/percall",
-	Requires: []*analysis.Analyzer{hotpath.Analyzer},
+	Requires: []*analysis.Analyzer{hotpath.Analyzer, kindpkg.Analyzer},
 	Run:      run,
 }
 
@@ -39,18 +40,19 @@ const minMapEntries = 8
 
 // A builder is a function whose result depends only on its arguments.
 type builder struct {
-	what   string // what the call builds: "compiles the regular expression"
-	suffix string // name suffix of a hoisted variable, or "" if no fix
-	errRet bool   // the function also returns an error
+	what   string  // what the call builds: "compiles the regular expression"
+	suffix string  // name suffix of a hoisted variable, or "" if no fix
+	errRet bool    // the function also returns an error
+	ns     float64 // what one call costs, in nanoseconds (an order of magnitude)
 }
 
 var builders = map[string]builder{
-	"regexp.MustCompile":      {what: "compiles the regular expression", suffix: "Re"},
-	"regexp.MustCompilePOSIX": {what: "compiles the regular expression"},
-	"regexp.Compile":          {what: "compiles the regular expression", errRet: true},
-	"regexp.CompilePOSIX":     {what: "compiles the regular expression", errRet: true},
-	"time.LoadLocation":       {what: "loads and parses the time zone file", errRet: true},
-	"strings.NewReplacer":     {what: "builds the replacer", suffix: "Replacer"},
+	"regexp.MustCompile":      {what: "compiles the regular expression", suffix: "Re", ns: 5000},
+	"regexp.MustCompilePOSIX": {what: "compiles the regular expression", ns: 5000},
+	"regexp.Compile":          {what: "compiles the regular expression", errRet: true, ns: 5000},
+	"regexp.CompilePOSIX":     {what: "compiles the regular expression", errRet: true, ns: 5000},
+	"time.LoadLocation":       {what: "loads and parses the time zone file", errRet: true, ns: 20000},
+	"strings.NewReplacer":     {what: "builds the replacer", suffix: "Replacer", ns: 1000},
 }
 
 // state is the per-pass state.
@@ -285,11 +287,13 @@ func (st *state) call(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, recv
 	}
 	short := key[strings.LastIndex(key, "/")+1:]
 	fname := funcLabel(fd, pass.TypesInfo)
-	d := analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Category: hot.Tier.String()}
+	d := analysis.Diagnostic{Pos: call.Pos(), End: call.End()}
+	f := kindpkg.Fields{Tier: hot.Tier.String(), TierReason: hot.Reason, Callee: key, CostNS: b.ns}
 	if kind == argRecv {
-		d.Message = fmt.Sprintf("%s %s from the receiver's fields on every call of %s: build it once, in a field set when the receiver is created (or with %s), to save the work and its allocations per call; no automatic fix: where the receiver is created is for its type to decide [%s: %s]",
-			short, b.what, fname, st.lazy(file, false), hot.Tier, hot.Reason)
-		pass.Report(d)
+		f.Kind = FromReceiver
+		f.Text = fmt.Sprintf("%s %s from the receiver's fields on every call of %s: build it once, in a field set when the receiver is created (or with %s), to save the work and its allocations per call; no automatic fix: where the receiver is created is for its type to decide",
+			short, b.what, fname, st.lazy(file, false))
+		kindpkg.Report(pass, d, f)
 		return
 	}
 	once := st.lazy(file, b.errRet)
@@ -310,9 +314,10 @@ func (st *state) call(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr, recv
 			why = "; no automatic fix: the call cannot be printed as it is at package level"
 		}
 	}
-	d.Message = fmt.Sprintf("%s with constant arguments %s on every call of %s: move it to a package-level variable (or %s for lazy initialization), so it is built once instead of once per call%s [%s: %s]",
-		short, b.what, fname, once, why, hot.Tier, hot.Reason)
-	pass.Report(d)
+	f.Kind = FromConstants
+	f.Text = fmt.Sprintf("%s with constant arguments %s on every call of %s: move it to a package-level variable (or %s for lazy initialization), so it is built once instead of once per call%s",
+		short, b.what, fname, once, why)
+	kindpkg.Report(pass, d, f)
 }
 
 // lazy names the way to build a value on its first use in file:
@@ -718,10 +723,10 @@ func (st *state) template(fd *ast.FuncDecl, call *ast.CallExpr, recv *types.Var,
 		src = "the receiver's fields"
 		where = "a field set when the receiver is created"
 	}
-	st.pass.Report(analysis.Diagnostic{
-		Pos: outer.Pos(), End: outer.End(), Category: hot.Tier.String(),
-		Message: fmt.Sprintf("template parsed from %s on every call of %s: parse it once into %s; a parsed template is safe for concurrent use, and parsing per call allocates the whole syntax tree again; no automatic fix: the parse's error handling moves with it [%s: %s]",
-			src, funcLabel(fd, info), where, hot.Tier, hot.Reason),
+	kindpkg.Report(st.pass, analysis.Diagnostic{Pos: outer.Pos(), End: outer.End()}, kindpkg.Fields{
+		Kind: Template, Tier: hot.Tier.String(), TierReason: hot.Reason, Callee: nk,
+		Text: fmt.Sprintf("template parsed from %s on every call of %s: parse it once into %s; a parsed template is safe for concurrent use, and parsing per call allocates the whole syntax tree again; no automatic fix: the parse's error handling moves with it",
+			src, funcLabel(fd, info), where),
 	})
 	return true
 }
@@ -747,10 +752,11 @@ func (st *state) mapLit(fd *ast.FuncDecl, lit *ast.CompositeLit) {
 	if !ok {
 		return
 	}
-	st.pass.Report(analysis.Diagnostic{
-		Pos: lit.Pos(), End: lit.End(), Category: hot.Tier.String(),
-		Message: fmt.Sprintf("map literal of %d constant entries is built on every call of %s although it is only read: make it a package-level variable, so it is built once instead of allocated and filled per call; no automatic fix: its name is for the package's author to choose [%s: %s]",
-			len(lit.Elts), funcLabel(fd, info), hot.Tier, hot.Reason),
+	kindpkg.Report(st.pass, analysis.Diagnostic{Pos: lit.Pos(), End: lit.End()}, kindpkg.Fields{
+		Kind: MapLiteral, Tier: hot.Tier.String(), TierReason: hot.Reason,
+		CostNS: float64(mapLiteralNS * len(lit.Elts)),
+		Text: fmt.Sprintf("map literal of %d constant entries is built on every call of %s although it is only read: make it a package-level variable, so it is built once instead of allocated and filled per call; no automatic fix: its name is for the package's author to choose",
+			len(lit.Elts), funcLabel(fd, info)),
 	})
 }
 
@@ -862,4 +868,38 @@ func (st *state) written(fd *ast.FuncDecl, ix *ast.IndexExpr) bool {
 		return !w
 	})
 	return w
+}
+
+// The kinds of this analyzer's findings.
+const (
+	FromConstants kindpkg.ID = "percall/from-constants"
+	FromReceiver  kindpkg.ID = "percall/from-receiver"
+	Template      kindpkg.ID = "percall/template"
+	MapLiteral    kindpkg.ID = "percall/map-literal"
+)
+
+// mapLiteralNS is the cost of one entry of a map literal built per call:
+// hashing and inserting it, and its share of the buckets allocated.
+const mapLiteralNS = 40
+
+func init() {
+	kindpkg.Register(
+		kindpkg.Kind{ID: FromConstants, Title: "a value built from constants on every call",
+			Doc: "A regular expression compiled, a replacer or time zone built from constant arguments on every call " +
+				"redoes the same work, microseconds and many allocations each time; built once at package level (or lazily " +
+				"with sync.OnceValue), it is shared, since these values are safe for concurrent use.",
+			Scoring: kindpkg.ScoreCum, CostNS: 1000, Rewrite: true, Mechanical: true, Owns: true},
+		kindpkg.Kind{ID: FromReceiver, Title: "a value built from the receiver's fields on every call",
+			Doc: "A regular expression or replacer built from fields of the receiver that do not change after it is " +
+				"created redoes the same work on every call: built once, when the receiver is, it is shared.",
+			Scoring: kindpkg.ScoreCum, CostNS: 1000, Rewrite: true, Owns: true},
+		kindpkg.Kind{ID: Template, Title: "a template parsed on every call",
+			Doc: "Parsing a template builds its syntax tree, many allocations; a parsed template is safe for concurrent " +
+				"use, so one parsed once serves every call.",
+			Scoring: kindpkg.ScoreCum, CostNS: 5000, Rewrite: true, Owns: true},
+		kindpkg.Kind{ID: MapLiteral, Title: "a constant map literal built on every call and only read",
+			Doc: "A map literal of constant entries that the function only reads is allocated, hashed and filled on " +
+				"every call; a package-level map built once serves every call the same.",
+			Scoring: kindpkg.ScoreCum, CostNS: 500, Rewrite: true, Owns: true},
+	)
 }

@@ -107,18 +107,21 @@
 // some twenty real modules none was judged worth changing. -mergecases=false
 // stops reporting adjacent switch cases with the same body.
 //
-// By default a branch is reported only when removing it saves work beyond
-// compares and jumps: its condition (or a deleted case's values) calls a
-// pure function, which the fix drops, or indexes a map. A case equal to
-// the default, a condition that compares variables, and merged arms or
-// cases (which save only code size) are reported only with -all, with the
-// class "negligible": the branch predictor makes such a compare almost
-// free, and in goadvise's readings of go-redis, zap and nats-server none
-// of them was worth a maintainer's change (the cases and ifs say what the
-// code handles). goadvise check counts them in its summary and shows them
-// with -redundantbranch.all, or when a profile charges their line.
+// A branch whose removal saves work beyond compares and jumps (its
+// condition, or a deleted case's values, calls a pure function, which the
+// fix drops, or indexes a map) is estimated at the cost of that work. One
+// that saves only a compare and a jump (a case equal to the default, a
+// condition that compares variables), or only code size (merged arms or
+// cases), has the class "negligible" and the cost of a compare: the
+// branch predictor makes such a compare almost free, so it ranks below
+// almost every other finding, and a profile that charges its line ranks
+// it by what it measured.
 //
 // Generated files are not reported. The message ends with the hot-path tier
-// of the branch, and the diagnostic's Category is that tier, followed by
-// ",negligible" for the branches above.
+// of the branch. The diagnostic's Category is the finding's kind:
+// redundantbranch/equal-arms (both branches of an if compute the same,
+// or one does under its condition's facts), redundantbranch/under-condition
+// (the if body computes what the code after it does),
+// redundantbranch/same-body-ifs, redundantbranch/same-body-cases and
+// redundantbranch/default-cases.
 package redundantbranch

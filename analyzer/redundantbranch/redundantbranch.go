@@ -17,6 +17,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 //go:embed doc.go
@@ -27,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "redundantbranch",
 	Doc:      docs.Section(doc, "redundantbranch"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/redundantbranch",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, kind.Analyzer},
 	Run:      run,
 }
 
@@ -44,7 +45,7 @@ func init() {
 	Analyzer.Flags.BoolVar(&mergeCases, "mergecases", true,
 		"report adjacent switch cases with the same body")
 	Analyzer.Flags.BoolVar(&reportAll, "all", false,
-		"also report branches whose removal saves only compares, jumps or code size (category \"<tier>,negligible\")")
+		"report every finding, not only the highest ranked of each package (the same as -hotpath.all)")
 }
 
 // A checker holds the state of one pass.
@@ -489,7 +490,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		if len(links) > 1 {
 			what = fmt.Sprintf("the %d else ifs after it", len(links))
 		}
-		c.report(ifs.Pos(), "this if and "+what+" have the same body: join their conditions with || so the function is smaller and cheaper to inline"+noFix, edits, "Join the conditions with ||", false)
+		c.report(ifs.Pos(), SameBodyIfs, "this if and "+what+" have the same body: join their conditions with || so the function is smaller and cheaper to inline"+noFix, edits, "Join the conditions with ||", false)
 		return
 	}
 
@@ -514,7 +515,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 			return // each branch says why it is there
 		}
 		edits := c.flattenIf(ifs, keep, drop, elsePos, stack)
-		c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch", c.savesWork(ifs.Cond))
+		c.report(ifs.Pos(), EqualArms, msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch", c.savesWork(ifs.Cond))
 		return
 	}
 
@@ -567,7 +568,7 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 		msg = fmt.Sprintf("under %s, the code after the if computes the same as the if body, so %s: keep only the if body", because(facts, notes), cost)
 		edits = c.keepIfBody(ifs, rest, stack)
 	}
-	c.report(ifs.Pos(), msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch", c.savesWork(ifs.Cond))
+	c.report(ifs.Pos(), UnderCondition, msg+c.keptEffect(ifs.Cond), edits, "Remove the redundant branch", c.savesWork(ifs.Cond))
 }
 
 // joins returns the if of ifs's else when the two have the same body and
@@ -672,7 +673,7 @@ func (c *checker) checkSwitch(body *ast.BlockStmt, tagged, typeSwitch bool) {
 		}
 		list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 		msg := fmt.Sprintf("cases %s have the same body: list them in one case so the body is compiled once and the function is smaller and cheaper to inline", list) + noFix
-		c.report(body.List[i].Pos(), msg, edits, "Merge the cases", false)
+		c.report(body.List[i].Pos(), SameBodyCases, msg, edits, "Merge the cases", false)
 		i = j
 	}
 }
@@ -773,7 +774,7 @@ func (c *checker) sameAsDefault(body *ast.BlockStmt, tagged, typeSwitch bool) ma
 	for _, i := range idx {
 		values = append(values, body.List[i].(*ast.CaseClause).List...)
 	}
-	c.report(body.List[idx[0]].Pos(), msg, edits, "Delete the cases", c.savesWork(values...))
+	c.report(body.List[idx[0]].Pos(), DefaultCases, msg, edits, "Delete the cases", c.savesWork(values...))
 	return run
 }
 
@@ -935,32 +936,64 @@ func fallsThrough(list []ast.Stmt) bool {
 // comes without a fix.
 const commentsNoFix = "; no automatic fix: the arms carry comments of their own, which the merged one should keep"
 
-// report reports the branch at pos with msg, ending it with the hot-path
-// tier, and the fix made of edits (none if empty) described by fixMsg.
-// saves says whether the change saves work at run time beyond compares
-// and jumps (see savesWork). A change that saves only those, or only code
-// size, is reported only with -all, in the class "negligible": the branch
-// predictor makes such a compare almost free, and maintainers keep such
-// cases and ifs to say what the code handles.
-func (c *checker) report(pos token.Pos, msg string, edits []analysis.TextEdit, fixMsg string, saves bool) {
-	if !saves && !reportAll {
-		return
-	}
+// report reports the branch at pos, a finding of kind id, with msg, and
+// the fix made of edits (none if empty) described by fixMsg. saves says
+// whether the change saves work at run time beyond compares and jumps
+// (see savesWork): a change that saves only those, or only code size,
+// costs a nanosecond, since the branch predictor makes such a compare
+// almost free, and ranks accordingly; one that saves a call or a map
+// lookup costs what that work does.
+func (c *checker) report(pos token.Pos, id kind.ID, msg string, edits []analysis.TextEdit, fixMsg string, saves bool) {
 	info := c.hot.At(pos)
 	if len(edits) == 0 && !strings.Contains(msg, "; no automatic fix: ") {
 		msg += "; no automatic fix: the edit would leave a variable, an import or a label unused, or re-indent a multi-line raw string"
 	}
-	msg += " [" + info.Tier.String()
-	if info.Reason != "" {
-		msg += ": " + info.Reason
+	f := kind.Fields{Kind: id, Tier: info.Tier.String(), TierReason: info.Reason, Text: msg}
+	if saves {
+		f.CostNS = savedWorkNS
+	} else {
+		f.Class = "negligible"
 	}
-	msg += "]"
-	d := analysis.Diagnostic{Pos: pos, Message: msg, Category: info.Tier.String()}
-	if !saves {
-		d.Category += ",negligible"
-	}
+	d := analysis.Diagnostic{Pos: pos}
 	if len(edits) > 0 {
 		d.SuggestedFixes = []analysis.SuggestedFix{{Message: fixMsg, TextEdits: edits}}
 	}
-	c.pass.Report(d)
+	kind.Report(c.pass, d, f)
+}
+
+// The kinds of this analyzer's findings.
+const (
+	EqualArms      kind.ID = "redundantbranch/equal-arms"
+	UnderCondition kind.ID = "redundantbranch/under-condition"
+	SameBodyIfs    kind.ID = "redundantbranch/same-body-ifs"
+	SameBodyCases  kind.ID = "redundantbranch/same-body-cases"
+	DefaultCases   kind.ID = "redundantbranch/default-cases"
+)
+
+// savedWorkNS is the cost of a condition that calls a function or indexes
+// a map, which removing the branch saves (see savesWork).
+const savedWorkNS = 20
+
+func init() {
+	reg := func(id kind.ID, title, doc string) {
+		kind.Register(kind.Kind{ID: id, Title: title, Doc: doc, Scoring: kind.ScoreFlat, CostNS: 1, Rewrite: true, Mechanical: true})
+	}
+	reg(EqualArms, "an if whose two branches compute the same",
+		"When both branches of an if, or one of them under the facts its condition establishes, compute the same "+
+			"values and effects, the condition decides nothing: keeping one branch removes its evaluation and a "+
+			"jump, and a call or a map lookup when the condition makes one.")
+	reg(UnderCondition, "an if whose body computes what the code after it computes",
+		"When, under the facts its condition establishes, an if body computes the same as the code after the if "+
+			"(an alignment shift that is 0 when the address is aligned), the condition decides nothing: one "+
+			"expression without the if does the same work, saving the compare and the jump, and a call or a map "+
+			"lookup when the condition makes one.")
+	reg(SameBodyIfs, "consecutive ifs with the same body",
+		"Two ifs in a row with the same body that ends the function can be one if whose conditions are joined "+
+			"with ||: the function is smaller, and cheaper to inline.")
+	reg(SameBodyCases, "switch cases with the same body",
+		"Cases of a switch with the same body can be one case listing their values: the code is smaller, and "+
+			"the compiler can build one jump table or search for them.")
+	reg(DefaultCases, "switch cases that do what the default does",
+		"A case whose body is the default's does nothing the default would not: deleting it removes its "+
+			"comparisons, and a call or a map lookup when its values make one.")
 }

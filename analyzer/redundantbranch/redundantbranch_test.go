@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/goadvise/goadvise/analyzer/internal/fixtest"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/redundantbranch"
 )
 
@@ -66,14 +67,18 @@ func TestGoldenExact(t *testing.T) {
 	edits := make(map[string][]edit)
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			tier, class, _ := strings.Cut(d.Category, ",")
+			f, _ := kind.Of(r.Pass, d)
+			tier, class := f.Tier, f.Class
 			switch tier {
 			case "cold", "unknown", "per-item", "hot-loop":
 			default:
-				t.Errorf("%s: category %q is not a hot-path tier", r.Pass.Fset.Position(d.Pos), d.Category)
+				t.Errorf("%s: tier %q is not a hot-path tier", r.Pass.Fset.Position(d.Pos), tier)
+			}
+			if k := kind.ID(d.Category); k != f.Kind || k.Analyzer() != "redundantbranch" {
+				t.Errorf("%s: category %q is not the finding's kind %q", r.Pass.Fset.Position(d.Pos), d.Category, f.Kind)
 			}
 			if class != "" && class != "negligible" {
-				t.Errorf("%s: category %q has an unknown class", r.Pass.Fset.Position(d.Pos), d.Category)
+				t.Errorf("%s: class %q is unknown", r.Pass.Fset.Position(d.Pos), class)
 			}
 			if !strings.Contains(d.Message, " ["+tier) || !strings.HasSuffix(d.Message, "]") {
 				t.Errorf("%s: message does not end with its tier: %s", r.Pass.Fset.Position(d.Pos), d.Message)
@@ -144,21 +149,19 @@ func TestFlags(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), redundantbranch.Analyzer, "flags")
 }
 
-// TestNegligible checks that by default only branches whose removal saves
-// more than a compare are reported (a pure call or a map lookup in the
-// condition), and that with -all the others are, in the class
-// "negligible".
+// TestNegligible checks that every redundant branch is reported, those
+// whose removal saves only a compare (no pure call or map lookup in the
+// condition) in the class "negligible", which ranks them low.
 func TestNegligible(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), redundantbranch.Analyzer, "cost")
-	setFlag(t, "all", "true")
 	got := make(map[int]string)
 	for _, r := range analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), redundantbranch.Analyzer, "cost") {
 		for _, d := range r.Diagnostics {
-			_, got[r.Pass.Fset.Position(d.Pos).Line], _ = strings.Cut(d.Category, ",")
+			f, _ := kind.Of(r.Pass, d)
+			got[r.Pass.Fset.Position(d.Pos).Line] = f.Class
 		}
 	}
 	want := map[int]string{20: "negligible", 32: "", 40: "", 48: "negligible"}
 	if !maps.Equal(got, want) {
-		t.Errorf("classes by line with -all: got %v, want %v", got, want)
+		t.Errorf("classes by line: got %v, want %v", got, want)
 	}
 }

@@ -14,8 +14,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 )
 
@@ -27,12 +29,12 @@ func (c *checker) reportHoist(par parents, cand *candidate, v *types.Var, stmt, 
 	if lab, ok := par[loop].(*ast.LabeledStmt); ok {
 		outer = lab
 	}
-	diag := analysis.Diagnostic{Pos: cand.expr.Pos(), End: cand.expr.End(), Category: hot.Tier.String()}
+	diag := analysis.Diagnostic{Pos: cand.expr.Pos(), End: cand.expr.End()}
 	name := v.Name()
 	if cand.kind != kindMake {
 		diag.Message = fmt.Sprintf("%s escapes to the heap %s in every iteration; allocate %s once before the loop and reset it in each iteration, which saves 1 allocation per iteration (all but the first)",
 			cand.desc, because, name)
-		c.report(diag, noFixNotMake, hot)
+		c.report(diag, HoistLoop, cand, noFixNotMake, hot)
 		return
 	}
 
@@ -73,7 +75,7 @@ func (c *checker) reportHoist(par parents, cand *candidate, v *types.Var, stmt, 
 			TextEdits: edits,
 		}}
 	}
-	c.report(diag, why, hot)
+	c.report(diag, HoistLoop, cand, why, hot)
 }
 
 // Reasons shared by several kinds of finding for offering no fix.
@@ -82,14 +84,26 @@ const (
 	noFixComments = "gofmt would have to realign the trailing comments of the lines around it"
 )
 
-// report reports diag, its message ended by why no fix is offered (when
-// why is not empty) and by the hot-path tier, in one sentence.
-func (c *checker) report(diag analysis.Diagnostic, why string, hot hotpath.Info) {
+// report reports diag, a finding of kind id about cand, its message
+// ended by why no fix is offered (when why is not empty) and by the
+// hot-path tier, in one sentence.
+func (c *checker) report(diag analysis.Diagnostic, id kind.ID, cand *candidate, why string, hot hotpath.Info) {
+	text := diag.Message
 	if why != "" {
-		diag.Message += "; no automatic fix: " + why
+		text += "; no automatic fix: " + why
 	}
-	diag.Message += tierSuffix(hot)
-	c.pass.Report(diag)
+	f := kind.Fields{Kind: id, Tier: hot.Tier.String(), TierReason: hot.Reason, Text: text}
+	if rec := c.esc.Heap(cand.heapPos); rec != nil {
+		f.Cause, f.Sink, f.Flow = rec.Cause.String(), rec.Sink.String(), rec.Explanation
+	}
+	if size, ok := bycopy.Size(cand.typ, c.pass.TypesSizes); ok && cand.kind != kindMake {
+		f.Size = size
+	} else if cand.kind == kindMake {
+		if es, ok := bycopy.Size(cand.typ.Underlying().(*types.Slice).Elem(), c.pass.TypesSizes); ok {
+			f.Size = es * cand.capacity
+		}
+	}
+	kind.Report(c.pass, diag, f)
 }
 
 // resetStmts returns the statements that reset a reused buffer where it
@@ -202,7 +216,7 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 		return // a nested call would overwrite the field while it is in use
 	}
 	fname := c.fieldName(named, fd.Name.Name, v.Name())
-	diag := analysis.Diagnostic{Pos: cand.expr.Pos(), End: cand.expr.End(), Category: hot.Tier.String()}
+	diag := analysis.Diagnostic{Pos: cand.expr.Pos(), End: cand.expr.End()}
 	fnName := funcname.InPackage(fn)
 	recvType := named.Obj().Name()
 
@@ -213,7 +227,7 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 		}
 		diag.Message = fmt.Sprintf("%s escapes to the heap %s on every call; keep a reusable %s in a field %s of %s and reset it at the start of each call, which %s but makes %s unsafe for concurrent calls on the same receiver",
 			cand.desc, because, what, fname, recvType, saves, fnName)
-		c.report(diag, noFixNotMake, hot)
+		c.report(diag, FieldBuffer, cand, noFixNotMake, hot)
 		return
 	}
 
@@ -257,7 +271,7 @@ func (c *checker) reportField(fd *ast.FuncDecl, cand *candidate, v *types.Var, s
 			c.added[named.Obj()] = append(c.added[named.Obj()], fname)
 		}
 	}
-	c.report(diag, why, hot)
+	c.report(diag, FieldBuffer, cand, why, hot)
 }
 
 // fieldFix builds the edits that add the field and use it, or returns why

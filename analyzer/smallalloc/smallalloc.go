@@ -17,6 +17,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "smallalloc"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/smallalloc",
 	Run:      run,
-	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer, ssaform.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, hotpath.Analyzer, escape.Analyzer, ssaform.Analyzer, kind.Analyzer},
 }
 
 // threshold is the value of the -threshold flag.
@@ -426,14 +427,13 @@ func (c *checker) reportWrite(cand *candidate, hot hotpath.Info) {
 		saves = "saves 1 allocation per iteration"
 	}
 	diag := analysis.Diagnostic{
-		Pos:      conv.Pos(),
-		End:      conv.End(),
-		Category: hot.Tier.String(),
+		Pos: conv.Pos(),
+		End: conv.End(),
 		Message: fmt.Sprintf("%s escapes to the heap %s; call %s.WriteString(%s) instead, which writes the string without copying it and %s",
 			cand.desc, because, x, arg, saves),
 	}
 	if c.inCommentBlock(conv.Pos()) {
-		c.report(diag, noFixComments, hot)
+		c.report(diag, WriteString, cand, noFixComments, hot)
 		return
 	}
 	diag.SuggestedFixes = []analysis.SuggestedFix{{
@@ -443,7 +443,7 @@ func (c *checker) reportWrite(cand *candidate, hot hotpath.Info) {
 			{Pos: conv.Pos(), End: conv.End(), NewText: []byte(arg)},
 		},
 	}}
-	c.report(diag, "", hot)
+	c.report(diag, WriteString, cand, "", hot)
 }
 
 // hasTypeParam reports whether t mentions a type parameter, whose size
@@ -594,4 +594,31 @@ func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
 		return nil
 	}
 	return fn.Origin()
+}
+
+// The kinds of this analyzer's findings.
+const (
+	HoistLoop   kind.ID = "smallalloc/hoist-loop"
+	FieldBuffer kind.ID = "smallalloc/field-buffer"
+	WriteString kind.ID = "smallalloc/write-string"
+)
+
+func init() {
+	kind.Register(
+		kind.Kind{ID: HoistLoop, Title: "a small buffer allocated in every iteration of a loop",
+			Doc: "A small value allocated in a loop body that the compiler moves to the heap, and that does not " +
+				"outlive its iteration, can be allocated once before the loop and reset in each iteration: the loop then " +
+				"allocates once instead of once per iteration.",
+			Scoring: kind.ScoreAlloc, CostNS: 30, Rewrite: true, Mechanical: true, Owns: true},
+		kind.Kind{ID: FieldBuffer, Title: "a small buffer allocated per call and passed to a call that must not keep it",
+			Doc: "A small buffer made on every call of a method and passed to an interface method whose contract " +
+				"forbids keeping it (io.Writer.Write, io.Reader.Read) escapes only because the compiler cannot see the " +
+				"implementation: an array field of the receiver, reused by each call, removes the allocation when the " +
+				"method is not called concurrently on one receiver.",
+			Scoring: kind.ScoreAlloc, CostNS: 30, Rewrite: true, Mechanical: true, Owns: true},
+		kind.Kind{ID: WriteString, Title: "a string converted to []byte to be written",
+			Doc: "w.Write([]byte(s)) copies the string into a new slice that escapes through the interface call; " +
+				"io.StringWriter's WriteString writes the string without the copy.",
+			Scoring: kind.ScoreAlloc, CostNS: 30, Rewrite: true, Mechanical: true, Owns: true},
+	)
 }

@@ -4,9 +4,12 @@
 package suite
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"go/ast"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -19,6 +22,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/inlinebudget"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/optional"
 	"github.com/goadvise/goadvise/analyzer/percall"
 	"github.com/goadvise/goadvise/analyzer/redundantbranch"
@@ -59,33 +63,70 @@ var wrapped = func() []*analysis.Analyzer {
 	return out
 }()
 
-// hideCold returns a, dropping the diagnostics that goadvise check hides
-// by default, which every other driver (go vet, golangci-lint, nogo)
-// would print: those in cold code (category "cold" or "cold,...")
-// unless -hotpath.cold or a's own -cold flag (heapescape's) asks for
-// them, and inherent allocations (category "<tier>,inherent", from
-// byvalue and optional) unless -heapescape.all does, as in check.
-// check's driver asks for all of them (hotpath.SetReportCold): it counts
-// them in its summary and hides them itself.
+// hideCold returns a, reporting what goadvise check shows by default
+// where every other driver (go vet, golangci-lint, nogo) would print all
+// it gets: no findings in cold code (tier "cold") unless -hotpath.cold or
+// a's own -cold flag (heapescape's) asks for them, and of the others
+// only the highest ranked of the package (kind.Weight), at most
+// kind.PerKLOC per 1,000 lines of its files, unless -hotpath.all or a's
+// own -all flag asks for every one. check's driver asks for all of them
+// (hotpath.SetReportCold, hotpath.SetReportAll): it counts, ranks and cuts
+// them itself, across packages.
 func hideCold(a *analysis.Analyzer) *analysis.Analyzer {
 	w := *a
 	w.Run = func(pass *analysis.Pass) (any, error) {
-		all := hotpath.ReportCold()
-		cold := all || flagSet(a, "cold")
-		inherent := all || flagSet(heapescape.Analyzer, "all")
-		if cold && inherent {
+		cold := hotpath.ReportCold() || flagSet(a, "cold")
+		all := hotpath.ReportAll() || flagSet(a, "all")
+		if cold && all {
 			return a.Run(pass)
 		}
+		col, _ := pass.ResultOf[kind.Analyzer].(*kind.Collector)
 		report := pass.Report
+		type weighed struct {
+			d analysis.Diagnostic
+			w float64
+		}
+		var kept []weighed
 		pass.Report = func(d analysis.Diagnostic) {
-			tier, class, _ := strings.Cut(d.Category, ",")
-			if (cold || tier != "cold") && (inherent || class != "inherent") {
+			f, _ := col.Lookup(d)
+			switch {
+			case !cold && f.Tier == "cold":
+			case all:
 				report(d)
+			default:
+				kept = append(kept, weighed{d, kind.Weight(&f)})
 			}
 		}
-		return a.Run(pass)
+		res, err := a.Run(pass)
+		pass.Report = report
+		slices.SortStableFunc(kept, func(x, y weighed) int {
+			return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(x.d.Pos, y.d.Pos))
+		})
+		kept = kept[:min(len(kept), kind.Budget(lines(pass)))]
+		slices.SortStableFunc(kept, func(x, y weighed) int { return cmp.Compare(x.d.Pos, y.d.Pos) })
+		for _, k := range kept {
+			report(k.d)
+		}
+		return res, err
+	}
+	if !slices.Contains(w.Requires, kind.Analyzer) {
+		w.Requires = append(slices.Clip(w.Requires), kind.Analyzer)
 	}
 	return &w
+}
+
+// lines returns the number of lines of the pass's files that goadvise
+// reports on: not generated, not tests.
+func lines(pass *analysis.Pass) int {
+	n := 0
+	for _, f := range pass.Files {
+		tf := pass.Fset.File(f.FileStart)
+		if tf == nil || ast.IsGenerated(f) || strings.HasSuffix(tf.Name(), "_test.go") {
+			continue
+		}
+		n += tf.LineCount()
+	}
+	return n
 }
 
 // flagSet reports whether a has the boolean flag name and it is set.

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 func TestGuard(t *testing.T) {
@@ -105,27 +106,24 @@ func TestNoFacts(t *testing.T) {
 	}
 }
 
-// TestHideCold checks that the suite's analyzers drop what goadvise check
-// hides by default, findings in cold code and inherent allocations, for
-// the drivers that print every diagnostic (go vet, golangci-lint), and
-// report them all when hotpath.SetReportCold asks for them, as check's
-// driver does.
+// TestHideCold checks that the suite's analyzers report what goadvise
+// check shows by default, for the drivers that print every diagnostic
+// (go vet, golangci-lint): no findings in cold code, and of the others
+// the highest ranked of the package, at most kind.PerKLOC per 1,000
+// lines (here one); and all of them when hotpath.SetReportCold and
+// hotpath.SetReportAll ask, as check's driver does.
 func TestHideCold(t *testing.T) {
 	tiers := &analysis.Analyzer{
-		Name: "tiers",
-		Doc:  "reports one finding per tier",
+		Name:     "tiers",
+		Doc:      "reports one finding per tier",
+		Requires: []*analysis.Analyzer{kind.Analyzer},
 		Run: func(pass *analysis.Pass) (any, error) {
+			tier := map[string]string{"Hot": "hot-loop", "Warm": "per-item", "Cold": "cold"}
 			for _, f := range pass.Files {
 				for _, d := range f.Decls {
 					fd := d.(*ast.FuncDecl)
-					switch fd.Name.Name {
-					case "Hot":
-						pass.Report(analysis.Diagnostic{Pos: fd.Pos(), Category: "hot-loop", Message: "hot finding"})
-					case "Cold":
-						pass.Report(analysis.Diagnostic{Pos: fd.Pos(), Category: "cold", Message: "cold finding"})
-					case "Inherent":
-						pass.Report(analysis.Diagnostic{Pos: fd.Pos(), Category: "per-item,inherent", Message: "inherent finding"})
-					}
+					kind.Report(pass, analysis.Diagnostic{Pos: fd.Pos()}, kind.Fields{
+						Kind: testKind, Tier: tier[fd.Name.Name], Text: strings.ToLower(fd.Name.Name) + " finding"})
 				}
 			}
 			return nil, nil
@@ -133,6 +131,14 @@ func TestHideCold(t *testing.T) {
 	}
 	analysistest.Run(t, analysistest.TestData(), hideCold(tiers), "tiers")
 	hotpath.SetReportCold(true)
+	hotpath.SetReportAll(true)
 	defer hotpath.SetReportCold(false)
+	defer hotpath.SetReportAll(false)
 	analysistest.Run(t, analysistest.TestData(), hideCold(tiers), "tiersall")
+}
+
+const testKind kind.ID = "tiers/test"
+
+func init() {
+	kind.Register(kind.Kind{ID: testKind, Title: "a test finding", Doc: "A finding of TestHideCold.", Scoring: kind.ScoreFlat, CostNS: 10, Rewrite: true})
 }

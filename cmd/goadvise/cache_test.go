@@ -35,7 +35,7 @@ func TestFindingsCache(t *testing.T) {
 	cache := t.TempDir()
 	check := func() report.Report {
 		t.Helper()
-		cmd := []string{"check", "-cold", "-format", "json", "-enable", "deepequal", "./..."}
+		cmd := []string{"check", "-all", "-cold", "-format", "json", "-enable", "deepequal", "./..."}
 		stdout, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, cmd...)
 		if code != exitFindings {
 			t.Fatalf("check: exit %d\n%s", code, stderr)
@@ -72,7 +72,7 @@ func TestFindingsCache(t *testing.T) {
 		t.Errorf("after editing high: %d packages cached, want 2", fourth.Stats.Cached)
 	}
 	// A changed flag value is a different analysis: nothing is reused.
-	stdout, _, _ := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "-format", "json", "-enable", "deepequal", "-escape.off", "./...")
+	stdout, _, _ := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "-all", "-format", "json", "-enable", "deepequal", "-escape.off", "./...")
 	var r report.Report
 	json.Unmarshal([]byte(stdout), &r)
 	if r.Stats.Cached != 0 {
@@ -94,7 +94,7 @@ func TestBatches(t *testing.T) {
 	dir := gittest.NewTree(t, manyPackages("example.com/many", 16)) // more than the largest batch
 	run := func(env string, args ...string) report.Report {
 		t.Helper()
-		args = append([]string{"check", "-cold", "-format", "json"}, append(args, "./...")...)
+		args = append([]string{"check", "-all", "-cold", "-format", "json"}, append(args, "./...")...)
 		stdout, stderr, code := runCmdEnv(t, dir, []string{env}, bin, args...)
 		if code != exitFindings {
 			t.Fatalf("check %v: exit %d\n%s", env, code, stderr)
@@ -125,7 +125,7 @@ func TestDamagedCaches(t *testing.T) {
 	cache := t.TempDir()
 	check := func() (report.Report, string) {
 		t.Helper()
-		stdout, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "-format", "json", "./...")
+		stdout, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "-all", "-format", "json", "./...")
 		if code != exitFindings {
 			t.Fatalf("check: exit %d\n%s", code, stderr)
 		}
@@ -188,7 +188,7 @@ func TestCacheClean(t *testing.T) {
 
 	cache := filepath.Join(t.TempDir(), "cache")
 	dir := fixture(t)
-	if _, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "./..."); code != exitFindings {
+	if _, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "check", "-all", "./..."); code != exitFindings {
 		t.Fatalf("check: exit %d\n%s", code, stderr)
 	}
 	if _, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + cache}, bin, "cache", "clean"); code != exitOK {
@@ -225,7 +225,7 @@ func TestConcurrentChecks(t *testing.T) {
 		return outs, errs, codes
 	}
 	for range 2 {
-		outs, errs, codes := both(fixture(t), t.TempDir(), "check", "-format", "json", "./...")
+		outs, errs, codes := both(fixture(t), t.TempDir(), "check", "-all", "-format", "json", "./...")
 		var rs [2]report.Report
 		for i := range rs {
 			if codes[i] != exitFindings {
@@ -241,13 +241,13 @@ func TestConcurrentChecks(t *testing.T) {
 	}
 
 	one := fixture(t)
-	if _, stderr, code := runCmdEnv(t, one, []string{"GOADVISE_CACHE=" + t.TempDir()}, bin, "check", "-fix", "./..."); code == exitError {
+	if _, stderr, code := runCmdEnv(t, one, []string{"GOADVISE_CACHE=" + t.TempDir()}, bin, "check", "-all", "-fix", "./..."); code == exitError {
 		t.Fatalf("check -fix: exit %d\n%s", code, stderr)
 	}
 	want, _ := os.ReadFile(filepath.Join(one, "shop", "shop.go"))
 	for range 3 {
 		dir := fixture(t)
-		_, errs, codes := both(dir, t.TempDir(), "check", "-fix", "./...")
+		_, errs, codes := both(dir, t.TempDir(), "check", "-all", "-fix", "./...")
 		for i := range codes {
 			if codes[i] == exitError {
 				t.Fatalf("concurrent check -fix: exit %d\n%s", codes[i], errs[i])

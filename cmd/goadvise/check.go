@@ -34,10 +34,14 @@ func init() {
 		usage: "check [flags] [packages]",
 		short: "run the analyzers and print ranked findings (the default command)",
 		long: `Check loads the named packages (default ".") and runs goadvise's analyzers
-on them. Findings are printed hottest first.
+on them. Findings are printed by their estimated saving, highest first:
+by a profile's measure with -profile, -heap or -bench, otherwise by what
+one execution of their code costs, how often it runs (its hot-path tier)
+and whether a known rewrite removes it.
 
-Findings in cold code and inherent allocations are not shown but counted
-in the summary: -cold and -heapescape.all show them.
+The default output shows at most 3 findings per 1,000 lines analysed, the
+highest ranked; findings in cold code are not shown either. Both are
+counted in the summary: -all and -cold show them.
 
 The flags not given take their values from the configuration file,
 .goadvise.yaml or goadvise.yaml, in the module's root directory or one
@@ -57,29 +61,27 @@ if a fix was not kept.`,
 
 // checkFlags are the flags of the check command.
 type checkFlags struct {
-	format     string
-	fix        bool
-	diff       bool
-	tests      bool
-	enable     string
-	disable    string
-	top        int
-	output     string
-	profile    string
-	heap       string
-	heapIndex  string
-	all        bool
-	cold       bool // show findings in cold code
-	heapCold   bool // show heapescape's findings in cold code (-heapescape.cold=true)
-	inherent   bool // show inherent allocations (-heapescape.all=true)
-	negligible bool // show branches that save only a compare (-redundantbranch.all=true)
-	minScore   float64
-	verify     verifyFlags
-	cpuprof    string
-	memprof    string
-	whole      bool
-	passes     []string // whole-program passes to run
-	bench      benchFlags
+	format    string
+	fix       bool
+	diff      bool
+	tests     bool
+	enable    string
+	disable   string
+	top       int
+	output    string
+	profile   string
+	heap      string
+	heapIndex string
+	all       bool
+	cold      bool // show findings in cold code
+	heapCold  bool // show heapescape's findings in cold code (-heapescape.cold=true)
+	minScore  float64
+	verify    verifyFlags
+	cpuprof   string
+	memprof   string
+	whole     bool
+	passes    []string // whole-program passes to run
+	bench     benchFlags
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
@@ -114,7 +116,7 @@ func runCheck(args []string) int {
 	fs.StringVar(&cf.profile, "profile", "", "rank findings by the CPU `profiles` given (comma-separated files, directories or URLs)")
 	fs.StringVar(&cf.heap, "heap", "", "also weigh allocation findings by these heap `profiles` (alloc_space/alloc_objects)")
 	fs.StringVar(&cf.heapIndex, "heap_index", "alloc_space", "with heap profiles, rank allocation findings by `alloc_space` or alloc_objects")
-	fs.BoolVar(&cf.all, "all", false, "with -profile, also show findings in code the profile never saw run")
+	fs.BoolVar(&cf.all, "all", false, "show every finding, not only the highest ranked (3 per 1,000 lines); with -profile, also those in code the profile never saw run")
 	fs.BoolVar(&cf.cold, "cold", false, "also show findings in cold code: error paths, init, main outside its loops, set-up, sync.Once bodies, code only tests call")
 	fs.BoolVar(&cf.verify.on, "verify", false, "try the fixes of the top findings in a copy of the module: run the package's tests and benchmarks before and after (with -fix, apply only the fixes that pass and do not regress)")
 	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
@@ -283,39 +285,25 @@ func splitList(s string) []string {
 	return out
 }
 
-// findAll makes heapescape and redundantbranch report what check hides
-// by default (cold code, inherent allocations, negligible branches), so
-// that check can count what it hides. A value the user gave is kept, and
-// decides whether to show them: findAll records in cf whether the user
-// asked to see heapescape's cold findings (-heapescape.cold=true),
-// inherent ones (-heapescape.all=true) and negligible branches
-// (-redundantbranch.all=true).
+// findAll makes heapescape report what check hides by default (cold
+// code), so that check can count what it hides. A value the user gave is
+// kept, and decides whether to show them: findAll records in cf whether
+// the user asked to see heapescape's cold findings (-heapescape.cold=true),
+// and whether -heapescape.all or -redundantbranch.all, which go vet reads
+// as "report every finding", asked for all of them, as -all does.
 func findAll(fs *flag.FlagSet, analyzers []*analysis.Analyzer, cf *checkFlags) {
 	given := make(map[string]bool)
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, a := range analyzers {
-		if a.Name == "redundantbranch" {
-			if f := a.Flags.Lookup("all"); f != nil {
-				if !given[a.Name+".all"] {
-					f.Value.Set("true")
-				} else {
-					cf.negligible = f.Value.String() == "true"
-				}
-			}
-			continue
+		if f := a.Flags.Lookup("all"); f != nil && given[a.Name+".all"] && f.Value.String() == "true" {
+			cf.all = true
 		}
 		if a.Name != "heapescape" {
 			continue
 		}
-		for _, name := range []string{"cold", "all"} {
-			f := a.Flags.Lookup(name)
-			if f == nil {
-				continue // not (yet) a flag of heapescape
-			}
-			if !given[a.Name+"."+name] {
+		if f := a.Flags.Lookup("cold"); f != nil {
+			if !given[a.Name+".cold"] {
 				f.Value.Set("true")
-			} else if name == "all" {
-				cf.inherent = f.Value.String() == "true"
 			} else {
 				cf.heapCold = f.Value.String() == "true"
 			}
@@ -356,8 +344,6 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		All:        cf.all,
 		Cold:       cf.cold,
 		HeapCold:   cf.heapCold,
-		Inherent:   cf.inherent,
-		Negligible: cf.negligible,
 		MinScore:   cf.minScore,
 		NewFromRev: cf.newFromRev,
 		Exclude:    cf.conf.Excluded,

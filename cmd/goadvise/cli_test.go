@@ -143,12 +143,12 @@ func TestSelectChecks(t *testing.T) {
 func TestJSONFlag(t *testing.T) {
 	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-json", "-enable", "deepequal", "./shop")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-all", "-json", "-enable", "deepequal", "./shop")
 	var r report.Report
 	if code != exitFindings || json.Unmarshal([]byte(stdout), &r) != nil || len(r.Findings) == 0 {
 		t.Errorf("check -json: exit %d, stderr %q, output not a JSON report with findings:\n%s", code, stderr, stdout)
 	}
-	if _, stderr, code := runCmd(t, dir, bin, "check", "-json", "-format", "sarif", "./shop"); code != exitError || !strings.Contains(stderr, "cannot be used together") {
+	if _, stderr, code := runCmd(t, dir, bin, "check", "-all", "-json", "-format", "sarif", "./shop"); code != exitError || !strings.Contains(stderr, "cannot be used together") {
 		t.Errorf("check -json -format sarif: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -182,8 +182,8 @@ func TestNewFromRev(t *testing.T) {
 	os.WriteFile(shop, append(data, []byte("\nfunc SameTwice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n")...), 0o644)
 	os.WriteFile(filepath.Join(dir, "shop", "more.go"), []byte("package shop\n\nimport \"reflect\"\n\nfunc SameThrice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n"), 0o644)
 
-	all := checkJSONIn(t, dir, "check", "-json", "-cold", "-enable", "deepequal", "./...")
-	r := checkJSONIn(t, dir, "check", "-json", "-cold", "-enable", "deepequal", "-new-from-rev", "HEAD", "./...")
+	all := checkJSONIn(t, dir, "check", "-all", "-json", "-cold", "-enable", "deepequal", "./...")
+	r := checkJSONIn(t, dir, "check", "-all", "-json", "-cold", "-enable", "deepequal", "-new-from-rev", "HEAD", "./...")
 	var got []string
 	for _, f := range r.Findings {
 		got = append(got, filepath.Base(f.File)+":"+f.Function)
@@ -195,7 +195,7 @@ func TestNewFromRev(t *testing.T) {
 	if r.Stats.Unchanged != len(all.Findings)-2 || r.Stats.NewFromRev != "HEAD" {
 		t.Errorf("-new-from-rev HEAD: stats unchanged %d (of %d findings), rev %q", r.Stats.Unchanged, len(all.Findings), r.Stats.NewFromRev)
 	}
-	if _, stderr, code := runCmd(t, dir, bin, "check", "-new-from-rev", "nosuchrev", "./..."); code != exitError || !strings.Contains(stderr, "nosuchrev") {
+	if _, stderr, code := runCmd(t, dir, bin, "check", "-all", "-new-from-rev", "nosuchrev", "./..."); code != exitError || !strings.Contains(stderr, "nosuchrev") {
 		t.Errorf("-new-from-rev nosuchrev: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -228,7 +228,7 @@ func TestSARIFValidates(t *testing.T) {
 		t.Skip("skipping: " + msg)
 	}
 	dir := fixture(t)
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-format", "sarif", "-sarif.level", "hot-loop=error", "-cold", "-heapescape.all", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-all", "-format", "sarif", "-sarif.level", "hot-loop=error", "-cold", "-heapescape.all", "./...")
 	if code != exitFindings {
 		t.Fatalf("check -format sarif: exit %d\n%s", code, stderr)
 	}

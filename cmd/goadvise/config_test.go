@@ -46,7 +46,7 @@ func TestCheckConfig(t *testing.T) {
 	}
 	writeConf("enable: [deepequal]\nexclude: [svc/internal/gen/**]\nsarif-levels:\n  hot-loop: note\n")
 
-	stdout, stderr, code := runCmd(t, dir, bin, "check", "-cold", "-format", "json", "./...")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-all", "-cold", "-format", "json", "./...")
 	if code != exitFindings {
 		t.Fatalf("check: exit %d, want %d\n%s", code, exitFindings, stderr)
 	}
@@ -63,7 +63,7 @@ func TestCheckConfig(t *testing.T) {
 		}
 	}
 
-	stdout, stderr, code = runCmd(t, dir, bin, "check", "-cold", "-format", "sarif", "./...")
+	stdout, stderr, code = runCmd(t, dir, bin, "check", "-all", "-cold", "-format", "sarif", "./...")
 	if code != exitFindings {
 		t.Fatalf("check -format sarif: exit %d\n%s", code, stderr)
 	}
@@ -107,7 +107,7 @@ func TestCheckConfig(t *testing.T) {
 	}
 
 	writeConf("enable: [deepequal]\nexlude: [svc/internal/gen/**]\n")
-	stdout, stderr, code = runCmd(t, dir, bin, "check", "./...")
+	stdout, stderr, code = runCmd(t, dir, bin, "check", "-all", "./...")
 	wantErr := "goadvise: " + conf + `:2: unknown key "exlude" (known: enable, disable, analyzers, exclude, sarif-levels, new-from-rev)` + "\n"
 	if code != exitError || stdout != "" || stderr != wantErr {
 		t.Errorf("check with a mistyped key: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, stdout, stderr, wantErr)

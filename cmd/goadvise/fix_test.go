@@ -43,14 +43,14 @@ func TestFixAcrossFiles(t *testing.T) {
 	}
 
 	os.Chmod(filepath.Join(elsewhere, "types.go"), 0o444)
-	_, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "smallalloc", "-fix", "./...")
+	_, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-all", "-enable", "smallalloc", "-fix", "./...")
 	if code != exitError || stderr != "goadvise: cannot fix types.go: file is read-only\n" {
 		t.Errorf("-fix with a read-only file: exit %d, stderr:\n%s", code, stderr)
 	}
 	unchanged()
 
 	os.Chmod(filepath.Join(elsewhere, "types.go"), 0o644)
-	if _, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "smallalloc", "-fix", "./..."); code != exitOK {
+	if _, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-all", "-enable", "smallalloc", "-fix", "./..."); code != exitOK {
 		t.Fatalf("-fix: exit %d\n%s", code, stderr)
 	}
 	if fi, err := os.Lstat(filepath.Join(dir, "types.go")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -98,7 +98,7 @@ func SameBytes(a, b []byte) bool {
 	dir := t.TempDir()
 	gittest.WriteFiles(t, dir, files)
 	env := []string{"GOADVISE_CACHE=" + t.TempDir()}
-	stdout, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "deepequal", "./...")
+	stdout, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-all", "-enable", "deepequal", "./...")
 	if code != exitFindings {
 		t.Fatalf("check: exit %d\n%s", code, stderr)
 	}
@@ -107,7 +107,7 @@ func SameBytes(a, b []byte) bool {
 			t.Errorf("the report does not say %q:\n%s", want, stdout)
 		}
 	}
-	_, stderr, code = runCmdEnv(t, dir, env, bin, "check", "-enable", "deepequal", "-fix", "./...")
+	_, stderr, code = runCmdEnv(t, dir, env, bin, "check", "-all", "-enable", "deepequal", "-fix", "./...")
 	if code != exitFindings {
 		t.Errorf("-fix: exit %d, want %d (two findings have no fix)\n%s", code, exitFindings, stderr)
 	}
@@ -178,7 +178,7 @@ func Header(s string) byte {
 	dir := t.TempDir()
 	gittest.WriteFiles(t, dir, files)
 	env := []string{"GOADVISE_CACHE=" + t.TempDir()}
-	_, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-enable", "smallalloc", "-fix", "./...")
+	_, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-all", "-enable", "smallalloc", "-fix", "./...")
 	if code != exitError {
 		t.Errorf("-fix: exit %d, want %d", code, exitError)
 	}

@@ -28,7 +28,7 @@ func TestBenchVerify(t *testing.T) {
 	}
 	line := lineOf(t, filepath.Join(dir, "enc", "enc.go"), "make([]byte, 16)")
 	stdout, stderr, code := runCmdEnv(t, dir, []string{"GOADVISE_CACHE=" + t.TempDir()}, bin,
-		"check", "-bench", "Reader", "-benchtime", "20ms", "-verify", "-verify-count", "3", "-verify-benchtime", "100x", "-format", "json", "-o", out, "./...")
+		"check", "-all", "-bench", "Reader", "-benchtime", "20ms", "-verify", "-verify-count", "3", "-verify-benchtime", "100x", "-format", "json", "-o", out, "./...")
 	if code != verifyKept {
 		t.Fatalf("check -bench -verify: exit %d, want %d\n%s", code, verifyKept, stderr)
 	}

@@ -59,7 +59,7 @@ func TestMixedTrees(t *testing.T) {
 	// The workspace: both modules are analysed; the broken package is
 	// named with its error; generated code is silent; cgo and tagged
 	// packages are analysed.
-	stdout, stderr, code := runCmdEnv(t, root, []string{"GOFLAGS=-mod=", "GOADVISE_CACHE=" + t.TempDir()}, bin, "check", "-cold", "-format", "json", "-enable", "deepequal", "./m1/...", "./m2/...")
+	stdout, stderr, code := runCmdEnv(t, root, []string{"GOFLAGS=-mod=", "GOADVISE_CACHE=" + t.TempDir()}, bin, "check", "-all", "-cold", "-format", "json", "-enable", "deepequal", "./m1/...", "./m2/...")
 	if code != exitError || !strings.Contains(stderr, "package example.com/m1/broken:") || strings.Contains(stderr, "panic") {
 		t.Fatalf("workspace: exit %d, stderr:\n%s", code, stderr)
 	}
@@ -87,13 +87,13 @@ func TestMixedTrees(t *testing.T) {
 	if out, stderr, code := runCmdEnv(t, filepath.Join(root, "vend"), []string{"GOWORK=off"}, "go", "mod", "vendor"); code != 0 {
 		t.Fatalf("go mod vendor: %s%s", out, stderr)
 	}
-	stdout, stderr, code = runCmdEnv(t, filepath.Join(root, "vend"), []string{"GOWORK=off"}, bin, "check", "-enable", "deepequal", "./...")
+	stdout, stderr, code = runCmdEnv(t, filepath.Join(root, "vend"), []string{"GOWORK=off"}, bin, "check", "-all", "-enable", "deepequal", "./...")
 	if code != exitOK || strings.Contains(stdout, "dep.go") {
 		t.Errorf("vendored module: exit %d (want 0, vendor/ not analysed)\n%s%s", code, stdout, stderr)
 	}
 
 	// A module that needs a newer Go: one clear line.
-	_, stderr, code = runCmdEnv(t, filepath.Join(root, "newer"), []string{"GOWORK=off", "GOTOOLCHAIN=local"}, bin, "check", "./...")
+	_, stderr, code = runCmdEnv(t, filepath.Join(root, "newer"), []string{"GOWORK=off", "GOTOOLCHAIN=local"}, bin, "check", "-all", "./...")
 	if code != exitError || !strings.Contains(stderr, "go.mod requires go >= 1.99") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Errorf("newer go line: exit %d, stderr %q; want exit 1 and one line", code, stderr)
 	}

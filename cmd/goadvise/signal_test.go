@@ -28,7 +28,7 @@ func TestFixInterrupt(t *testing.T) {
 	full := t.TempDir()
 	gittest.WriteFiles(t, full, files)
 	begin := time.Now()
-	if _, stderr, code := runCmdEnv(t, full, env, bin, "check", "-enable", "deepequal", "-fix", "./..."); code != exitOK {
+	if _, stderr, code := runCmdEnv(t, full, env, bin, "check", "-all", "-enable", "deepequal", "-fix", "./..."); code != exitOK {
 		t.Fatalf("check -fix: exit %d\n%s", code, stderr)
 	}
 	runTime := time.Since(begin)
@@ -45,7 +45,7 @@ func TestFixInterrupt(t *testing.T) {
 		delay := runTime * time.Duration(i) / 10
 		dir := t.TempDir()
 		gittest.WriteFiles(t, dir, files)
-		cmd := exec.Command(bin, "check", "-enable", "deepequal", "-fix", "./...")
+		cmd := exec.Command(bin, "check", "-all", "-enable", "deepequal", "-fix", "./...")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), env...)
 		var stderr bytes.Buffer
@@ -151,7 +151,7 @@ func startCompiling(t *testing.T, mod string) (cmd *exec.Cmd, tmp string, stderr
 	t.Helper()
 	dir := gittest.NewTree(t, manyPackages(mod, 30))
 	tmp = t.TempDir()
-	cmd = exec.Command(bin, "check", "./...")
+	cmd = exec.Command(bin, "check", "-all", "./...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOADVISE_CACHE="+t.TempDir(), "TMPDIR="+tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -30,7 +30,7 @@ func TestCheckVerify(t *testing.T) {
 	}
 	src := filepath.Join(dir, "rank.go")
 	orig, _ := os.ReadFile(src)
-	args := []string{"check", "-format", "json", "-enable", "deepequal", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "300x", "./..."}
+	args := []string{"check", "-all", "-format", "json", "-enable", "deepequal", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "300x", "./..."}
 	stdout, stderr, code := runCmd(t, dir, bin, args...)
 	if want := "; rejected: changes behaviour (a nil and an empty slice compare equal with it but not with DeepEqual), and no test covers line 30"; code != verifyBroken || !strings.Contains(stdout, want) {
 		t.Fatalf("check -verify with no test of Lookup: exit %d, want %d and %q\n%s%s", code, verifyBroken, want, stdout, stderr)
@@ -60,7 +60,7 @@ func TestCheckVerify(t *testing.T) {
 		t.Fatal("check -verify modified the user's file")
 	}
 
-	_, stderr, code = runCmd(t, dir, bin, "check", "-enable", "deepequal", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "300x", "-fix", "./...")
+	_, stderr, code = runCmd(t, dir, bin, "check", "-all", "-enable", "deepequal", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "300x", "-fix", "./...")
 	if code != exitOK {
 		t.Fatalf("check -fix -verify: exit %d\n%s", code, stderr)
 	}
@@ -84,7 +84,7 @@ func TestVerifyPatch(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS("testdata/fixes")); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code := runCmd(t, dir, bin, "check", "-format", "json", "-verify", "-verify-top", "6", "-verify-count", "3", "-verify-benchtime", "100x", "-o", out, "./...")
+	_, stderr, code := runCmd(t, dir, bin, "check", "-all", "-format", "json", "-verify", "-verify-top", "6", "-verify-count", "3", "-verify-benchtime", "100x", "-o", out, "./...")
 	if code != verifyKept {
 		t.Fatalf("check -verify -o: exit %d, want %d\n%s", code, verifyKept, stderr)
 	}
@@ -224,7 +224,7 @@ func TestVerifyBenchChoice(t *testing.T) {
 	src := filepath.Join(dir, "cover.go")
 	putLine := lineOf(t, src, "make([]byte, 8)")
 	indexLine := lineOf(t, src, "reflect.DeepEqual(key, k)")
-	verify := []string{"check", "-enable", "smallalloc,deepequal", "-verify", "-verify-count", "3", "-verify-benchtime", "100x"}
+	verify := []string{"check", "-all", "-enable", "smallalloc,deepequal", "-verify", "-verify-count", "3", "-verify-benchtime", "100x"}
 
 	stdout, stderr, code := runCmd(t, dir, bin, append(verify, "-format", "json", "-o", out, "./...")...)
 	if code != verifyKept {
@@ -287,7 +287,7 @@ func TestVerifyBenchFlag(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS("testdata/cover")); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, code := runCmd(t, dir, bin, "check", "-enable", "smallalloc,deepequal", "-verify", "-verify-bench", "Sum$", "-verify-count", "3", "-verify-benchtime", "100x", "-o", out, "./...")
+	_, stderr, code := runCmd(t, dir, bin, "check", "-all", "-enable", "smallalloc,deepequal", "-verify", "-verify-bench", "Sum$", "-verify-count", "3", "-verify-benchtime", "100x", "-o", out, "./...")
 	if code != verifyKept {
 		t.Fatalf("check -verify -verify-bench: exit %d\n%s", code, stderr)
 	}
@@ -301,7 +301,7 @@ func TestVerifyBenchFlag(t *testing.T) {
 	if !bytes.Contains(summary, []byte("2 of 2 fixes kept.")) || !bytes.Contains(summary, []byte("Sum-")) || bytes.Contains(summary, []byte("Put-")) {
 		t.Errorf("summary.md: want both fixes kept, measured with BenchmarkSum alone\n%s", summary)
 	}
-	if _, stderr, code := runCmd(t, dir, bin, "check", "-verify", "-verify-bench", "(", "./..."); code != exitError || !strings.Contains(stderr, "-verify-bench") {
+	if _, stderr, code := runCmd(t, dir, bin, "check", "-all", "-verify", "-verify-bench", "(", "./..."); code != exitError || !strings.Contains(stderr, "-verify-bench") {
 		t.Errorf("-verify-bench '(': exit %d, want %d and an error naming the flag\n%s", code, exitError, stderr)
 	}
 }
@@ -320,7 +320,7 @@ func TestVerifyElsewhere(t *testing.T) {
 	}
 	src := filepath.Join(dir, "parse.go")
 	orig, _ := os.ReadFile(src)
-	args := []string{"check", "-format", "json", "-enable", "smallalloc", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "100x", "./..."}
+	args := []string{"check", "-all", "-format", "json", "-enable", "smallalloc", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "100x", "./..."}
 	stdout, stderr, code := runCmd(t, dir, bin, args...)
 	if code != verifyBroken {
 		t.Fatalf("check -verify: exit %d, want %d\n%s", code, verifyBroken, stderr)
@@ -341,7 +341,7 @@ func TestVerifyElsewhere(t *testing.T) {
 	if !v.Regressed {
 		t.Errorf("verification: %+v; want it counted as a regression", v)
 	}
-	_, stderr, code = runCmd(t, dir, bin, append([]string{"check", "-fix"}, args[1:]...)...)
+	_, stderr, code = runCmd(t, dir, bin, append([]string{"check", "-all", "-fix"}, args[1:]...)...)
 	if code != verifyBroken {
 		t.Errorf("check -fix -verify: exit %d, want %d (the fix was rejected)\n%s", code, verifyBroken, stderr)
 	}

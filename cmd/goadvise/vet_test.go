@@ -152,7 +152,7 @@ func TestResolveVetPaths(t *testing.T) {
 func TestVetJSONFixes(t *testing.T) {
 	t.Parallel() // an end-to-end run in its own directory
 	dir := fixture(t)
-	stdout, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-deepequal", "-json", "./...")
+	stdout, stderr, code := runCmd(t, dir, "go", "vet", "-vettool="+bin, "-hotpath.all", "-deepequal", "-json", "./...")
 	if code != 0 {
 		t.Fatalf("go vet -json: exit %d\n%s", code, stderr)
 	}

@@ -13,7 +13,7 @@ func TestCheckWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds SSA for the demo and its dependencies")
 	}
-	stdout, stderr, code := runCmd(t, ".", bin, "check", "-whole", "-enable", "deepequal", "-format", "sarif", "../../testdata/demo/...")
+	stdout, stderr, code := runCmd(t, ".", bin, "check", "-all", "-whole", "-enable", "deepequal", "-format", "sarif", "../../testdata/demo/...")
 	if code != exitFindings {
 		t.Fatalf("check -whole: exit %d\n%s", code, stderr)
 	}

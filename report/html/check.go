@@ -194,9 +194,12 @@ func makeFindingView(f report.Finding, dir string, files *sourceCache, maxScore 
 		v.Function = f.Package + " (package level)"
 		v.Short = funcname.Short(f.Package) + " (package level)"
 	}
-	v.Message, v.Reason = splitReason(f.Message)
+	v.Message, v.Reason = f.Text, f.Tier
+	if f.TierReason != "" {
+		v.Reason += ": " + f.TierReason
+	}
 	for _, r := range f.Related {
-		msg, _ := splitReason(report.RelatedText(f.Message, r.Message))
+		msg := report.RelatedText(f, r)
 		v.Related = append(v.Related, fmt.Sprintf("%s:%d:%d: %s: %s", relPath(dir, r.File), r.Line, r.Column, r.Analyzer, msg))
 	}
 	if f.Samples > 0 {
@@ -222,19 +225,6 @@ func makeFindingView(f report.Finding, dir string, files *sourceCache, maxScore 
 		v.Diff, v.DiffErr = fixDiff(f, dir, files)
 	}
 	return v
-}
-
-// splitReason splits the hot-path reason that analyzers append to their
-// messages in brackets ("... [hot-loop: inside a loop]") from the message.
-func splitReason(msg string) (text, reason string) {
-	if !strings.HasSuffix(msg, "]") {
-		return msg, ""
-	}
-	i := strings.LastIndex(msg, " [")
-	if i < 0 {
-		return msg, ""
-	}
-	return msg[:i], msg[i+2 : len(msg)-1]
 }
 
 // excerpt returns the lines of src around the finding f, with its lines

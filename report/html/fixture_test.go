@@ -129,7 +129,15 @@ func writeFixture(t *testing.T) (*report.Report, string) {
 		f := report.Finding{
 			Rank: i + 1, Analyzer: s.analyzer, File: path, Line: line, Column: col,
 			Function: "example.com/svc/kv." + s.fn, Package: "example.com/svc/kv",
-			Message: s.msg, Tier: s.tier, Fixes: []report.Fix{}, Score: s.score,
+			Message: s.msg, Fixes: []report.Fix{}, Score: s.score,
+		}
+		// The fixture's messages end with their tier and its reason, as
+		// the analyzers' do: the finding's fields carry them apart.
+		f.Tier, f.Text = s.tier, s.msg
+		if i := strings.LastIndex(s.msg, " ["+s.tier); i >= 0 {
+			f.Text = s.msg[:i]
+			f.TierReason = strings.TrimPrefix(strings.TrimSuffix(s.msg[i+2:], "]"), s.tier)
+			f.TierReason = strings.TrimPrefix(f.TierReason, ": ")
 		}
 		if i == 0 {
 			f.Callers = []report.Caller{{Text: "62% of this line's allocations come from (*reader).next via newBuffer (r.go:12)"}}

@@ -277,19 +277,6 @@ func TestNiceCeil(t *testing.T) {
 	}
 }
 
-func TestSplitReason(t *testing.T) {
-	for _, tt := range []struct{ in, text, reason string }{
-		{"use x [hot-loop: inside a loop]", "use x", "hot-loop: inside a loop"},
-		{"use a[i]", "use a[i]", ""},
-		{"plain", "plain", ""},
-	} {
-		text, reason := splitReason(tt.in)
-		if text != tt.text || reason != tt.reason {
-			t.Errorf("splitReason(%q) = %q, %q; want %q, %q", tt.in, text, reason, tt.text, tt.reason)
-		}
-	}
-}
-
 // grepLine returns the lines of s that contain substr, for error messages.
 func grepLine(s, substr string) string {
 	var out []string

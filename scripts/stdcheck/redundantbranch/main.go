@@ -66,7 +66,6 @@ func main() {
 
 	failed := false
 	kinds := make(map[string]int)
-	tiers := make(map[string]int)
 	var lines []string
 	total, withFix, fixOK := 0, 0, 0
 	npkgs, skipped := 0, 0
@@ -87,8 +86,7 @@ func main() {
 		}
 		for _, d := range act.Diagnostics {
 			total++
-			kinds[kind(d.Message)]++
-			tiers[d.Category]++
+			kinds[d.Category]++ // the finding's kind
 			pos := act.Package.Fset.Position(d.Pos)
 			fix := "no fix"
 			if len(d.SuggestedFixes) > 0 {
@@ -125,7 +123,7 @@ func main() {
 		fmt.Printf(", fixes that apply, stay gofmt-clean and type-check: %d", fixOK)
 	}
 	fmt.Println(")")
-	for _, m := range []map[string]int{kinds, tiers} {
+	for _, m := range []map[string]int{kinds} {
 		var keys []string
 		for k := range m {
 			keys = append(keys, k)
@@ -160,21 +158,6 @@ func trimRoot(name string) string {
 		root = "/usr/local/go"
 	}
 	return strings.TrimPrefix(name, root+"/src/")
-}
-
-// kind classifies a finding by its message.
-func kind(msg string) string {
-	switch {
-	case strings.Contains(msg, "the same as the default case"):
-		return "case-default"
-	case strings.HasPrefix(msg, "under "):
-		return "equivalent"
-	case strings.HasPrefix(msg, "cases "):
-		return "case-merge"
-	case strings.Contains(msg, "else if"):
-		return "if-merge"
-	}
-	return "identical"
 }
 
 // checkFix applies fix to the files of pkg and type-checks the result.

@@ -12,14 +12,14 @@ var sinkAny any
 // boxPairs boxes a pair of T per item.
 func boxPairs[T any](xs []T) {
 	for _, x := range xs {
-		sinkAny = pair[T]{x, x} // want `^pair\[T\]\{\.\.\.\} escapes to heap because it is stored in sinkAny; inherent: .* \[hot-loop: inside a loop\]$`
+		sinkAny = pair[T]{x, x} // want `^pair\[T\]\{\.\.\.\} escapes to heap because it is stored in sinkAny; no known rewrite: .* \[hot-loop: inside a loop\]$`
 	}
 }
 
 // newPairs allocates a pair of T per item.
 func newPairs[T any](xs []T) {
 	for _, x := range xs {
-		sinkAny = &pair[T]{x, x} // want `^&pair\[T\]\{\.\.\.\} escapes to heap because it is stored in sinkAny; inherent: it is kept in an interface \[hot-loop: inside a loop\]$`
+		sinkAny = &pair[T]{x, x} // want `^&pair\[T\]\{\.\.\.\} escapes to heap because it is stored in sinkAny; no known rewrite: it is kept in an interface \[hot-loop: inside a loop\]$`
 	}
 }
 
@@ -27,7 +27,7 @@ func newPairs[T any](xs []T) {
 func newTs[T any](xs []T) []*T {
 	var out []*T
 	for _, x := range xs {
-		p := new(T) // want `^new\(T\) escapes to heap because it is appended to a slice that outlives the call; inherent: .*`
+		p := new(T) // want `^new\(T\) escapes to heap because it is appended to a slice that outlives the call; no known rewrite: .*`
 		*p = x
 		out = append(out, p) // want `^append\(out, p\) escapes to heap because append grows it and it is returned; the loop appends exactly len\(xs\) elements: make out with make\(\[\]\*T, 0, len\(xs\)\) before the loop`
 	}
@@ -37,13 +37,13 @@ func newTs[T any](xs []T) []*T {
 // wrap boxes a struct whose sole field is a T.
 func wrap[T any](xs []T) {
 	for _, x := range xs {
-		sinkAny = struct{ v T }{x} // want `^struct\{v T\}\{\.\.\.\} escapes to heap because it is stored in sinkAny; inherent: .*`
+		sinkAny = struct{ v T }{x} // want `^struct\{v T\}\{\.\.\.\} escapes to heap because it is stored in sinkAny; no known rewrite: .*`
 	}
 }
 
 // Instances compiles the functions above for int, inlining them.
 func Instances(xs []int) {
-	boxPairs(xs)  // want `calling boxPairs allocates \(inlined\): pair\[T\]\{\.\.\.\} escapes to heap because it is stored in sinkAny; inherent: the code keeps it; storing it by value would change every use of what holds it \[unknown: exported: how often its callers run it is not known\]`
+	boxPairs(xs)  // want `calling boxPairs allocates \(inlined\): pair\[T\]\{\.\.\.\} escapes to heap because it is stored in sinkAny; no known rewrite: the code keeps it; storing it by value would change every use of what holds it \[unknown: exported: how often its callers run it is not known\]`
 	newPairs(xs)  // want `^calling newPairs allocates \(inlined\): &pair\[T\]\{\.\.\.\} escapes to heap`
 	_ = newTs(xs) // want `^calling newTs allocates \(inlined\): new\(T\) escapes to heap`
 	wrap(xs)      // want `^calling wrap allocates \(inlined\): struct\{v T\}\{\.\.\.\} escapes to heap`

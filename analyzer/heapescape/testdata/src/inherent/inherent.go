@@ -21,7 +21,7 @@ func decode(p []byte) *Msg {
 func All(ps [][]byte) (n int, err error) {
 	for _, p := range ps {
 		if len(p) == 0 {
-			return n, fmt.Errorf("empty payload %d", n) // want `calling fmt.Errorf allocates \(inlined\): &errors.errorString{...} escapes to heap because it is returned; inherent: the allocation is inside the called function \[cold: on an error path\]` `n escapes to heap because it is converted to an interface and passed to fmt.Errorf; inherent: .* \[cold: on an error path\]`
+			return n, fmt.Errorf("empty payload %d", n) // want `calling fmt.Errorf allocates \(inlined\): &errors.errorString{...} escapes to heap because it is returned; no known rewrite: the allocation is inside the called function \[cold: on an error path\]` `n escapes to heap because it is converted to an interface and passed to fmt.Errorf; no known rewrite: .* \[cold: on an error path\]`
 		}
 		n += int(decode(p).Kind)
 	}
@@ -33,7 +33,7 @@ type Config struct{ Name string }
 
 // Load decodes a config: the variable's address is what Unmarshal needs.
 func Load(data []byte) string {
-	var c Config // want `variable c is moved to heap because its address is passed as an interface value to json\.Unmarshal, which lets it escape; inherent: json\.Unmarshal takes it as an interface and needs it \[unknown: exported: how often its callers run it is not known\]`
+	var c Config // want `variable c is moved to heap because its address is passed as an interface value to json\.Unmarshal, which lets it escape; no known rewrite: json\.Unmarshal takes it as an interface and needs it \[unknown: exported: how often its callers run it is not known\]`
 	json.Unmarshal(data, &c)
 	return c.Name
 }
@@ -41,7 +41,7 @@ func Load(data []byte) string {
 // Read passes a buffer of run-time size to an interface method: not a
 // fixed-size field.
 func Read(r io.Reader, n int) int {
-	buf := make([]byte, n) // want `make\(\[\]byte, n\) escapes to heap because it is passed to io.Reader.Read \(an interface method call\), which the compiler cannot see through; inherent: the dynamic call may keep it \[per-item: function Read runs per item\]`
+	buf := make([]byte, n) // want `make\(\[\]byte, n\) escapes to heap because it is passed to io.Reader.Read \(an interface method call\), which the compiler cannot see through; no known rewrite: the dynamic call may keep it \[per-item: function Read runs per item\]`
 	m, _ := r.Read(buf)
 	return m
 }
@@ -51,7 +51,7 @@ func Evens(xs []int) []int {
 	var out []int
 	for _, x := range xs {
 		if x%2 == 0 {
-			out = append(out, x) // want `append\(out, x\) escapes to heap because append grows it and it is returned; inherent: its final size is not known before the appends \[hot-loop: inside a loop\]`
+			out = append(out, x) // want `append\(out, x\) escapes to heap because append grows it and it is returned; no known rewrite: its final size is not known before the appends \[hot-loop: inside a loop\]`
 		}
 	}
 	return out
@@ -63,14 +63,14 @@ type Cache struct{ m map[string]int }
 // Put allocates the map on first use.
 func (c *Cache) Put(k string, v int) {
 	if c.m == nil {
-		c.m = make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because .*; inherent: it is allocated lazily, only when needed \[per-item: method Put runs per item\]`
+		c.m = make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because .*; no known rewrite: it is allocated lazily, only when needed \[per-item: method Put runs per item\]`
 	}
 	c.m[k] = v
 }
 
 // Label formats with fmt per item: avoidable, shown with the tier alone.
 func Label(xs []int) []string {
-	out := make([]string, len(xs)) // want `make\(\[\]string, len\(xs\)\) escapes to heap because .*; inherent: .*`
+	out := make([]string, len(xs)) // want `make\(\[\]string, len\(xs\)\) escapes to heap because .*; no known rewrite: .*`
 	for i, x := range xs {
 		out[i] = fmt.Sprint(x) // want `x escapes to heap because it is converted to an interface and passed to fmt.Sprint; write strconv.Itoa\(x\) instead of fmt.Sprint: .* \[hot-loop: inside a loop\]`
 	}
@@ -92,7 +92,7 @@ type Memo struct{ m map[string]int }
 // Lazy allocates only when the map is missing: inherent, lazily.
 func (c *Memo) Lazy() map[string]int {
 	if c.m == nil {
-		c.m = make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because it is stored in c\.m; inherent: it is allocated lazily, only when needed`
+		c.m = make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because it is stored in c\.m; no known rewrite: it is allocated lazily, only when needed`
 	}
 	return c.m
 }
@@ -103,7 +103,7 @@ func (c *Memo) Lazy() map[string]int {
 func (c *Memo) Shadowed() map[string]int {
 	m := c.m
 	if m == nil {
-		m := make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because it is returned; inherent: the function returns it`
+		m := make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because it is returned; no known rewrite: the function returns it`
 		return m
 	}
 	return m
@@ -113,7 +113,7 @@ func (c *Memo) Shadowed() map[string]int {
 func AlwaysNil(keys []string) map[string]int {
 	var m map[string]int
 	if m == nil {
-		m = make(map[string]int, len(keys)) // want `make\(map\[string\]int, len\(keys\)\) escapes to heap because it is returned; inherent: the function returns it`
+		m = make(map[string]int, len(keys)) // want `make\(map\[string\]int, len\(keys\)\) escapes to heap because it is returned; no known rewrite: the function returns it`
 	}
 	for i, k := range keys {
 		m[k] = i

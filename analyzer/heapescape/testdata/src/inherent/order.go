@@ -8,7 +8,7 @@ import "encoding/binary"
 func PutAll(order binary.ByteOrder, vs []uint32) int {
 	n := 0
 	for _, v := range vs {
-		b := make([]byte, 4) // want `^make\(\[\]byte, 4\) escapes to heap because it is passed to binary\.ByteOrder\.PutUint32 \(an interface method call\), which the compiler cannot see through; inherent: the dynamic call may keep it \[hot-loop: inside a loop\]$`
+		b := make([]byte, 4) // want `^make\(\[\]byte, 4\) escapes to heap because it is passed to binary\.ByteOrder\.PutUint32 \(an interface method call\), which the compiler cannot see through; no known rewrite: the dynamic call may keep it \[hot-loop: inside a loop\]$`
 		order.PutUint32(b, v)
 		n += int(b[0])
 	}

@@ -2,6 +2,6 @@ package tiers
 
 func Hot() {} // want "hot finding"
 
-func Cold() {}
+func Warm() {}
 
-func Inherent() {}
+func Cold() {}

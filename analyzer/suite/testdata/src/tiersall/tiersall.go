@@ -2,6 +2,6 @@ package tiersall
 
 func Hot() {} // want "hot finding"
 
-func Cold() {} // want "cold finding"
+func Warm() {} // want "warm finding"
 
-func Inherent() {} // want "inherent finding"
+func Cold() {} // want "cold finding"

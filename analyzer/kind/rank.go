@@ -1,0 +1,72 @@
+package kind
+
+import "math"
+
+// Without a profile, findings are ranked by an estimate of what fixing
+// each saves: the cost of one execution of the code it names (CostNS)
+// times how often that code runs (its tier), times how likely the
+// finding's advice is to remove the cost. The factors are orders of
+// magnitude, not measurements; a profile or a benchmark replaces them
+// with what was measured (see package report).
+
+// TierWeight returns the relative number of executions of code of a
+// tier per unit of work of the program: code in a loop runs many times
+// per item, per-item code once per item, code of unknown frequency (an
+// exported function nothing in the package calls) somewhere below that,
+// and cold code (error paths, set-up) almost never.
+func TierWeight(tier string) float64 {
+	switch tier {
+	case "hot-loop":
+		return 30
+	case "per-item":
+		return 10
+	case "unknown":
+		return 3
+	}
+	return 0.1
+}
+
+// Odds of the advice removing the cost: a rewrite the analyzer checked
+// applies; a rewrite with something in its way that a person must judge
+// (Fields.Blocked); no known rewrite (the finding shows the compiler's flow, for a
+// person to judge); a cost proven inherent (a function's purpose is the
+// value it returns and callers keep it, or it is kept in a container
+// that outlives the call).
+const (
+	oddsRewrite  = 1
+	oddsBlocked  = 0.5
+	oddsUnknown  = 0.2
+	oddsInherent = 0.02
+)
+
+// Weight returns the estimated saving of fixing a finding with fields f
+// in code of a library, relative to other findings: CostNS times
+// TierWeight times the odds that the advice removes the cost.
+func Weight(f *Fields) float64 {
+	odds := float64(oddsRewrite)
+	switch {
+	case f.Class == "inherent":
+		odds = oddsInherent
+	case !f.Rewrite:
+		odds = oddsUnknown
+	case f.Blocked != "":
+		odds = oddsBlocked
+	}
+	return math.Max(f.CostNS, 1) * TierWeight(f.Tier) * odds
+}
+
+// ProgramWeight scales the weight of a finding in a command's code (see
+// report.IsProgram): its loops often run once per invocation, where a
+// library's code runs in every program that imports it.
+const ProgramWeight = 0.05
+
+// PerKLOC is the density of the default output: at most this many
+// findings per 1,000 lines analysed, the highest weights first. The
+// rest are counted and shown on request.
+const PerKLOC = 3
+
+// Budget returns how many findings the default output shows for lines
+// of code analysed: PerKLOC per 1,000, at least one.
+func Budget(lines int) int {
+	return max(1, int(math.Ceil(PerKLOC*float64(lines)/1000)))
+}
