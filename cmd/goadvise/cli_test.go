@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -155,7 +156,8 @@ func TestJSONFlag(t *testing.T) {
 
 // TestNewFromRev checks that check -new-from-rev reports only the findings
 // on lines changed since a revision: committed since, uncommitted, or in
-// an untracked file.
+// an untracked file; and that a file renamed, with git mv or not, is new
+// only where it was edited.
 func TestNewFromRev(t *testing.T) {
 	t.Parallel() // an end-to-end run in its own directory
 	files := map[string]string{}
@@ -174,12 +176,17 @@ func TestNewFromRev(t *testing.T) {
 	}
 	dir := gittest.NewRepo(t, files)
 	shop := filepath.Join(dir, "shop", "shop.go")
+	store := filepath.Join(dir, "shop", "store.go")
 	data, err := os.ReadFile(shop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One new DeepEqual in the tracked file, one in an untracked file.
-	os.WriteFile(shop, append(data, []byte("\nfunc SameTwice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n")...), 0o644)
+	// The file renamed without git mv, with one new DeepEqual; another in
+	// an untracked file.
+	if err := os.Rename(shop, store); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(store, append(data, []byte("\nfunc SameTwice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n")...), 0o644)
 	os.WriteFile(filepath.Join(dir, "shop", "more.go"), []byte("package shop\n\nimport \"reflect\"\n\nfunc SameThrice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n"), 0o644)
 
 	all := checkJSONIn(t, dir, "check", "-json", "-cold", "-enable", "deepequal", "./...")
@@ -188,7 +195,7 @@ func TestNewFromRev(t *testing.T) {
 	for _, f := range r.Findings {
 		got = append(got, filepath.Base(f.File)+":"+f.Function)
 	}
-	want := "more.go:example.com/fixture/shop.SameThrice shop.go:example.com/fixture/shop.SameTwice"
+	want := "more.go:example.com/fixture/shop.SameThrice store.go:example.com/fixture/shop.SameTwice"
 	if strings.Join(got, " ") != want {
 		t.Errorf("-new-from-rev HEAD: findings %v, want %s", got, want)
 	}
@@ -197,6 +204,15 @@ func TestNewFromRev(t *testing.T) {
 	}
 	if _, stderr, code := runCmd(t, dir, bin, "check", "-new-from-rev", "nosuchrev", "./..."); code != exitError || !strings.Contains(stderr, "nosuchrev") {
 		t.Errorf("-new-from-rev nosuchrev: exit %d, stderr %q", code, stderr)
+	}
+
+	// A rename alone, staged, reports nothing.
+	gittest.Git(t, dir, "reset", "-q", "--hard")
+	gittest.Git(t, dir, "clean", "-q", "-f")
+	gittest.Git(t, dir, "mv", "shop/shop.go", "shop/store.go")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-cold", "-enable", "deepequal", "-new-from-rev", "HEAD", "./...")
+	if want := fmt.Sprintf("no findings in 1 package; %d on lines not changed since HEAD not shown\n", len(all.Findings)-2); code != exitOK || stdout != want {
+		t.Errorf("-new-from-rev HEAD after git mv: exit %d, output %q, stderr %q; want exit 0 and %q", code, stdout, stderr, want)
 	}
 }
 
