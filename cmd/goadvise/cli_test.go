@@ -81,6 +81,14 @@ func TestMistypedFlag(t *testing.T) {
 		{[]string{"check", "-x"}, "check", "flag provided but not defined: -x"},
 		{[]string{"pgo", "check", "-top", "many"}, "pgo check", `invalid value "many" for flag -top: parse error`},
 		{[]string{"check", "-format", "sarif", "-sarif.level", "hot=error"}, "check", `invalid value "hot=error" for flag -sarif.level: unknown tier "hot" (want hot-loop, per-item, unknown, cold)`},
+		// Values handed to go test are checked before any package is
+		// loaded (this directory's would be, and -bench would run its
+		// benchmarks).
+		{[]string{"check", "-bench", ".", "-benchtime", "banana", "./..."}, "check", `invalid value "banana" for flag -benchtime: want a positive duration (100ms, 2s) or number of iterations (100x)`},
+		{[]string{"check", "-bench", ".", "-bench-budget", "0", "./..."}, "check", `invalid value "0" for flag -bench-budget: want a positive duration`},
+		{[]string{"check", "-verify", "-verify-benchtime", "0x", "./..."}, "check", `invalid value "0x" for flag -verify-benchtime: want a positive number of iterations, as in 100x`},
+		{[]string{"check", "-verify", "-verify-count", "0", "./..."}, "check", `invalid value "0" for flag -verify-count: want at least 1`},
+		{[]string{"bench", "-benchtime", "1.5x"}, "bench", `invalid value "1.5x" for flag -benchtime: want a positive number of iterations, as in 100x`},
 	} {
 		stdout, stderr, code := runCmd(t, ".", bin, tc.args...)
 		want := "goadvise " + tc.cmd + ": " + tc.want + "\nrun 'goadvise " + tc.cmd + " -h' for the flags\n"
