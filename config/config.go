@@ -341,8 +341,10 @@ func mapping(file, key string, n *yaml.Node) ([]*yaml.Node, error) {
 // line returns the line of a key of the file, or 0.
 func (c *Config) line(key string) int { return c.lines[key] }
 
-// where names the file and line of a key for an error.
-func (c *Config) where(key string) string {
+// Where names the file and line of a key (as "enable", or "enable.2" for
+// its third element), for an error: "FILE:LINE", or "FILE" if the key
+// is not in the file.
+func (c *Config) Where(key string) string {
 	if l := c.line(key); l > 0 {
 		return fmt.Sprintf("%s:%d", c.Path, l)
 	}
@@ -365,10 +367,10 @@ func (c *Config) Apply(fs *flag.FlagSet, names []string) error {
 			return nil // the command line wins
 		}
 		if fs.Lookup(name) == nil {
-			return fmt.Errorf("%s: goadvise check has no flag -%s", c.where(key), name)
+			return fmt.Errorf("%s: goadvise check has no flag -%s", c.Where(key), name)
 		}
 		if err := fs.Set(name, value); err != nil {
-			return fmt.Errorf("%s: -%s: %v", c.where(key), name, err)
+			return fmt.Errorf("%s: -%s: %v", c.Where(key), name, err)
 		}
 		return nil
 	}
@@ -379,7 +381,7 @@ func (c *Config) Apply(fs *flag.FlagSet, names []string) error {
 		}
 		for i, n := range list {
 			if !slices.Contains(names, n) {
-				return fmt.Errorf("%s: %s: unknown analyzer %q", c.where(key+"."+strconv.Itoa(i)), key, n)
+				return fmt.Errorf("%s: %s: unknown analyzer %q", c.Where(key+"."+strconv.Itoa(i)), key, n)
 			}
 		}
 		if list != nil {
@@ -395,7 +397,7 @@ func (c *Config) Apply(fs *flag.FlagSet, names []string) error {
 	}
 	for _, a := range sortedKeys(c.Analyzers) {
 		if !slices.Contains(names, a) {
-			return fmt.Errorf("%s: %s: unknown analyzer %q", c.where(KeyAnalyzers+"."+a), KeyAnalyzers, a)
+			return fmt.Errorf("%s: %s: unknown analyzer %q", c.Where(KeyAnalyzers+"."+a), KeyAnalyzers, a)
 		}
 		for _, f := range sortedKeys(c.Analyzers[a]) {
 			v := c.Analyzers[a][f]

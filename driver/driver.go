@@ -57,6 +57,10 @@ type Config struct {
 	Negligible bool    // report branches whose removal saves only a compare (-redundantbranch.all=true)
 	MinScore   float64 // with a profile, report only findings scoring at least this
 	NewFromRev string  // report only findings on lines changed since this git revision
+	// NewFromRevSource names where NewFromRev was given, for an error
+	// about it: a configuration file's "FILE:LINE: new-from-rev"; ""
+	// is "-new-from-rev".
+	NewFromRevSource string
 	// Exclude, if set, says which files' findings are dropped (the
 	// configuration file's exclude globs): they are counted, not shown.
 	Exclude func(file string) bool
@@ -72,11 +76,21 @@ type Config struct {
 	Warn func(msg string)
 
 	progress   func(string)
+	repo       *worktree.Repo   // with NewFromRev, the repository holding Dir
+	since      string           // with NewFromRev, the commit it names
 	listing    *load.Listing    // the packages listed with their dependencies, once listed
 	measured   bool             // the profiles are those Bench measured
 	benches    []*measuredBench // what Bench measured, for the findings' per-operation costs
 	benchRuns  int              // test binaries built or run by Bench
 	benchmarks int              // benchmarks Bench measured
+}
+
+// newFromRevSource names where NewFromRev was given.
+func (c *Config) newFromRevSource() string {
+	if c.NewFromRevSource != "" {
+		return c.NewFromRevSource
+	}
+	return "-new-from-rev"
 }
 
 func (c *Config) warn(msg string) {
@@ -116,6 +130,18 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	}
 	if cfg.HeapIndex == "" {
 		cfg.HeapIndex = "alloc_space"
+	}
+	if cfg.NewFromRev != "" {
+		// Resolved before any work, so that a revision that does not
+		// exist is refused at once.
+		repo, err := worktree.Open(ctx, cfg.Dir)
+		if err == nil {
+			cfg.repo = repo
+			cfg.since, err = repo.Resolve(ctx, cfg.NewFromRev)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.newFromRevSource(), err)
+		}
 	}
 	// The findings in cold code are counted and hidden below (Config.Cold
 	// shows them): the analyzers must report them all.
@@ -230,9 +256,9 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	if cfg.NewFromRev != "" {
 		n := len(findings)
 		var err error
-		findings, err = onChangedLines(cfg.Dir, cfg.NewFromRev, findings)
+		findings, err = onChangedLines(cfg.repo, cfg.since, findings)
 		if err != nil {
-			return nil, nil, fmt.Errorf("-new-from-rev: %w", err)
+			return nil, nil, fmt.Errorf("%s: %w", cfg.newFromRevSource(), err)
 		}
 		unchanged = n - len(findings)
 	}
@@ -330,19 +356,10 @@ func byAnalyzer(fs []report.Finding) map[string]int {
 	return m
 }
 
-// onChangedLines keeps the findings whose lines changed since the git
-// revision rev in the repository holding dir: committed since, uncommitted
-// or in untracked files.
-func onChangedLines(dir, rev string, findings []report.Finding) ([]report.Finding, error) {
+// onChangedLines keeps the findings whose lines changed since commit in
+// repo: committed since, uncommitted or in untracked files.
+func onChangedLines(repo *worktree.Repo, commit string, findings []report.Finding) ([]report.Finding, error) {
 	ctx := context.Background()
-	repo, err := worktree.Open(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	commit, err := repo.Resolve(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
 	ch, err := repo.Changes(ctx, commit, "")
 	if err != nil {
 		return nil, err

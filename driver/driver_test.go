@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/pprof/profile"
 
@@ -251,4 +252,33 @@ func logGoCommand(t *testing.T) string {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	return log
+}
+
+// TestNewFromRevFirst checks that a revision that does not exist is
+// refused before any work: no go command runs, no benchmark is measured,
+// and the error names where the revision was given.
+func TestNewFromRevFirst(t *testing.T) {
+	log := logGoCommand(t)
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewRepo(t, manyPackages("example.com/rev", 1))
+	for _, tc := range []struct{ source, want string }{
+		{"", `-new-from-rev: unknown git revision "nosuch"`},
+		{"/m/.goadvise.yaml:3: new-from-rev", `/m/.goadvise.yaml:3: new-from-rev: unknown git revision "nosuch"`},
+	} {
+		progress := 0
+		_, err := Run(context.Background(), Config{
+			Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(),
+			NewFromRev: "nosuch", NewFromRevSource: tc.source,
+			Bench: &BenchConfig{Bench: ".", Budget: time.Minute},
+		}, func(string) { progress++ })
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Run with NewFromRev nosuch from %q: error %v, want %s", tc.source, err, tc.want)
+		}
+		if progress > 0 {
+			t.Errorf("Run with NewFromRev nosuch reported progress %d times before its error", progress)
+		}
+	}
+	if data, err := os.ReadFile(log); err == nil && len(data) > 0 {
+		t.Errorf("go commands ran before the revision was refused:\n%s", data)
+	}
 }

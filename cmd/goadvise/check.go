@@ -83,7 +83,10 @@ type checkFlags struct {
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
-	conf       *config.Config // the configuration file's, applied to the flags
+	// newFromRevSource names the configuration file's line that gave
+	// newFromRev, if it did.
+	newFromRevSource string
+	conf             *config.Config // the configuration file's, applied to the flags
 	// sarifLevels are the SARIF levels by tier (-sarif.level).
 	sarifLevels map[string]string
 }
@@ -142,9 +145,14 @@ func runCheck(args []string) int {
 		return exitUsage
 	}
 	// The configuration file gives the flags not given their values.
+	revGiven := false
+	fs.Visit(func(f *flag.Flag) { revGiven = revGiven || f.Name == "new-from-rev" })
 	if cf.conf, err = applyConfig(fs, all); err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
+	}
+	if !revGiven && cf.conf.NewFromRev != "" {
+		cf.newFromRevSource = cf.conf.Where(config.KeyNewFromRev) + ": " + config.KeyNewFromRev
 	}
 	if *showConfig {
 		return printConfig(fs, all, cf)
@@ -345,26 +353,27 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	}
 	defer lockModule(dir, cf.fix && !cf.diff)()
 	cfg := driver.Config{
-		Dir:        dir,
-		Patterns:   patterns,
-		Analyzers:  analyzers,
-		Passes:     cf.passes,
-		Tests:      cf.tests,
-		Profiles:   splitList(cf.profile),
-		Heap:       splitList(cf.heap),
-		HeapIndex:  cf.heapIndex,
-		All:        cf.all,
-		Cold:       cf.cold,
-		HeapCold:   cf.heapCold,
-		Inherent:   cf.inherent,
-		Negligible: cf.negligible,
-		MinScore:   cf.minScore,
-		NewFromRev: cf.newFromRev,
-		Exclude:    cf.conf.Excluded,
-		Top:        cf.top,
-		Bench:      cf.bench.config(),
-		Version:    version(),
-		Warn:       func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
+		Dir:              dir,
+		Patterns:         patterns,
+		Analyzers:        analyzers,
+		Passes:           cf.passes,
+		Tests:            cf.tests,
+		Profiles:         splitList(cf.profile),
+		Heap:             splitList(cf.heap),
+		HeapIndex:        cf.heapIndex,
+		All:              cf.all,
+		Cold:             cf.cold,
+		HeapCold:         cf.heapCold,
+		Inherent:         cf.inherent,
+		Negligible:       cf.negligible,
+		MinScore:         cf.minScore,
+		NewFromRev:       cf.newFromRev,
+		NewFromRevSource: cf.newFromRevSource,
+		Exclude:          cf.conf.Excluded,
+		Top:              cf.top,
+		Bench:            cf.bench.config(),
+		Version:          version(),
+		Warn:             func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}
 	// Ctrl-C stops the analysis; the go commands it runs are interrupted
 	// too, and remove their work directories, as the driver removes its

@@ -213,6 +213,14 @@ func TestNewFromRev(t *testing.T) {
 	if _, stderr, code := runCmd(t, dir, bin, "check", "-new-from-rev", "nosuchrev", "./..."); code != exitError || !strings.Contains(stderr, "nosuchrev") {
 		t.Errorf("-new-from-rev nosuchrev: exit %d, stderr %q", code, stderr)
 	}
+	// From the configuration file, the error names its line.
+	conf := filepath.Join(dir, ".goadvise.yaml")
+	os.WriteFile(conf, []byte("# CI\nnew-from-rev: nosuchrev\n"), 0o644)
+	want = "goadvise: " + conf + `:2: new-from-rev: unknown git revision "nosuchrev" in ` + dir + "\n"
+	if _, stderr, code := runCmd(t, dir, bin, "check", "./..."); code != exitError || stderr != want {
+		t.Errorf("new-from-rev: nosuchrev in %s: exit %d, stderr %q; want exit 1 and %q", conf, code, stderr, want)
+	}
+	os.Remove(conf)
 
 	// A rename alone, staged, reports nothing.
 	gittest.Git(t, dir, "reset", "-q", "--hard")
