@@ -21,8 +21,10 @@ import (
 
 // TestRankHides checks what rank hides without a profile, and counts:
 // findings in test files (unless Tests), inherent allocations (unless
-// Inherent), cold code (unless Cold; heapescape's with HeapCold), each
-// once, and the cut of Top after ranking, hottest first.
+// Inherent), negligible branches (unless Negligible), cold code (unless
+// Cold; heapescape's with HeapCold), and findings in excluded files, each
+// once, for the first reason that hides it (exclusion last), and the cut
+// of Top after ranking, hottest first.
 func TestRankHides(t *testing.T) {
 	findings := func() []report.Finding {
 		return []report.Finding{
@@ -33,8 +35,10 @@ func TestRankHides(t *testing.T) {
 			{Analyzer: "deepequal", File: "/m/a_test.go", Line: 5, Tier: "hot-loop"},
 			{Analyzer: "smallalloc", File: "/m/a.go", Line: 6, Tier: "per-item"},
 			{Analyzer: "deepequal", File: "/m/a.go", Line: 7, Tier: "hot-loop"},
+			{Analyzer: "redundantbranch", File: "/m/a.go", Line: 8, Tier: "hot-loop", Class: "negligible"},
 		}
 	}
+	excludeA := func(file string) bool { return file == "/m/a.go" }
 	lines := func(r *report.Report) []int {
 		var out []int
 		for _, f := range r.Findings {
@@ -43,17 +47,20 @@ func TestRankHides(t *testing.T) {
 		return out
 	}
 	for _, tc := range []struct {
-		name                string
-		cfg                 Config
-		want                []int
-		total, cold, inhert int
+		name                          string
+		cfg                           Config
+		want                          []int
+		total, cold, inhert, excluded int
 	}{
-		{"default", Config{}, []int{7, 6}, 2, 2, 2},
-		{"tests", Config{Tests: true}, []int{7, 5, 6}, 3, 2, 2},
-		{"cold", Config{Cold: true}, []int{7, 6, 1, 2}, 4, 0, 2},
-		{"heapescape cold", Config{HeapCold: true}, []int{7, 6, 2}, 3, 1, 2},
-		{"inherent", Config{Inherent: true}, []int{7, 3, 6}, 3, 3, 0},
-		{"top", Config{Top: 1}, []int{7}, 2, 2, 2},
+		{"default", Config{}, []int{7, 6}, 2, 2, 2, 0},
+		{"tests", Config{Tests: true}, []int{7, 5, 6}, 3, 2, 2, 0},
+		{"cold", Config{Cold: true}, []int{7, 6, 1, 2}, 4, 0, 2, 0},
+		{"heapescape cold", Config{HeapCold: true}, []int{7, 6, 2}, 3, 1, 2, 0},
+		{"inherent", Config{Inherent: true}, []int{7, 3, 6}, 3, 3, 0, 0},
+		{"top", Config{Top: 1}, []int{7}, 2, 2, 2, 0},
+		// Excluded counts only what the exclusion alone hides.
+		{"exclude", Config{Exclude: excludeA}, nil, 0, 2, 2, 2},
+		{"exclude, cold", Config{Exclude: excludeA, Cold: true, Tests: true}, []int{5}, 1, 0, 2, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ranked, err := rank(&tc.cfg, findings(), nil, &analysisResult{})
@@ -67,9 +74,18 @@ func TestRankHides(t *testing.T) {
 				t.Errorf("lines reported = %v, want %v", got, tc.want)
 			}
 			s := r.Stats
-			if s.Total != tc.total || s.Findings != len(tc.want) || s.HiddenCold != tc.cold || s.HiddenInherent != tc.inhert || s.Ranking != "static" {
-				t.Errorf("stats: total %d, findings %d, cold %d, inherent %d, ranking %s; want %d, %d, %d, %d, static",
-					s.Total, s.Findings, s.HiddenCold, s.HiddenInherent, s.Ranking, tc.total, len(tc.want), tc.cold, tc.inhert)
+			if s.Total != tc.total || s.Findings != len(tc.want) || s.HiddenCold != tc.cold || s.HiddenInherent != tc.inhert || s.Excluded != tc.excluded || s.Ranking != "static" {
+				t.Errorf("stats: total %d, findings %d, cold %d, inherent %d, excluded %d, ranking %s; want %d, %d, %d, %d, %d, static",
+					s.Total, s.Findings, s.HiddenCold, s.HiddenInherent, s.Excluded, s.Ranking, tc.total, len(tc.want), tc.cold, tc.inhert, tc.excluded)
+			}
+			// Each finding is counted once: shown (before Top) or for
+			// one reason.
+			found := len(findings())
+			if !tc.cfg.Tests {
+				found-- // a_test.go's
+			}
+			if n := s.Total + s.HiddenCold + s.HiddenInherent + s.HiddenNegligible + s.Excluded; n != found || s.HiddenNegligible != 1 {
+				t.Errorf("stats count %d findings (%d negligible), want each of the %d once (1 negligible)", n, s.HiddenNegligible, found)
 			}
 		})
 	}
@@ -214,12 +230,14 @@ func TestRankProfileEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings := []report.Finding{
-		{Analyzer: "redundantbranch", File: "p.go", Line: 6, Tier: "cold", Class: "inherent", Function: "example.com/m.Hot", Package: "example.com/m"},
-		{Analyzer: "redundantbranch", File: "/m/q.go", Line: 6, Tier: "cold", Function: "example.com/m.Cold", Package: "example.com/m"},
-		{Analyzer: "redundantbranch", File: "/m/q.go", Line: 9, Tier: "per-item", Class: "inherent", Function: "example.com/m.Cold", Package: "example.com/m"},
+	findings := func() []report.Finding {
+		return []report.Finding{
+			{Analyzer: "redundantbranch", File: "p.go", Line: 6, Tier: "cold", Class: "inherent", Function: "example.com/m.Hot", Package: "example.com/m"},
+			{Analyzer: "redundantbranch", File: "/m/q.go", Line: 6, Tier: "cold", Function: "example.com/m.Cold", Package: "example.com/m"},
+			{Analyzer: "redundantbranch", File: "/m/q.go", Line: 9, Tier: "per-item", Class: "inherent", Function: "example.com/m.Cold", Package: "example.com/m"},
+		}
 	}
-	r, _, err := rank(&Config{}, findings, hot, &analysisResult{module: "example.com/m"})
+	r, _, err := rank(&Config{}, findings(), hot, &analysisResult{module: "example.com/m"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,6 +250,16 @@ func TestRankProfileEvidence(t *testing.T) {
 	p := r.Stats.Profile
 	if p == nil || len(p.Inside) != 2 || p.Inside[0].Findings+p.Inside[1].Findings != 1 {
 		t.Errorf("the module's hottest functions: %+v; want Hot (1 finding) and Warm (none)", p)
+	}
+
+	// Excluded, the measured finding is counted as excluded (it would be
+	// shown), the others for the reasons that hide them.
+	r, _, err = rank(&Config{Exclude: func(string) bool { return true }}, findings(), hot, &analysisResult{module: "example.com/m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Stats; len(r.Findings) != 0 || s.Excluded != 1 || s.HiddenInherent != 1 || s.Hidden != 1 {
+		t.Errorf("all excluded: %d shown, %d excluded, %d inherent, %d never sampled; want 0, 1, 1, 1", len(r.Findings), s.Excluded, s.HiddenInherent, s.Hidden)
 	}
 }
 
