@@ -146,16 +146,7 @@ func Parse(file string, data []byte) (*Config, error) {
 	c := &Config{Path: abs, lines: make(map[string]int)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		// "yaml: line 3: mapping values are not allowed in this context"
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		if rest, ok := strings.CutPrefix(msg, "line "); ok {
-			if n, m, ok := strings.Cut(rest, ": "); ok {
-				if _, err := strconv.Atoi(n); err == nil {
-					return nil, fmt.Errorf("%s:%s: %s", file, n, m)
-				}
-			}
-		}
-		return nil, fmt.Errorf("%s: %s", file, strings.ReplaceAll(msg, "\n", "; "))
+		return nil, syntaxError(file, data, err)
 	}
 	if len(doc.Content) == 0 {
 		return c, nil // an empty file
@@ -183,12 +174,12 @@ func Parse(file string, data []byte) (*Config, error) {
 		c.lines[k.Value] = k.Line
 		switch k.Value {
 		case KeyEnable, KeyDisable, KeyExclude:
-			list, err := stringList(file, k.Value, v)
+			list, lines, err := stringList(file, k.Value, v)
 			if err != nil {
 				return nil, err
 			}
-			for j, n := range v.Content {
-				c.lines[k.Value+"."+strconv.Itoa(j)] = n.Line
+			for j, l := range lines {
+				c.lines[k.Value+"."+strconv.Itoa(j)] = l
 			}
 			switch k.Value {
 			case KeyEnable:
@@ -198,7 +189,7 @@ func Parse(file string, data []byte) (*Config, error) {
 			default:
 				for j, p := range list {
 					if err := checkGlob(p); err != nil {
-						return nil, errorf(v.Content[j], "exclude %q: %v", p, err)
+						return nil, fmt.Errorf("%s:%d: exclude %q: %v", file, lines[j], p, err)
 					}
 				}
 				c.Exclude = list
@@ -251,26 +242,80 @@ func Parse(file string, data []byte) (*Config, error) {
 	return c, nil
 }
 
-// stringList decodes a list of strings, or a single string.
-func stringList(file, key string, n *yaml.Node) ([]string, error) {
+// stringList decodes a list of strings, or a single string, and returns
+// them with their lines.
+func stringList(file, key string, n *yaml.Node) ([]string, []int, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag == "!!null" {
-			return nil, nil
+			return nil, nil, nil
 		}
 		n = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}}
 	case yaml.SequenceNode:
 	default:
-		return nil, fmt.Errorf("%s:%d: %s: want a list of strings", file, n.Line, key)
+		return nil, nil, fmt.Errorf("%s:%d: %s: want a list of strings", file, n.Line, key)
 	}
 	var out []string
+	var lines []int
 	for _, e := range n.Content {
 		if e.Kind != yaml.ScalarNode || e.Value == "" {
-			return nil, fmt.Errorf("%s:%d: %s: want a list of strings", file, e.Line, key)
+			return nil, nil, fmt.Errorf("%s:%d: %s: want a list of strings", file, e.Line, key)
+		}
+		if tag := e.ShortTag(); tag != "!!str" {
+			// enable: 5, exclude: [2024]: a string only when quoted.
+			return nil, nil, fmt.Errorf("%s:%d: %s: want a list of strings, not %s (%s); quote a string that YAML reads as another type", file, e.Line, key, e.Value, strings.TrimPrefix(tag, "!!"))
 		}
 		out = append(out, e.Value)
+		lines = append(lines, e.Line)
 	}
-	return out, nil
+	return out, lines, nil
+}
+
+// syntaxError returns the error of a file that the YAML parser refused
+// with err, as "file:line: problem". The parser's message names the line
+// of the construct it was reading, which is not always the problem's: a
+// tab that breaks the indentation of a list is reported on the line of the
+// item before, and a problem on the first line is reported with no line.
+// The line given is the first, from the message's on, after which the
+// file cut short is refused with the same problem: where the parser
+// stopped.
+func syntaxError(file string, data []byte, err error) error {
+	from, problem := yamlProblem(err)
+	line := from
+	if len(data) <= 1<<20 { // else parsing every prefix costs too much: keep the message's line
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		for k := max(from, 1); k <= len(lines); k++ {
+			var doc yaml.Node
+			if err := yaml.Unmarshal(bytes.Join(lines[:k], nil), &doc); err != nil {
+				if _, p := yamlProblem(err); p == problem {
+					line = k
+					if indent := len(lines[k-1]) - len(bytes.TrimLeft(lines[k-1], " \t")); bytes.IndexByte(lines[k-1][:indent], '\t') >= 0 {
+						problem += " (YAML indents with spaces, not tabs)"
+					}
+					break
+				}
+			}
+		}
+	}
+	if line == 0 {
+		return fmt.Errorf("%s: %s", file, problem)
+	}
+	return fmt.Errorf("%s:%d: %s", file, line, problem)
+}
+
+// yamlProblem splits an error of yaml.Unmarshal, "yaml: line 3: found
+// character that cannot start any token", into the line it names (0 for
+// none) and the problem, on one line.
+func yamlProblem(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, p, ok := strings.Cut(rest, ": "); ok {
+			if line, err := strconv.Atoi(n); err == nil {
+				return line, strings.ReplaceAll(p, "\n", "; ")
+			}
+		}
+	}
+	return 0, strings.ReplaceAll(msg, "\n", "; ")
 }
 
 // mapping returns the keys and values of a mapping node, alternating, or
@@ -296,8 +341,10 @@ func mapping(file, key string, n *yaml.Node) ([]*yaml.Node, error) {
 // line returns the line of a key of the file, or 0.
 func (c *Config) line(key string) int { return c.lines[key] }
 
-// where names the file and line of a key for an error.
-func (c *Config) where(key string) string {
+// Where names the file and line of a key (as "enable", or "enable.2" for
+// its third element), for an error: "FILE:LINE", or "FILE" if the key
+// is not in the file.
+func (c *Config) Where(key string) string {
 	if l := c.line(key); l > 0 {
 		return fmt.Sprintf("%s:%d", c.Path, l)
 	}
@@ -320,10 +367,10 @@ func (c *Config) Apply(fs *flag.FlagSet, names []string) error {
 			return nil // the command line wins
 		}
 		if fs.Lookup(name) == nil {
-			return fmt.Errorf("%s: goadvise check has no flag -%s", c.where(key), name)
+			return fmt.Errorf("%s: goadvise check has no flag -%s", c.Where(key), name)
 		}
 		if err := fs.Set(name, value); err != nil {
-			return fmt.Errorf("%s: -%s: %v", c.where(key), name, err)
+			return fmt.Errorf("%s: -%s: %v", c.Where(key), name, err)
 		}
 		return nil
 	}
@@ -334,7 +381,7 @@ func (c *Config) Apply(fs *flag.FlagSet, names []string) error {
 		}
 		for i, n := range list {
 			if !slices.Contains(names, n) {
-				return fmt.Errorf("%s: %s: unknown analyzer %q", c.where(key+"."+strconv.Itoa(i)), key, n)
+				return fmt.Errorf("%s: %s: unknown analyzer %q", c.Where(key+"."+strconv.Itoa(i)), key, n)
 			}
 		}
 		if list != nil {
@@ -350,7 +397,7 @@ func (c *Config) Apply(fs *flag.FlagSet, names []string) error {
 	}
 	for _, a := range sortedKeys(c.Analyzers) {
 		if !slices.Contains(names, a) {
-			return fmt.Errorf("%s: %s: unknown analyzer %q", c.where(KeyAnalyzers+"."+a), KeyAnalyzers, a)
+			return fmt.Errorf("%s: %s: unknown analyzer %q", c.Where(KeyAnalyzers+"."+a), KeyAnalyzers, a)
 		}
 		for _, f := range sortedKeys(c.Analyzers[a]) {
 			v := c.Analyzers[a][f]

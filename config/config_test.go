@@ -73,7 +73,18 @@ func TestParseErrors(t *testing.T) {
 		{"enable: {deepequal: true}\n", `/m/.goadvise.yaml:1: enable: want a list of strings`},
 		{"- deepequal\n", `/m/.goadvise.yaml:1: want a mapping of keys (enable, disable, analyzers, exclude, sarif-levels, new-from-rev)`},
 		{"enable: [deepequal\n", `/m/.goadvise.yaml:1: did not find expected ',' or ']'`},
-		{"enable: [a]\n\tdisable: [b]\n", `/m/.goadvise.yaml:2: found character that cannot start any token`},
+		// Tabs: the line is the tab's, also on the first line and where the
+		// parser names the line before.
+		{"enable: [a]\n\tdisable: [b]\n", `/m/.goadvise.yaml:2: found character that cannot start any token (YAML indents with spaces, not tabs)`},
+		{"\tenable: [heapescape]\n", `/m/.goadvise.yaml:1: found character that cannot start any token (YAML indents with spaces, not tabs)`},
+		{"exclude:\n  - a\n\t- b\n", `/m/.goadvise.yaml:3: found a tab character that violates indentation (YAML indents with spaces, not tabs)`},
+		{"# tabs\nanalyzers:\n\theapescape:\n\t\tall: true\n", `/m/.goadvise.yaml:3: found character that cannot start any token (YAML indents with spaces, not tabs)`},
+		{"sarif-levels:\n    hot-loop: error\n\tcold: none\n", `/m/.goadvise.yaml:3: found a tab character that violates indentation (YAML indents with spaces, not tabs)`},
+		{"enable: 'deepequal\n\n", `/m/.goadvise.yaml:3: found unexpected end of stream`},
+		// Wrong types.
+		{"enable: 5\n", `/m/.goadvise.yaml:1: enable: want a list of strings, not 5 (int); quote a string that YAML reads as another type`},
+		{"disable:\n  - heapescape\n  - true\n", `/m/.goadvise.yaml:3: disable: want a list of strings, not true (bool); quote a string that YAML reads as another type`},
+		{"exclude: [gen, 2024]\n", `/m/.goadvise.yaml:1: exclude: want a list of strings, not 2024 (int); quote a string that YAML reads as another type`},
 	} {
 		_, err := Parse("/m/.goadvise.yaml", []byte(tc.data))
 		if err == nil || err.Error() != tc.want {
@@ -252,6 +263,7 @@ func TestApply(t *testing.T) {
 
 	for _, tc := range []struct{ data, want string }{
 		{"enable: [deepequal, deepequl]\n", `/m/.goadvise.yaml:1: enable: unknown analyzer "deepequl"`},
+		{"# one name\nenable: deepequl\n", `/m/.goadvise.yaml:2: enable: unknown analyzer "deepequl"`},
 		{"disable:\n  - heapescape\n  - smallaloc\n", `/m/.goadvise.yaml:3: disable: unknown analyzer "smallaloc"`},
 		{"analyzers:\n  heapescap:\n    all: true\n", `/m/.goadvise.yaml:2: analyzers: unknown analyzer "heapescap"`},
 		{"analyzers:\n  heapescape:\n    al: true\n", `/m/.goadvise.yaml:3: analyzers: analyzer heapescape has no flag "al" for goadvise check`},

@@ -60,6 +60,10 @@ type Config struct {
 	HeapCold   bool    // report heapescape's findings in cold code (-heapescape.cold=true)
 	MinScore   float64 // with a profile, report only findings scoring at least this
 	NewFromRev string  // report only findings on lines changed since this git revision
+	// NewFromRevSource names where NewFromRev was given, for an error
+	// about it: a configuration file's "FILE:LINE: new-from-rev"; ""
+	// is "-new-from-rev".
+	NewFromRevSource string
 	// Exclude, if set, says which files' findings are dropped (the
 	// configuration file's exclude globs): they are counted, not shown.
 	Exclude func(file string) bool
@@ -75,11 +79,21 @@ type Config struct {
 	Warn func(msg string)
 
 	progress   func(string)
+	repo       *worktree.Repo   // with NewFromRev, the repository holding Dir
+	since      string           // with NewFromRev, the commit it names
 	listing    *load.Listing    // the packages listed with their dependencies, once listed
 	measured   bool             // the profiles are those Bench measured
 	benches    []*measuredBench // what Bench measured, for the findings' per-operation costs
 	benchRuns  int              // test binaries built or run by Bench
 	benchmarks int              // benchmarks Bench measured
+}
+
+// newFromRevSource names where NewFromRev was given.
+func (c *Config) newFromRevSource() string {
+	if c.NewFromRevSource != "" {
+		return c.NewFromRevSource
+	}
+	return "-new-from-rev"
 }
 
 func (c *Config) warn(msg string) {
@@ -119,6 +133,18 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 	}
 	if cfg.HeapIndex == "" {
 		cfg.HeapIndex = "alloc_space"
+	}
+	if cfg.NewFromRev != "" {
+		// Resolved before any work, so that a revision that does not
+		// exist is refused at once.
+		repo, err := worktree.Open(ctx, cfg.Dir)
+		if err == nil {
+			cfg.repo = repo
+			cfg.since, err = repo.Resolve(ctx, cfg.NewFromRev)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg.newFromRevSource(), err)
+		}
 	}
 	// The findings in cold code are counted and hidden below (Config.Cold
 	// shows them): the analyzers must report them all.
@@ -215,37 +241,46 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// What the module's own benchmarks measured at each line: a line
 	// whose allocations they counted ran, even with no CPU sample.
 	benchCosts(findings, cfg.benches, ar.module)
-	// Findings in excluded files are dropped, after Merge so that each
-	// cost counts once.
-	excluded := 0
+	// Findings in excluded files are set apart, after Merge so that each
+	// cost counts once, and before scoring so that they take no share of
+	// a cost from the others.
+	var excludedFs []report.Finding
 	if cfg.Exclude != nil {
-		n := len(findings)
-		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return cfg.Exclude(f.File) })
-		excluded = n - len(findings)
+		findings = slices.DeleteFunc(findings, func(f report.Finding) bool {
+			if cfg.Exclude(f.File) {
+				excludedFs = append(excludedFs, f)
+				return true
+			}
+			return false
+		})
 	}
 	// Hide, and count, what the user did not ask to see: each finding
-	// once, for the first reason that applies.
-	hide := func(drop func(report.Finding) bool) int {
-		n := len(findings)
-		findings = slices.DeleteFunc(findings, drop)
-		return n - len(findings)
+	// once, for the first reason that applies. A finding in an excluded
+	// file that another reason hides is counted for that reason: what is
+	// counted as excluded is what the file's exclusion alone hides.
+	var hidden, unchanged, hiddenCold int
+	hide := func(fs *[]report.Finding, n *int, drop func(report.Finding) bool) {
+		before := len(*fs)
+		*fs = slices.DeleteFunc(*fs, drop)
+		*n += before - len(*fs)
 	}
-	unchanged := 0
 	if cfg.NewFromRev != "" {
-		n := len(findings)
-		var err error
-		findings, err = onChangedLines(cfg.Dir, cfg.NewFromRev, findings)
+		changed, err := changedLines(cfg.repo, cfg.since)
 		if err != nil {
-			return nil, nil, fmt.Errorf("-new-from-rev: %w", err)
+			return nil, nil, fmt.Errorf("%s: %w", cfg.newFromRevSource(), err)
 		}
-		unchanged = n - len(findings)
+		hide(&findings, &unchanged, func(f report.Finding) bool { return !changed(f) })
+		hide(&excludedFs, &unchanged, func(f report.Finding) bool { return !changed(f) })
 	}
-	var hiddenCold int
-	ranking, hidden := "static", 0
+	ranking := "static"
 	var profStats *report.ProfileStats
 	if hot != nil {
 		ranking = "profile"
-		report.Score(findings, hot, report.ScoreOptions{GCFactor: -1, Module: ar.module, HeapIndex: cfg.HeapIndex})
+		opts := report.ScoreOptions{GCFactor: -1, Module: ar.module, HeapIndex: cfg.HeapIndex}
+		report.Score(findings, hot, opts)
+		if len(excludedFs) > 0 {
+			report.Score(excludedFs, hot, opts) // on their own: whether the profile measured them
+		}
 	}
 	// A profile is evidence: a finding it charges a measurable share
 	// (report.MinSamples samples or more) is shown whatever its tier, with
@@ -256,14 +291,17 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// the program's whole work: what none of them runs keeps its static
 	// tier, shown after what they measured.
 	partial := hot != nil && hot.Partial()
-	if hot != nil && !partial && !cfg.All {
-		hidden = hide(func(f report.Finding) bool { return !f.Sampled })
+	for _, fs := range []*[]report.Finding{&findings, &excludedFs} {
+		if hot != nil && !partial && !cfg.All {
+			hide(fs, &hidden, func(f report.Finding) bool { return !f.Sampled })
+		}
+		if !cfg.Cold {
+			hide(fs, &hiddenCold, func(f report.Finding) bool {
+				return f.Tier == "cold" && (hot == nil || partial || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold) && !measured(f)
+			})
+		}
 	}
-	if !cfg.Cold {
-		hiddenCold = hide(func(f report.Finding) bool {
-			return f.Tier == "cold" && (hot == nil || partial || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold) && !measured(f)
-		})
-	}
+	excluded := len(excludedFs)
 	if hot != nil {
 		if cfg.MinScore > 0 {
 			findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return f.Score < cfg.MinScore })
@@ -339,20 +377,10 @@ func byAnalyzer(fs []report.Finding) map[string]int {
 	return m
 }
 
-// onChangedLines keeps the findings whose lines changed since the git
-// revision rev in the repository holding dir: committed since, uncommitted
-// or in untracked files.
-func onChangedLines(dir, rev string, findings []report.Finding) ([]report.Finding, error) {
-	ctx := context.Background()
-	repo, err := worktree.Open(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	commit, err := repo.Resolve(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	ch, err := repo.Changes(ctx, commit, "")
+// changedLines returns whether a finding is on lines changed since commit
+// in repo: committed since, uncommitted or in untracked files.
+func changedLines(repo *worktree.Repo, commit string) (func(report.Finding) bool, error) {
+	ch, err := repo.Changes(context.Background(), commit, "")
 	if err != nil {
 		return nil, err
 	}
@@ -360,19 +388,19 @@ func onChangedLines(dir, rev string, findings []report.Finding) ([]report.Findin
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(findings, func(f report.Finding) bool {
+	return func(f report.Finding) bool {
 		file, err := filepath.EvalSymlinks(f.File)
 		if err != nil {
 			file = f.File
 		}
 		rel, err := filepath.Rel(top, file)
 		if err != nil || strings.HasPrefix(rel, "..") {
-			return true // outside the repository: not changed in it
+			return false // outside the repository: not changed in it
 		}
 		rel = filepath.ToSlash(rel)
 		end := max(f.EndLine, f.Line)
-		return !ch.Added[rel] && !worktree.Touches(ch.New[rel], f.Line, end)
-	}), nil
+		return ch.Added[rel] || worktree.Touches(ch.New[rel], f.Line, end)
+	}, nil
 }
 
 // loadProfiles reads the CPU and heap profiles. It refuses a profile of

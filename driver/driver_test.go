@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/pprof/profile"
 
@@ -21,13 +22,14 @@ import (
 
 // TestRankHides checks what rank hides without a profile, and counts:
 // findings in test files (unless Tests), cold code (unless Cold;
-// heapescape's with HeapCold), each once; nothing for its class; and the
-// cut of the default output to kind.PerKLOC findings per 1,000 lines, or
-// of Top, after ranking by estimated saving.
+// heapescape's with HeapCold), and findings in excluded files, each once,
+// for the first reason that hides it (exclusion last); nothing for its
+// class; and the cut of the default output to kind.PerKLOC findings per
+// 1,000 lines, or of Top, after ranking by estimated saving.
 func TestRankHides(t *testing.T) {
 	mk := func(analyzer, file string, line int, tier string, ns float64, class string) report.Finding {
 		f := report.Finding{Analyzer: analyzer, File: file, Line: line}
-		f.Tier, f.CostNS, f.Class, f.Rewrite = tier, ns, class, class == ""
+		f.Tier, f.CostNS, f.Class, f.Rewrite = tier, ns, class, class != "inherent"
 		return f
 	}
 	findings := func() []report.Finding {
@@ -39,8 +41,10 @@ func TestRankHides(t *testing.T) {
 			mk("deepequal", "/m/a_test.go", 5, "hot-loop", 300, ""),
 			mk("smallalloc", "/m/a.go", 6, "per-item", 30, ""),
 			mk("deepequal", "/m/a.go", 7, "hot-loop", 300, ""),
+			mk("redundantbranch", "/m/a.go", 8, "hot-loop", 1, "negligible"),
 		}
 	}
+	excludeA := func(file string) bool { return file == "/m/a.go" }
 	lines := func(r *report.Report) []int {
 		var out []int
 		for _, f := range r.Findings {
@@ -49,19 +53,22 @@ func TestRankHides(t *testing.T) {
 		return out
 	}
 	for _, tc := range []struct {
-		name                  string
-		cfg                   Config
-		loc                   int
-		want                  []int
-		total, cold, belowCut int
+		name                            string
+		cfg                             Config
+		loc                             int
+		want                            []int
+		total, cold, belowCut, excluded int
 	}{
-		{"default", Config{}, 10000, []int{7, 6, 3}, 3, 3, 0},
-		{"tests", Config{Tests: true}, 10000, []int{7, 5, 6, 3}, 4, 3, 0},
-		{"cold", Config{Cold: true}, 10000, []int{7, 6, 1, 3, 2, 4}, 6, 0, 0},
-		{"heapescape cold", Config{HeapCold: true}, 10000, []int{7, 6, 3, 2, 4}, 5, 1, 0},
-		{"density", Config{}, 400, []int{7, 6}, 2, 3, 1},
-		{"all", Config{All: true}, 400, []int{7, 6, 3}, 3, 3, 0},
-		{"top", Config{Top: 1}, 10000, []int{7}, 3, 3, 0},
+		{"default", Config{}, 10000, []int{7, 6, 8, 3}, 4, 3, 0, 0},
+		{"tests", Config{Tests: true}, 10000, []int{7, 5, 6, 8, 3}, 5, 3, 0, 0},
+		{"cold", Config{Cold: true}, 10000, []int{7, 6, 8, 1, 3, 2, 4}, 7, 0, 0, 0},
+		{"heapescape cold", Config{HeapCold: true}, 10000, []int{7, 6, 8, 3, 2, 4}, 6, 1, 0, 0},
+		{"density", Config{}, 400, []int{7, 6}, 2, 3, 2, 0},
+		{"all", Config{All: true}, 400, []int{7, 6, 8, 3}, 4, 3, 0, 0},
+		{"top", Config{Top: 1}, 10000, []int{7}, 4, 3, 0, 0},
+		// Excluded counts only what the exclusion alone hides.
+		{"exclude", Config{Exclude: excludeA}, 10000, nil, 0, 3, 0, 4},
+		{"exclude, cold", Config{Exclude: excludeA, Cold: true, Tests: true}, 10000, []int{5}, 1, 0, 0, 7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ranked, err := rank(&tc.cfg, findings(), nil, &analysisResult{lines: tc.loc})
@@ -75,9 +82,18 @@ func TestRankHides(t *testing.T) {
 				t.Errorf("lines reported = %v, want %v", got, tc.want)
 			}
 			s := r.Stats
-			if s.Total != tc.total || s.Findings != len(tc.want) || s.HiddenCold != tc.cold || s.BelowCut != tc.belowCut || s.Ranking != "static" {
-				t.Errorf("stats: total %d, findings %d, cold %d, below the cut %d, ranking %s; want %d, %d, %d, %d, static",
-					s.Total, s.Findings, s.HiddenCold, s.BelowCut, s.Ranking, tc.total, len(tc.want), tc.cold, tc.belowCut)
+			if s.Total != tc.total || s.Findings != len(tc.want) || s.HiddenCold != tc.cold || s.BelowCut != tc.belowCut || s.Excluded != tc.excluded || s.Ranking != "static" {
+				t.Errorf("stats: total %d, findings %d, cold %d, below the cut %d, excluded %d, ranking %s; want %d, %d, %d, %d, %d, static",
+					s.Total, s.Findings, s.HiddenCold, s.BelowCut, s.Excluded, s.Ranking, tc.total, len(tc.want), tc.cold, tc.belowCut, tc.excluded)
+			}
+			// Each finding is counted once: shown (before Top), ranked
+			// below the cut, or hidden for one reason.
+			found := len(findings())
+			if !tc.cfg.Tests {
+				found-- // a_test.go's
+			}
+			if n := s.Total + s.BelowCut + s.HiddenCold + s.Excluded; n != found {
+				t.Errorf("stats count %d findings, want each of the %d once", n, found)
 			}
 		})
 	}
@@ -227,12 +243,14 @@ func TestRankProfileEvidence(t *testing.T) {
 		f.Tier, f.Class, f.Scoring = tier, class, kind.ScoreFlat
 		return f
 	}
-	findings := []report.Finding{
-		mk("p.go", 6, "cold", "inherent", "example.com/m.Hot"),
-		mk("/m/q.go", 6, "cold", "", "example.com/m.Cold"),
-		mk("/m/q.go", 9, "per-item", "inherent", "example.com/m.Cold"),
+	findings := func() []report.Finding {
+		return []report.Finding{
+			mk("p.go", 6, "cold", "inherent", "example.com/m.Hot"),
+			mk("/m/q.go", 6, "cold", "", "example.com/m.Cold"),
+			mk("/m/q.go", 9, "per-item", "inherent", "example.com/m.Cold"),
+		}
 	}
-	r, _, err := rank(&Config{}, findings, hot, &analysisResult{module: "example.com/m", lines: 1000})
+	r, _, err := rank(&Config{}, findings(), hot, &analysisResult{module: "example.com/m", lines: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +263,16 @@ func TestRankProfileEvidence(t *testing.T) {
 	p := r.Stats.Profile
 	if p == nil || len(p.Inside) != 2 || p.Inside[0].Findings+p.Inside[1].Findings != 1 {
 		t.Errorf("the module's hottest functions: %+v; want Hot (1 finding) and Warm (none)", p)
+	}
+
+	// Excluded, the measured finding is counted as excluded (it would be
+	// shown), the others for the reasons that hide them.
+	r, _, err = rank(&Config{Exclude: func(string) bool { return true }}, findings(), hot, &analysisResult{module: "example.com/m", lines: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Stats; len(r.Findings) != 0 || s.Excluded != 1 || s.Hidden != 2 {
+		t.Errorf("all excluded: %d shown, %d excluded, %d never sampled; want 0, 1, 2", len(r.Findings), s.Excluded, s.Hidden)
 	}
 }
 
@@ -265,4 +293,33 @@ func logGoCommand(t *testing.T) string {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	return log
+}
+
+// TestNewFromRevFirst checks that a revision that does not exist is
+// refused before any work: no go command runs, no benchmark is measured,
+// and the error names where the revision was given.
+func TestNewFromRevFirst(t *testing.T) {
+	log := logGoCommand(t)
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewRepo(t, manyPackages("example.com/rev", 1))
+	for _, tc := range []struct{ source, want string }{
+		{"", `-new-from-rev: unknown git revision "nosuch"`},
+		{"/m/.goadvise.yaml:3: new-from-rev", `/m/.goadvise.yaml:3: new-from-rev: unknown git revision "nosuch"`},
+	} {
+		progress := 0
+		_, err := Run(context.Background(), Config{
+			Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(),
+			NewFromRev: "nosuch", NewFromRevSource: tc.source,
+			Bench: &BenchConfig{Bench: ".", Budget: time.Minute},
+		}, func(string) { progress++ })
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("Run with NewFromRev nosuch from %q: error %v, want %s", tc.source, err, tc.want)
+		}
+		if progress > 0 {
+			t.Errorf("Run with NewFromRev nosuch reported progress %d times before its error", progress)
+		}
+	}
+	if data, err := os.ReadFile(log); err == nil && len(data) > 0 {
+		t.Errorf("go commands ran before the revision was refused:\n%s", data)
+	}
 }

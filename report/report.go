@@ -141,7 +141,8 @@ type Stats struct {
 	NewFromRev string `json:"new_from_rev,omitempty"`
 
 	// Excluded counts the findings in files the configuration file's
-	// exclude globs name, dropped.
+	// exclude globs name, dropped, that no other reason hides: each
+	// finding not shown is counted once, exclusion last.
 	Excluded int `json:"excluded,omitempty"`
 }
 

@@ -250,6 +250,12 @@ func checkoutEnv() []string {
 // run runs git with args in dir and environment env (nil for the
 // process's) and returns its trimmed standard output.
 func run(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	out, err := runRaw(ctx, dir, env, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// runRaw is run without the trimming of the output.
+func runRaw(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -258,11 +264,11 @@ func run(ctx context.Context, dir string, env []string, args ...string) (string,
 	out, err := cmd.Output()
 	if err != nil {
 		if msg := gitMessage(stderr.String()); msg != "" {
-			return "", fmt.Errorf("git %s: %s", subcommand(args), msg)
+			return nil, fmt.Errorf("git %s: %s", subcommand(args), msg)
 		}
-		return "", fmt.Errorf("git %s: %w", subcommand(args), err)
+		return nil, fmt.Errorf("git %s: %w", subcommand(args), err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return out, nil
 }
 
 // subcommand returns the git subcommand in args, skipping "-c name=value"

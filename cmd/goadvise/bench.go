@@ -51,7 +51,7 @@ func runBench(args []string) int {
 	fs.StringVar(&opts.Head, "head", "", "head git revision (default: the working tree)")
 	fs.StringVar(&opts.Bench, "bench", ".", "run only benchmarks matching this regular expression")
 	fs.IntVar(&opts.Count, "count", bench.DefaultCount, "number of rounds (samples per benchmark and version)")
-	fs.StringVar(&opts.Benchtime, "benchtime", "", "run each benchmark for this duration or NNNx iterations")
+	benchtimeVar(fs, &opts.Benchtime, "benchtime", "", "run each benchmark for this `duration` or NNNx iterations")
 	fs.StringVar(&opts.CPU, "cpu", "", "comma-separated GOMAXPROCS values")
 	fs.StringVar(&opts.PGO, "pgo", "", "profile FILE: compare -pgo=off with -pgo=FILE on the same code; off: build both with -pgo=off")
 	fs.StringVar(&opts.BasePGO, "base-pgo", "", "-pgo build flag for the base (off, auto or a profile)")

@@ -50,7 +50,7 @@ configuration in effect.
 
 Exit status: 0 no findings, 3 findings reported (findings not shown do
 not count), 1 bad input, load failure or tool error, 2 a flag check does
-not define (or one after the packages). With -fix, 0 when every finding
+not define (or one after the packages), or a value a flag refuses. With -fix, 0 when every finding
 was fixed. With -verify: 0 every measured fix kept, 1 a fix broke the
 tests, regressed or was rejected, 2 the verification could not be done;
 with -fix -verify, the kept fixes are applied and the status is -verify's
@@ -85,7 +85,10 @@ type checkFlags struct {
 	// newFromRev keeps only findings on lines changed since this git
 	// revision (with the uncommitted and untracked changes).
 	newFromRev string
-	conf       *config.Config // the configuration file's, applied to the flags
+	// newFromRevSource names the configuration file's line that gave
+	// newFromRev, if it did.
+	newFromRevSource string
+	conf             *config.Config // the configuration file's, applied to the flags
 	// sarifLevels are the SARIF levels by tier (-sarif.level).
 	sarifLevels map[string]string
 }
@@ -119,9 +122,9 @@ func runCheck(args []string) int {
 	fs.BoolVar(&cf.all, "all", false, "show every finding, not only the highest ranked (3 per 1,000 lines); with -profile, also those in code the profile never saw run")
 	fs.BoolVar(&cf.cold, "cold", false, "also show findings in cold code: error paths, init, main outside its loops, set-up, sync.Once bodies, code only tests call")
 	fs.BoolVar(&cf.verify.on, "verify", false, "try the fixes of the top findings in a copy of the module: run the package's tests and benchmarks before and after (with -fix, apply only the fixes that pass and do not regress)")
-	fs.IntVar(&cf.verify.top, "verify-top", 5, "with -verify, how many of the top findings with a fix to try")
-	fs.IntVar(&cf.verify.count, "verify-count", 6, "with -verify, benchmark rounds per version")
-	fs.StringVar(&cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks (default the go test default)")
+	minIntVar(fs, &cf.verify.top, "verify-top", 5, 1, "with -verify, how many of the top findings with a fix to try, `N` at least 1")
+	minIntVar(fs, &cf.verify.count, "verify-count", 6, 1, "with -verify, benchmark rounds per version, `N` at least 1")
+	benchtimeVar(fs, &cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks: a `duration` or Nx iterations (default the go test default)")
 	fs.StringVar(&cf.verify.bench, "verify-bench", "", "with -verify, the benchmarks to run for every fix, a `regexp` as for go test -bench (default: for each fix, the package's benchmarks that execute the finding's line, found by running each once with coverage, or else those that execute its function; a fix neither is executed by is not measured)")
 	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): builds SSA and a call graph of the module, reading its dependencies from export data")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
@@ -144,9 +147,14 @@ func runCheck(args []string) int {
 		return exitUsage
 	}
 	// The configuration file gives the flags not given their values.
+	revGiven := false
+	fs.Visit(func(f *flag.Flag) { revGiven = revGiven || f.Name == "new-from-rev" })
 	if cf.conf, err = applyConfig(fs, all); err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
+	}
+	if !revGiven && cf.conf.NewFromRev != "" {
+		cf.newFromRevSource = cf.conf.Where(config.KeyNewFromRev) + ": " + config.KeyNewFromRev
 	}
 	if *showConfig {
 		return printConfig(fs, all, cf)
@@ -333,24 +341,25 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	}
 	defer lockModule(dir, cf.fix && !cf.diff)()
 	cfg := driver.Config{
-		Dir:        dir,
-		Patterns:   patterns,
-		Analyzers:  analyzers,
-		Passes:     cf.passes,
-		Tests:      cf.tests,
-		Profiles:   splitList(cf.profile),
-		Heap:       splitList(cf.heap),
-		HeapIndex:  cf.heapIndex,
-		All:        cf.all,
-		Cold:       cf.cold,
-		HeapCold:   cf.heapCold,
-		MinScore:   cf.minScore,
-		NewFromRev: cf.newFromRev,
-		Exclude:    cf.conf.Excluded,
-		Top:        cf.top,
-		Bench:      cf.bench.config(),
-		Version:    version(),
-		Warn:       func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
+		Dir:              dir,
+		Patterns:         patterns,
+		Analyzers:        analyzers,
+		Passes:           cf.passes,
+		Tests:            cf.tests,
+		Profiles:         splitList(cf.profile),
+		Heap:             splitList(cf.heap),
+		HeapIndex:        cf.heapIndex,
+		All:              cf.all,
+		Cold:             cf.cold,
+		HeapCold:         cf.heapCold,
+		MinScore:         cf.minScore,
+		NewFromRev:       cf.newFromRev,
+		NewFromRevSource: cf.newFromRevSource,
+		Exclude:          cf.conf.Excluded,
+		Top:              cf.top,
+		Bench:            cf.bench.config(),
+		Version:          version(),
+		Warn:             func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}
 	// Ctrl-C stops the analysis; the go commands it runs are interrupted
 	// too, and remove their work directories, as the driver removes its

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,6 +81,14 @@ func TestMistypedFlag(t *testing.T) {
 		{[]string{"check", "-x"}, "check", "flag provided but not defined: -x"},
 		{[]string{"pgo", "check", "-top", "many"}, "pgo check", `invalid value "many" for flag -top: parse error`},
 		{[]string{"check", "-format", "sarif", "-sarif.level", "hot=error"}, "check", `invalid value "hot=error" for flag -sarif.level: unknown tier "hot" (want hot-loop, per-item, unknown, cold)`},
+		// Values handed to go test are checked before any package is
+		// loaded (this directory's would be, and -bench would run its
+		// benchmarks).
+		{[]string{"check", "-bench", ".", "-benchtime", "banana", "./..."}, "check", `invalid value "banana" for flag -benchtime: want a positive duration (100ms, 2s) or number of iterations (100x)`},
+		{[]string{"check", "-bench", ".", "-bench-budget", "0", "./..."}, "check", `invalid value "0" for flag -bench-budget: want a positive duration`},
+		{[]string{"check", "-verify", "-verify-benchtime", "0x", "./..."}, "check", `invalid value "0x" for flag -verify-benchtime: want a positive number of iterations, as in 100x`},
+		{[]string{"check", "-verify", "-verify-count", "0", "./..."}, "check", `invalid value "0" for flag -verify-count: want at least 1`},
+		{[]string{"bench", "-benchtime", "1.5x"}, "bench", `invalid value "1.5x" for flag -benchtime: want a positive number of iterations, as in 100x`},
 	} {
 		stdout, stderr, code := runCmd(t, ".", bin, tc.args...)
 		want := "goadvise " + tc.cmd + ": " + tc.want + "\nrun 'goadvise " + tc.cmd + " -h' for the flags\n"
@@ -155,7 +164,8 @@ func TestJSONFlag(t *testing.T) {
 
 // TestNewFromRev checks that check -new-from-rev reports only the findings
 // on lines changed since a revision: committed since, uncommitted, or in
-// an untracked file.
+// an untracked file; and that a file renamed, with git mv or not, is new
+// only where it was edited.
 func TestNewFromRev(t *testing.T) {
 	t.Parallel() // an end-to-end run in its own directory
 	files := map[string]string{}
@@ -174,12 +184,17 @@ func TestNewFromRev(t *testing.T) {
 	}
 	dir := gittest.NewRepo(t, files)
 	shop := filepath.Join(dir, "shop", "shop.go")
+	store := filepath.Join(dir, "shop", "store.go")
 	data, err := os.ReadFile(shop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One new DeepEqual in the tracked file, one in an untracked file.
-	os.WriteFile(shop, append(data, []byte("\nfunc SameTwice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n")...), 0o644)
+	// The file renamed without git mv, with one new DeepEqual; another in
+	// an untracked file.
+	if err := os.Rename(shop, store); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(store, append(data, []byte("\nfunc SameTwice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n")...), 0o644)
 	os.WriteFile(filepath.Join(dir, "shop", "more.go"), []byte("package shop\n\nimport \"reflect\"\n\nfunc SameThrice(a, b Order) bool { return reflect.DeepEqual(a.Items, b.Items) }\n"), 0o644)
 
 	all := checkJSONIn(t, dir, "check", "-all", "-json", "-cold", "-enable", "deepequal", "./...")
@@ -188,7 +203,7 @@ func TestNewFromRev(t *testing.T) {
 	for _, f := range r.Findings {
 		got = append(got, filepath.Base(f.File)+":"+f.Function)
 	}
-	want := "more.go:example.com/fixture/shop.SameThrice shop.go:example.com/fixture/shop.SameTwice"
+	want := "more.go:example.com/fixture/shop.SameThrice store.go:example.com/fixture/shop.SameTwice"
 	if strings.Join(got, " ") != want {
 		t.Errorf("-new-from-rev HEAD: findings %v, want %s", got, want)
 	}
@@ -197,6 +212,23 @@ func TestNewFromRev(t *testing.T) {
 	}
 	if _, stderr, code := runCmd(t, dir, bin, "check", "-all", "-new-from-rev", "nosuchrev", "./..."); code != exitError || !strings.Contains(stderr, "nosuchrev") {
 		t.Errorf("-new-from-rev nosuchrev: exit %d, stderr %q", code, stderr)
+	}
+	// From the configuration file, the error names its line.
+	conf := filepath.Join(dir, ".goadvise.yaml")
+	os.WriteFile(conf, []byte("# CI\nnew-from-rev: nosuchrev\n"), 0o644)
+	want = "goadvise: " + conf + `:2: new-from-rev: unknown git revision "nosuchrev" in ` + dir + "\n"
+	if _, stderr, code := runCmd(t, dir, bin, "check", "./..."); code != exitError || stderr != want {
+		t.Errorf("new-from-rev: nosuchrev in %s: exit %d, stderr %q; want exit 1 and %q", conf, code, stderr, want)
+	}
+	os.Remove(conf)
+
+	// A rename alone, staged, reports nothing.
+	gittest.Git(t, dir, "reset", "-q", "--hard")
+	gittest.Git(t, dir, "clean", "-q", "-f")
+	gittest.Git(t, dir, "mv", "shop/shop.go", "shop/store.go")
+	stdout, stderr, code := runCmd(t, dir, bin, "check", "-cold", "-enable", "deepequal", "-new-from-rev", "HEAD", "./...")
+	if want := fmt.Sprintf("no findings in 1 package; %d on lines not changed since HEAD not shown\n", len(all.Findings)-2); code != exitOK || stdout != want {
+		t.Errorf("-new-from-rev HEAD after git mv: exit %d, output %q, stderr %q; want exit 0 and %q", code, stdout, stderr, want)
 	}
 }
 

@@ -52,7 +52,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Profile, "profile", "", "the CPU profile `file` (default: default.pgo of the first main package)")
 	fs.StringVar(&opts.Bench, "bench", "", "also compare the benchmarks matching this `regexp` with and without the profile")
 	fs.IntVar(&opts.Count, "count", bench.DefaultCount, "benchmark rounds (with -bench)")
-	fs.StringVar(&opts.Benchtime, "benchtime", "", "benchmark `duration` or NNNx (with -bench)")
+	benchtimeVar(fs, &opts.Benchtime, "benchtime", "", "benchmark `duration` or NNNx (with -bench)")
 	fs.IntVar(&opts.Cost.Runs, "runs", 3, "measured builds of each kind and variant")
 	fs.BoolVar(&opts.Cost.Clean, "clean", false, "also measure clean builds with an empty build cache (slow: the standard library is compiled, with the profile too)")
 	fs.IntVar(&opts.Cost.CleanRuns, "clean-runs", 1, "number of clean builds of each variant (with -clean)")

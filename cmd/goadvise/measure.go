@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"regexp"
@@ -21,20 +20,17 @@ type benchFlags struct {
 
 func registerBenchFlags(fs *flag.FlagSet, bf *benchFlags) {
 	fs.StringVar(&bf.bench, "bench", "", "rank by the CPU and heap profiles of the packages' own benchmarks matching this `regexp` (as for go test -bench), measured in a copy of the module and cached")
-	fs.StringVar(&bf.benchtime, "benchtime", bench.DefaultProfileBenchtime, "with -bench, the -benchtime of each benchmark's CPU-profiled run")
-	fs.DurationVar(&bf.budget, "bench-budget", bench.DefaultBudget, "with -bench, the most `time` to spend running benchmarks; those not done by then are skipped")
+	benchtimeVar(fs, &bf.benchtime, "benchtime", bench.DefaultProfileBenchtime, "with -bench, the -benchtime of each benchmark's CPU-profiled run: a `duration` or Nx iterations, as go test takes it")
+	positiveDurationVar(fs, &bf.budget, "bench-budget", bench.DefaultBudget, "with -bench, the most `time` to spend running benchmarks; those not done by then are skipped")
 }
 
-// check validates the flags.
+// check validates the flags that their parsing does not.
 func (bf *benchFlags) check() error {
 	if bf.bench == "" {
 		return nil
 	}
 	if _, err := regexp.Compile(bf.bench); err != nil {
 		return fmt.Errorf("-bench: %v", err)
-	}
-	if bf.budget <= 0 {
-		return errors.New("-bench-budget must be positive")
 	}
 	return nil
 }
