@@ -149,9 +149,9 @@ type cachedProfile struct {
 // allocations do not depend on timing.
 //
 // A benchmark that fails, exits without PASS (os.Exit) or is still
-// running when the budget is spent is skipped, and the others are kept.
-// Profile returns an error only when the module cannot be copied or the
-// context is cancelled.
+// running when the budget is spent is skipped, with the reason, and the
+// others are kept. Profile returns an error only when the module cannot
+// be copied or the context is cancelled.
 func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err error) {
 	if opts.Bench == "" {
 		opts.Bench = "."
@@ -180,9 +180,18 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 	}
 
 	// The packages measured before are taken from the cache.
-	var todo []ProfilePackage
+	type pkgRun struct {
+		ProfilePackage
+		key   string
+		bin   *testBinary
+		names []string
+		res   cachedProfile
+		timed bool // the budget stopped one of its benchmarks
+	}
+	var runs []*pkgRun
 	for _, p := range opts.Packages {
-		if k := key(p); k != "" {
+		k := key(p)
+		if k != "" {
 			if data, ok := profileCache.Get(k); ok {
 				var c cachedProfile
 				if json.Unmarshal(data, &c) == nil {
@@ -196,9 +205,9 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 				}
 			}
 		}
-		todo = append(todo, p)
+		runs = append(runs, &pkgRun{ProfilePackage: p, key: k})
 	}
-	if len(todo) == 0 {
+	if len(runs) == 0 {
 		return m, nil
 	}
 
@@ -224,20 +233,10 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 
 	// Build every test binary and list its benchmarks first, so that
 	// the progress can tell how many are left.
-	type pkgRun struct {
-		ProfilePackage
-		bin   *testBinary
-		names []string
-		res   cachedProfile
-		timed bool // the budget stopped one of its benchmarks
-	}
-	var runs []*pkgRun
 	total := 0
-	for i, p := range todo {
-		opts.Progress("building the test binary of " + p.ImportPath)
-		r := &pkgRun{ProfilePackage: p}
-		runs = append(runs, r)
-		pkgs, err := listPackages(bctx, cdir, []string{p.ImportPath})
+	for i, r := range runs {
+		opts.Progress("building the test binary of " + r.ImportPath)
+		pkgs, err := listPackages(bctx, cdir, []string{r.ImportPath})
 		if err == nil && len(pkgs) != 1 {
 			err = fmt.Errorf("%d packages, want one", len(pkgs))
 		}
@@ -255,7 +254,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 				return nil, ctx.Err()
 			}
 			r.timed = bctx.Err() != nil
-			r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: p.ImportPath, Reason: oneLine(err)})
+			r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Reason: oneLine(err)})
 			continue
 		}
 		r.res.None = len(r.names) == 0
@@ -264,6 +263,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 
 	start, done := time.Now(), 0
 	for _, r := range runs {
+		br := &binRun{parent: ctx, ctx: bctx, budget: opts.Budget, bin: r.bin, tmp: tmp, rel: rel, runs: &m.Runs}
 		for _, name := range r.names {
 			eta := "?"
 			if done > 0 {
@@ -280,18 +280,11 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 				r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Name: name, Reason: NotRun})
 				continue
 			}
-			ms, skipped := measure(bctx, r.bin, name, rest, opts.Benchtime, tmp, rel, show, &m.Runs)
+			ms, skipped := br.measure(name, rest, opts.Benchtime, show)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if bctx.Err() != nil {
-				r.timed = true
-				for i := range skipped {
-					if skipped[i].Reason != NotRun {
-						skipped[i].Reason = fmt.Sprintf("still running when the budget of %v was spent", opts.Budget)
-					}
-				}
-			}
+			r.timed = r.timed || bctx.Err() != nil
 			r.res.Benchmarks = append(r.res.Benchmarks, ms...)
 			r.res.Skipped = append(r.res.Skipped, skipped...)
 		}
@@ -304,10 +297,11 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		m.Skipped = append(m.Skipped, r.res.Skipped...)
 		// A measurement the budget cut short depends on the budget:
 		// it is not kept.
-		if k := key(r.ProfilePackage); k != "" && !r.timed {
-			if data, err := json.Marshal(&r.res); err == nil {
-				profileCache.Put(k, data)
-			}
+		if r.key == "" || r.timed {
+			continue
+		}
+		if data, err := json.Marshal(&r.res); err == nil {
+			profileCache.Put(r.key, data)
 		}
 	}
 	return m, nil
@@ -335,13 +329,23 @@ func listBenchmarks(ctx context.Context, b *testBinary, re string) ([]string, er
 	return names, nil
 }
 
-// measure measures the top-level benchmark name of b, or those of its
+// A binRun runs the test binary of one package for Profile.
+type binRun struct {
+	parent context.Context // Profile's: its cancellation is the user's
+	ctx    context.Context // parent with the budget's deadline
+	budget time.Duration
+	bin    *testBinary
+	tmp    string
+	rel    *relocation
+	runs   *int // counts the runs
+}
+
+// measure measures the top-level benchmark name, or those of its
 // sub-benchmarks that match rest (the part of -bench after the first
-// slash): see Profile. show is told which benchmark runs; runs counts the
-// runs of the binary.
-func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp string, rel *relocation, show func(string), runs *int) ([]*Measured, []SkippedBenchmark) {
-	skip := func(name string, err error) []SkippedBenchmark {
-		return []SkippedBenchmark{{Package: b.importPath, Name: name, Reason: oneLine(err)}}
+// slash): see Profile. show is told which benchmark runs.
+func (r *binRun) measure(name, rest, benchtime string, show func(string)) ([]*Measured, []SkippedBenchmark) {
+	skip := func(name, reason string) SkippedBenchmark {
+		return SkippedBenchmark{Package: r.bin.importPath, Name: name, Reason: reason}
 	}
 	pattern := "^" + regexp.QuoteMeta(name) + "$"
 	if rest != "" {
@@ -349,47 +353,44 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 	}
 	// One iteration of each lists the benchmarks to measure: the
 	// top-level one or its sub-benchmarks.
-	*runs++
-	res, err := runProfiled(ctx, b, pattern, nil, "-test.benchtime=1x")
+	leaves, err := results(r.run(pattern, nil, "-test.benchtime=1x"))
 	if err != nil {
-		return nil, skip(name, err)
+		return nil, []SkippedBenchmark{skip(name, oneLine(err))}
 	}
-	cpu := filepath.Join(tmp, "cpu.pprof")
-	var out []*Measured
 	var skipped []SkippedBenchmark
-	for _, r := range res {
-		if ctx.Err() != nil {
-			skipped = append(skipped, SkippedBenchmark{Package: b.importPath, Name: r.name, Reason: NotRun})
+	cpu := filepath.Join(r.tmp, "cpu.pprof")
+	var out []*Measured
+	for _, res := range leaves {
+		if r.ctx.Err() != nil {
+			skipped = append(skipped, skip(res.name, NotRun))
 			continue
 		}
-		show(r.name)
-		leaf := &Measured{Package: b.importPath, Name: r.name}
+		show(res.name)
+		leaf := &Measured{Package: r.bin.importPath, Name: res.name}
 		// A CPU profile of this benchmark alone.
-		*runs++
-		rs, err := runProfiled(ctx, b, leafPattern(r.name), nil, "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu)
+		rs, err := results(r.run(leafPattern(res.name), nil, "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu))
 		if err == nil && len(rs) != 1 {
 			err = fmt.Errorf("running it alone gives %d results", len(rs))
 		}
 		if err != nil {
-			skipped = append(skipped, skip(r.name, err)...)
+			skipped = append(skipped, skip(res.name, oneLine(err)))
 			continue
 		}
 		leaf.N = rs[0].n
-		if leaf.CPU, err = rel.read(cpu); err != nil {
-			skipped = append(skipped, skip(r.name, err)...)
+		if leaf.CPU, err = r.rel.read(cpu); err != nil {
+			skipped = append(skipped, skip(res.name, oneLine(err)))
 			continue
 		}
 		leaf.Ops = min(max(leaf.N/10, 1), maxHeapOps)
 		var heap [2]*profile.Profile
 		for i, n := range []int{heapBase, heapBase + leaf.Ops} {
-			mem := filepath.Join(tmp, fmt.Sprintf("mem%d.pprof", i))
-			*runs++
-			_, err = runProfiled(ctx, b, leafPattern(r.name), heapEnv, fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1")
+			mem := filepath.Join(r.tmp, fmt.Sprintf("mem%d.pprof", i))
+			_, err = r.run(leafPattern(res.name), heapEnv, fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1")
 			if err == nil {
 				heap[i], err = readProfile(mem)
 			}
 			if err == nil {
-				rel.apply(heap[i])
+				r.rel.apply(heap[i])
 			}
 			if err != nil {
 				break
@@ -399,7 +400,7 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 			leaf.Heap, err = heapDiff(heap[1], heap[0])
 		}
 		if err != nil {
-			skipped = append(skipped, skip(r.name, err)...)
+			skipped = append(skipped, skip(res.name, oneLine(err)))
 			continue
 		}
 		out = append(out, leaf)
@@ -423,30 +424,58 @@ type benchResult struct {
 	n    int
 }
 
-// runProfiled runs the benchmarks of b matching pattern once with the
-// extra flags and returns their results. A run that fails or exits
-// without PASS is an error whose first line says why.
-func runProfiled(ctx context.Context, b *testBinary, pattern string, env []string, flags ...string) ([]benchResult, error) {
+// run runs the benchmarks of the binary matching pattern once, with the
+// extra flags and environment, and returns its output. A run that fails or exits without PASS is an error
+// whose first line says why; so is one the budget stopped, which is
+// told to dump its goroutines (SIGQUIT) so that the error can say what
+// the benchmark was doing. A cancellation by the user is returned as
+// the context's error.
+func (r *binRun) run(pattern string, env []string, flags ...string) ([]byte, error) {
+	*r.runs++
 	// As go test does, make os.Exit(0) in a benchmark a failure.
 	args := append([]string{"-test.run=^$", "-test.bench=" + pattern, "-test.count=1", "-test.paniconexit0"}, flags...)
-	cmd := exec.CommandContext(ctx, b.path, args...)
-	cmd.Dir = b.dir
+	cmd := exec.CommandContext(r.ctx, r.bin.path, args...)
+	cmd.Dir = r.bin.dir
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
 	gocmd.InterruptOnCancel(cmd)
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	gocmd.QuitOnDeadline(cmd, r.parent)
+	err := cmd.Run()
+	out := buf.Bytes()
+	if err != nil && r.ctx.Err() != nil {
+		if r.parent.Err() != nil {
+			return out, r.parent.Err()
 		}
-		return nil, fmt.Errorf("failed (%v): %s", err, why(out.String()))
+		reason := fmt.Sprintf("still running when the budget of %v was spent", r.budget)
+		if s := stuck(string(out), r.rel); s != "" {
+			reason += ": " + s
+		}
+		return out, errors.New(reason)
 	}
-	if !bytes.HasSuffix(out.Bytes(), []byte("\nPASS\n")) && !bytes.Equal(out.Bytes(), []byte("PASS\n")) {
-		return nil, fmt.Errorf("the test binary exited without PASS (os.Exit in a benchmark?): %s", why(out.String()))
+	if err != nil {
+		return out, fmt.Errorf("failed (%v): %s", err, why(string(out)))
 	}
-	set, err := parse(&out, b.importPath)
+	if lastLine(out) != "PASS" {
+		return out, fmt.Errorf("the test binary exited without PASS (os.Exit in a benchmark?): %s", why(string(out)))
+	}
+	return out, nil
+}
+
+// lastLine returns the last line of a run's output.
+func lastLine(out []byte) string {
+	out = bytes.TrimRight(out, "\n")
+	return string(out[bytes.LastIndexByte(out, '\n')+1:])
+}
+
+// results returns the results of a run's output, or the run's error.
+func results(out []byte, err error) ([]benchResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	set, err := parse(bytes.NewReader(out), "")
 	if err != nil {
 		return nil, err
 	}
@@ -474,13 +503,24 @@ type relocation struct {
 
 func (r *relocation) apply(p *profile.Profile) {
 	for _, fn := range p.Function {
-		for _, from := range r.from {
-			if rest, ok := strings.CutPrefix(fn.Filename, from+string(filepath.Separator)); ok {
-				fn.Filename = filepath.Join(r.to, rest)
-				break
-			}
+		if name, ok := r.user(fn.Filename); ok {
+			fn.Filename = name
 		}
 	}
+}
+
+// user returns the file of the user's tree that name, in the copy,
+// corresponds to; ok is false if name is outside the copy.
+func (r *relocation) user(name string) (string, bool) {
+	for _, from := range r.from {
+		if name == from {
+			return r.to, true
+		}
+		if rest, ok := strings.CutPrefix(name, from+string(filepath.Separator)); ok {
+			return filepath.Join(r.to, rest), true
+		}
+	}
+	return "", false
 }
 
 // read reads the profile in the file name, relocates it and returns it
@@ -537,21 +577,6 @@ func heapDiff(b, a *profile.Profile) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// why returns the line of a failed run's output that says why it failed:
-// the panic, the first line a failing benchmark logged, or the last line.
-func why(out string) string {
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "panic: ") {
-			return l
-		}
-		if strings.Contains(l, "--- FAIL: ") && i+1 < len(lines) {
-			return strings.TrimSpace(l) + ": " + strings.TrimSpace(lines[i+1])
-		}
-	}
-	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // underBenchmark reports whether the sample allocates in a benchmark's

@@ -13,10 +13,14 @@ import (
 	"github.com/google/pprof/profile"
 )
 
-// TestProfileBudget measures a package whose second benchmark fails and
-// whose third sleeps past the budget, so that the fourth is not run: the first is measured with the
-// exact allocations of its iterations, the others are skipped by name
-// with the reason, and the temporary files are removed.
+// TestProfileBudget measures a package whose second benchmark fails,
+// whose third deadlocks, and whose fourth deadlocks only with the CPU
+// profile (whose goroutine keeps the runtime from seeing the deadlock),
+// which lasts past the budget, so that the fifth is not run: the first is
+// measured with the exact allocations of its iterations, the others are
+// skipped by name with the reason (the runtime's own, or, for the one the
+// budget stopped, what its goroutine was waiting for and where), and the
+// temporary files are removed.
 func TestProfileBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and benchmarks a fixture")
@@ -27,8 +31,8 @@ func TestProfileBudget(t *testing.T) {
 	test := `package fx
 
 import (
+	"sync"
 	"testing"
-	"time"
 )
 
 func BenchmarkWork(b *testing.B) {
@@ -41,8 +45,18 @@ func BenchmarkFail(b *testing.B) {
 	b.Fatal("broken")
 }
 
-func BenchmarkSleep(b *testing.B) {
-	time.Sleep(time.Hour)
+func BenchmarkDeadlock(b *testing.B) {
+	var mu sync.Mutex
+	mu.Lock()
+	mu.Lock()
+}
+
+func BenchmarkChan(b *testing.B) {
+	ch := make(chan int)
+	go func() { <-ch }()
+	for b.Loop() {
+		ch <- 1 // blocks on the second iteration
+	}
 }
 
 func BenchmarkLater(b *testing.B) {}
@@ -100,15 +114,16 @@ func BenchmarkLater(b *testing.B) {}
 		t.Errorf("BenchmarkWork's heap difference has %d objects for %d iterations, want 3 per iteration", objects, w.Ops)
 	}
 	want := []SkippedBenchmark{
+		{Package: "example.com/fx", Name: "BenchmarkChan", Reason: "still running when the budget of 10s was spent: chan send at fx_test.go:28"},
+		{Package: "example.com/fx", Name: "BenchmarkDeadlock", Reason: "failed (exit status 2): fatal error: all goroutines are asleep - deadlock!"},
 		{Package: "example.com/fx", Name: "BenchmarkFail", Reason: "failed (exit status 1): --- FAIL: BenchmarkFail: fx_test.go:15: broken"},
 		{Package: "example.com/fx", Name: "BenchmarkLater", Reason: NotRun},
-		{Package: "example.com/fx", Name: "BenchmarkSleep", Reason: "still running when the budget of 10s was spent"},
 	}
 	slices.SortFunc(m.Skipped, func(a, b SkippedBenchmark) int { return strings.Compare(a.Name, b.Name) })
 	if !slices.Equal(m.Skipped, want) {
 		t.Errorf("skipped %q, want %q", m.Skipped, want)
 	}
-	if !slices.Contains(progress, "benchmark BenchmarkWork (1 of 4, ETA ?)") {
+	if !slices.Contains(progress, "benchmark BenchmarkWork (1 of 5, ETA ?)") {
 		t.Errorf("progress %q lacks the first benchmark's line", progress)
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
