@@ -1,10 +1,137 @@
 package bench
 
 import (
+	"bytes"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strings"
 )
+
+// A listing is what the verbose output of a run of a test binary
+// (-test.v=test2json, whose framing lines start with ^V) says of the
+// benchmarks it ran: which printed a result, which skipped themselves,
+// which failed, and, if the binary did not end through the testing
+// package (a panic, a fatal error of the runtime, os.Exit), the benchmark
+// it was running.
+type listing struct {
+	results    []benchResult
+	unfinished []string           // see unfinished
+	skipped    []SkippedBenchmark // Package is left empty
+	failed     []SkippedBenchmark // idem
+	ended      bool               // the output ends with the testing package's PASS or FAIL
+	running    string             // if not ended: the benchmark started last and not done
+}
+
+// fileLine matches the start of a line a benchmark logged: "x_test.go:12: ".
+var fileLine = regexp.MustCompile(`^\S+\.go:\d+: `)
+
+// readListing reads the verbose output of a run of benchmarks.
+func readListing(out []byte) *listing {
+	l := &listing{}
+	set, _ := parse(bytes.NewReader(out), "")
+	done := make(map[string]bool)
+	for _, r := range set.results {
+		name := "Benchmark" + trimProcs(string(r.Name))
+		l.results = append(l.results, benchResult{name: name, n: r.Iters})
+	}
+	var started []string
+	logs := make(map[string]string) // the last line each benchmark logged
+	for _, line := range strings.Split(string(out), "\n") {
+		framed := strings.HasPrefix(line, "\x16")
+		line = strings.TrimPrefix(line, "\x16")
+		if name, ok := strings.CutPrefix(line, "=== RUN   "); ok && framed {
+			started = append(started, name)
+			continue
+		}
+		if s, ok := strings.CutPrefix(line, "    "); ok && len(started) > 0 && fileLine.MatchString(s) {
+			logs[started[len(started)-1]] = s
+			continue
+		}
+		for _, kind := range []string{"--- SKIP: ", "--- FAIL: ", "--- PASS: "} {
+			name, ok := strings.CutPrefix(line, kind)
+			if !ok || !framed {
+				continue
+			}
+			if i := strings.Index(name, " ("); i >= 0 {
+				name = name[:i] // " (0.00s)"
+			}
+			done[name] = true
+			s := SkippedBenchmark{Name: name, Reason: logs[name]}
+			switch kind {
+			case "--- SKIP: ":
+				s.Reason = joinReason("the benchmark skips itself", s.Reason)
+				l.skipped = append(l.skipped, s)
+			case "--- FAIL: ":
+				s.Reason = joinReason("failed", s.Reason)
+				l.failed = append(l.failed, s)
+			}
+		}
+	}
+	l.unfinished = unfinished(out)
+	for _, r := range l.results {
+		done[r.name] = true
+	}
+	for _, name := range l.unfinished {
+		done[name] = true
+	}
+	// A benchmark fails when one of its sub-benchmarks does: only the
+	// innermost failures are named.
+	inner := l.failed[:0]
+	for _, f := range l.failed {
+		parent := false
+		for _, g := range l.failed {
+			parent = parent || strings.HasPrefix(g.Name, f.Name+"/")
+		}
+		if !parent {
+			inner = append(inner, f)
+		}
+	}
+	l.failed = inner
+	end := lastLine(out)
+	l.ended = end == "PASS" || end == "FAIL"
+	if !l.ended {
+		for i := len(started) - 1; i >= 0; i-- {
+			if !done[started[i]] {
+				l.running = started[i]
+				break
+			}
+		}
+	}
+	return l
+}
+
+// errUnfinished says that a benchmark's result has no measurement, with
+// no word of why: see unfinished.
+var errUnfinished = errors.New("its result has no time: its function did not return (a panic or os.Exit that the test binary exited before reporting, runtime.Goexit) or it stopped its timer throughout")
+
+// unfinished returns the benchmarks of a run's output whose result has
+// an iteration count but no measurement ("BenchmarkExit-8   \t 1"): the
+// testing package prints that when the goroutine running a benchmark
+// ends without its function returning (or when the benchmark stopped
+// its timer for the whole run). On a panic, an os.Exit(0) made
+// one included, that goroutine's deferred functions tell the testing
+// package that the benchmark is done before the runtime reports the
+// panic, and the test binary may print the result, PASS, and exit with
+// status 0 before the runtime says anything: a race that the runtime
+// loses now and then on a loaded machine. The line is the only trace.
+func unfinished(out []byte) []string {
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && strings.HasPrefix(f[0], "Benchmark") && strings.Trim(f[1], "0123456789") == "" {
+			names = append(names, trimProcs(f[0]))
+		}
+	}
+	return names
+}
+
+func joinReason(what, detail string) string {
+	if detail == "" {
+		return what
+	}
+	return what + ": " + detail
+}
 
 // why returns the line of a failed run's output that says why it failed:
 // the panic, the runtime's fatal error ("fatal error: all goroutines are

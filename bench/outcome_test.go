@@ -1,17 +1,56 @@
 package bench
 
-import "testing"
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
 
-// The outputs below are what Go 1.26's test binaries print.
+// The outputs below are what Go 1.26's test binaries print, framing
+// character (^V, \x16) included.
+
+// A run of three benchmarks with -test.v=test2json: one fails, one skips
+// itself, one has a sub-benchmark that skips itself, one measured and one
+// failing.
+const chattyOutput = `goos: linux
+goarch: amd64
+pkg: example.com/sk
+cpu: AMD EPYC
+\x16=== RUN   BenchmarkFail
+BenchmarkFail
+    sk_test.go:5: note
+    sk_test.go:5: broken
+\x16--- FAIL: BenchmarkFail
+\x16=== RUN   BenchmarkSkip
+BenchmarkSkip
+    sk_test.go:6: unset
+\x16--- SKIP: BenchmarkSkip
+\x16=== RUN   BenchmarkSubs
+BenchmarkSubs
+\x16=== RUN   BenchmarkSubs/skip
+BenchmarkSubs/skip
+    sk_test.go:8: sub unset
+\x16--- SKIP: BenchmarkSubs/skip
+\x16=== RUN   BenchmarkSubs/ok
+BenchmarkSubs/ok
+BenchmarkSubs/ok-2           	       1	       521.0 ns/op
+\x16=== NAME  
+\x16=== RUN   BenchmarkSubs/fail
+BenchmarkSubs/fail
+    sk_test.go:10: sub broken
+\x16--- FAIL: BenchmarkSubs/fail
+\x16--- FAIL: BenchmarkSubs
+\x16FAIL
+`
 
 // A sub-benchmark calling os.Exit(0) under -test.paniconexit0.
 const crashOutput = `goos: linux
 goarch: amd64
 pkg: example.com/v
 cpu: AMD EPYC
-=== RUN   BenchmarkSubs
+\x16=== RUN   BenchmarkSubs
 BenchmarkSubs
-=== RUN   BenchmarkSubs/exit
+\x16=== RUN   BenchmarkSubs/exit
 BenchmarkSubs/exit
 panic: unexpected call to os.Exit(0) during test
 
@@ -23,6 +62,49 @@ example.com/v.BenchmarkSubs.func1(0x3a9bd5a74608?)
 testing.(*B).runN(0x3a9bd5a74608, 0x1)
 	/usr/local/go/src/testing/benchmark.go:219 +0x190
 `
+
+// A benchmark calling os.Exit(0) under -test.paniconexit0 whose test
+// binary won the race that unfinished describes: status 0 (one run of 200
+// on a loaded machine).
+const raceOutput = `goos: linux
+goarch: amd64
+pkg: example.com/exitfx
+cpu: AMD EPYC
+BenchmarkExit-2   	       1
+PASS
+`
+
+func TestReadListing(t *testing.T) {
+	for _, c := range []struct {
+		name, out string
+		want      listing
+	}{
+		{"chatty", chattyOutput, listing{
+			results: []benchResult{{name: "BenchmarkSubs/ok", n: 1}},
+			skipped: []SkippedBenchmark{
+				{Name: "BenchmarkSkip", Reason: "the benchmark skips itself: sk_test.go:6: unset"},
+				{Name: "BenchmarkSubs/skip", Reason: "the benchmark skips itself: sk_test.go:8: sub unset"},
+			},
+			// The last line logged, as b.Fatal's comes last; the
+			// parent's failure is its sub-benchmark's.
+			failed: []SkippedBenchmark{
+				{Name: "BenchmarkFail", Reason: "failed: sk_test.go:5: broken"},
+				{Name: "BenchmarkSubs/fail", Reason: "failed: sk_test.go:10: sub broken"},
+			},
+			ended: true,
+		}},
+		{"crash", crashOutput, listing{running: "BenchmarkSubs/exit"}},
+		{"race", raceOutput, listing{unfinished: []string{"BenchmarkExit"}, ended: true}},
+	} {
+		out := strings.ReplaceAll(c.out, `\x16`, "\x16")
+		if got := readListing([]byte(out)); !reflect.DeepEqual(*got, c.want) {
+			t.Errorf("%s: readListing = %+v, want %+v", c.name, *got, c.want)
+		}
+	}
+	if _, err := results([]byte(raceOutput), nil); err != errUnfinished {
+		t.Errorf("results of the race's output: %v, want errUnfinished", err)
+	}
+}
 
 func TestWhy(t *testing.T) {
 	for _, c := range []struct{ out, want string }{
@@ -94,7 +176,7 @@ func TestStuck(t *testing.T) {
 	if got, want := stuck(quitOutput, rel), "chan send at dl_test.go:19"; got != want {
 		t.Errorf("stuck = %q, want %q", got, want)
 	}
-	if got := stuck("BenchmarkX-2\t1\nPASS\n", rel); got != "" {
+	if got := stuck(raceOutput, rel); got != "" {
 		t.Errorf("stuck of an output without goroutines = %q, want none", got)
 	}
 }

@@ -148,10 +148,14 @@ type cachedProfile struct {
 // profiles at the line divided by Measured.Ops: exact for code whose
 // allocations do not depend on timing.
 //
-// A benchmark that fails, exits without PASS (os.Exit) or is still
-// running when the budget is spent is skipped, with the reason, and the
-// others are kept. Profile returns an error only when the module cannot
-// be copied or the context is cancelled.
+// A benchmark that skips itself, fails, exits without PASS (os.Exit) or
+// is still running when the budget is spent is skipped, with the reason,
+// and the others are kept. Profile returns an error only when the module
+// cannot be copied or the context is cancelled.
+//
+// The measurements of a package are cached unless the budget cut them
+// short or a benchmark crashed its test binary: what a crash depends on
+// is unknown.
 func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err error) {
 	if opts.Bench == "" {
 		opts.Bench = "."
@@ -170,7 +174,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		return nil, fmt.Errorf("-bench: %w", err)
 	}
 	m = &Measurements{}
-	salt := fmt.Sprintf("goadvise-benchprof-v1\nbench=%s\nbenchtime=%s\n", opts.Bench, opts.Benchtime)
+	salt := fmt.Sprintf("goadvise-benchprof-v2\nbench=%s\nbenchtime=%s\n", opts.Bench, opts.Benchtime)
 	key := func(p ProfilePackage) string {
 		if p.Key == "" {
 			return ""
@@ -182,11 +186,12 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 	// The packages measured before are taken from the cache.
 	type pkgRun struct {
 		ProfilePackage
-		key   string
-		bin   *testBinary
-		names []string
-		res   cachedProfile
-		timed bool // the budget stopped one of its benchmarks
+		key     string
+		bin     *testBinary
+		names   []string
+		res     cachedProfile
+		timed   bool // the budget stopped one of its benchmarks
+		crashed bool // one crashed the test binary
 	}
 	var runs []*pkgRun
 	for _, p := range opts.Packages {
@@ -248,6 +253,8 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		}
 		if err == nil {
 			r.names, err = listBenchmarks(bctx, r.bin, top)
+			// The test binary failed to start: why may be anything.
+			r.crashed = err != nil
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -288,6 +295,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 			r.res.Benchmarks = append(r.res.Benchmarks, ms...)
 			r.res.Skipped = append(r.res.Skipped, skipped...)
 		}
+		r.crashed = r.crashed || br.crashed
 	}
 	for _, r := range runs {
 		if !r.res.None {
@@ -295,9 +303,9 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		}
 		m.Benchmarks = append(m.Benchmarks, r.res.Benchmarks...)
 		m.Skipped = append(m.Skipped, r.res.Skipped...)
-		// A measurement the budget cut short depends on the budget:
-		// it is not kept.
-		if r.key == "" || r.timed {
+		// A measurement the budget cut short depends on the budget,
+		// and one a crash cut short on anything: they are not kept.
+		if r.key == "" || r.timed || r.crashed {
 			continue
 		}
 		if data, err := json.Marshal(&r.res); err == nil {
@@ -329,15 +337,20 @@ func listBenchmarks(ctx context.Context, b *testBinary, re string) ([]string, er
 	return names, nil
 }
 
+// maxCrashes bounds the sub-benchmarks of one top-level benchmark that
+// crash the test binary and are named before the others are given up.
+const maxCrashes = 10
+
 // A binRun runs the test binary of one package for Profile.
 type binRun struct {
-	parent context.Context // Profile's: its cancellation is the user's
-	ctx    context.Context // parent with the budget's deadline
-	budget time.Duration
-	bin    *testBinary
-	tmp    string
-	rel    *relocation
-	runs   *int // counts the runs
+	parent  context.Context // Profile's: its cancellation is the user's
+	ctx     context.Context // parent with the budget's deadline
+	budget  time.Duration
+	bin     *testBinary
+	tmp     string
+	rel     *relocation
+	runs    *int // counts the runs
+	crashed bool // a run ended other than through the testing package
 }
 
 // measure measures the top-level benchmark name, or those of its
@@ -351,16 +364,74 @@ func (r *binRun) measure(name, rest, benchtime string, show func(string)) ([]*Me
 	if rest != "" {
 		pattern += "/" + rest
 	}
-	// One iteration of each lists the benchmarks to measure: the
-	// top-level one or its sub-benchmarks.
-	leaves, err := results(r.run(pattern, nil, "-test.benchtime=1x"))
-	if err != nil {
-		return nil, []SkippedBenchmark{skip(name, oneLine(err))}
+	// One iteration of each, with the testing package's verbose output,
+	// lists the benchmarks to measure (the top-level one or its
+	// sub-benchmarks) and names those that skip themselves or fail. A
+	// sub-benchmark that crashes the binary or does not finish is named
+	// and left out of the next run (-test.skip), so that it does not
+	// hide the others.
+	var skipped, bad []SkippedBenchmark
+	var without []string
+	var l *listing
+	for {
+		flags := []string{"-test.benchtime=1x", "-test.v=test2json"}
+		if len(without) > 0 {
+			flags = append(flags, "-test.skip="+strings.Join(without, "|"))
+		}
+		out, err := r.run(pattern, nil, flags...)
+		if err != nil && r.ctx.Err() != nil {
+			return nil, append(bad, skip(name, oneLine(err)))
+		}
+		l = readListing(out)
+		skipped = skipped[:0]
+		for _, s := range append(l.skipped, l.failed...) {
+			skipped = append(skipped, skip(s.Name, s.Reason))
+		}
+		crashed := err != nil && !l.ended
+		// A benchmark that did not finish, if the binary then crashed,
+		// is what crashed it: the testing package went on before the
+		// runtime reported its panic (see unfinished), perhaps to
+		// start the next benchmark, which is not to blame.
+		var fresh []SkippedBenchmark
+		for _, u := range l.unfinished {
+			reason := errUnfinished.Error()
+			if crashed && len(fresh) == 0 {
+				reason = err.Error()
+			}
+			fresh = append(fresh, skip(u, reason))
+		}
+		if crashed && len(fresh) == 0 {
+			c := l.running
+			if c == "" {
+				c = name
+			}
+			fresh = append(fresh, skip(c, err.Error()))
+		}
+		bad = append(bad, fresh...)
+		if !crashed {
+			if err != nil && len(l.failed) == 0 && len(fresh) == 0 {
+				// Failed, but none of its benchmarks did: TestMain
+				// or a test of the package.
+				return nil, append(bad, skip(name, err.Error()))
+			}
+			break
+		}
+		for _, f := range fresh {
+			if !strings.HasPrefix(f.Name, name+"/") {
+				// The top-level benchmark's own code: its
+				// sub-benchmarks cannot run without it.
+				return nil, append(r.explain(bad), skipped...)
+			}
+			without = append(without, leafPattern(f.Name))
+		}
+		if len(without) > maxCrashes {
+			return nil, append(r.explain(bad), skip(name, fmt.Sprintf("its other sub-benchmarks are not measured: %d crash the test binary", len(without))))
+		}
 	}
-	var skipped []SkippedBenchmark
+	skipped = append(r.explain(bad), skipped...)
 	cpu := filepath.Join(r.tmp, "cpu.pprof")
 	var out []*Measured
-	for _, res := range leaves {
+	for _, res := range l.results {
 		if r.ctx.Err() != nil {
 			skipped = append(skipped, skip(res.name, NotRun))
 			continue
@@ -385,7 +456,7 @@ func (r *binRun) measure(name, rest, benchtime string, show func(string)) ([]*Me
 		var heap [2]*profile.Profile
 		for i, n := range []int{heapBase, heapBase + leaf.Ops} {
 			mem := filepath.Join(r.tmp, fmt.Sprintf("mem%d.pprof", i))
-			_, err = r.run(leafPattern(res.name), heapEnv, fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1")
+			_, err = results(r.run(leafPattern(res.name), heapEnv, fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1"))
 			if err == nil {
 				heap[i], err = readProfile(mem)
 			}
@@ -424,6 +495,27 @@ type benchResult struct {
 	n    int
 }
 
+// maxUnfinished bounds the runs that look for the reason of an
+// unfinished benchmark.
+const maxUnfinished = 3
+
+// explain runs alone each of the benchmarks that did not finish without
+// a word of why, to learn why: usually the runtime wins the race that
+// unfinished describes. A benchmark keeps errUnfinished's words if it
+// lost every run.
+func (r *binRun) explain(bad []SkippedBenchmark) []SkippedBenchmark {
+	for i, b := range bad {
+		for try := 0; try < maxUnfinished && b.Reason == errUnfinished.Error() && r.ctx.Err() == nil; try++ {
+			_, err := results(r.run(leafPattern(b.Name), nil, "-test.benchtime=1x"))
+			if err != nil && !errors.Is(err, errUnfinished) {
+				bad[i].Reason = oneLine(err)
+				break
+			}
+		}
+	}
+	return bad
+}
+
 // run runs the benchmarks of the binary matching pattern once, with the
 // extra flags and environment, and returns its output. A run that fails or exits without PASS is an error
 // whose first line says why; so is one the budget stopped, which is
@@ -446,6 +538,7 @@ func (r *binRun) run(pattern string, env []string, flags ...string) ([]byte, err
 	err := cmd.Run()
 	out := buf.Bytes()
 	if err != nil && r.ctx.Err() != nil {
+		r.crashed = true
 		if r.parent.Err() != nil {
 			return out, r.parent.Err()
 		}
@@ -455,25 +548,34 @@ func (r *binRun) run(pattern string, env []string, flags ...string) ([]byte, err
 		}
 		return out, errors.New(reason)
 	}
+	ended := lastLine(out)
+	if ended != "PASS" && ended != "FAIL" {
+		r.crashed = true
+	}
 	if err != nil {
 		return out, fmt.Errorf("failed (%v): %s", err, why(string(out)))
 	}
-	if lastLine(out) != "PASS" {
+	if ended != "PASS" {
 		return out, fmt.Errorf("the test binary exited without PASS (os.Exit in a benchmark?): %s", why(string(out)))
 	}
 	return out, nil
 }
 
-// lastLine returns the last line of a run's output.
+// lastLine returns the last line of a run's output, without the framing
+// of -test.v=test2json.
 func lastLine(out []byte) string {
 	out = bytes.TrimRight(out, "\n")
-	return string(out[bytes.LastIndexByte(out, '\n')+1:])
+	return strings.TrimPrefix(string(out[bytes.LastIndexByte(out, '\n')+1:]), "\x16")
 }
 
-// results returns the results of a run's output, or the run's error.
+// results returns the results of a run's output, or the run's error, or
+// errUnfinished if a benchmark did not finish.
 func results(out []byte, err error) ([]benchResult, error) {
 	if err != nil {
 		return nil, err
+	}
+	if len(unfinished(out)) > 0 {
+		return nil, errUnfinished
 	}
 	set, err := parse(bytes.NewReader(out), "")
 	if err != nil {

@@ -116,7 +116,7 @@ func BenchmarkLater(b *testing.B) {}
 	want := []SkippedBenchmark{
 		{Package: "example.com/fx", Name: "BenchmarkChan", Reason: "still running when the budget of 10s was spent: chan send at fx_test.go:28"},
 		{Package: "example.com/fx", Name: "BenchmarkDeadlock", Reason: "failed (exit status 2): fatal error: all goroutines are asleep - deadlock!"},
-		{Package: "example.com/fx", Name: "BenchmarkFail", Reason: "failed (exit status 1): --- FAIL: BenchmarkFail: fx_test.go:15: broken"},
+		{Package: "example.com/fx", Name: "BenchmarkFail", Reason: "failed: fx_test.go:15: broken"},
 		{Package: "example.com/fx", Name: "BenchmarkLater", Reason: NotRun},
 	}
 	slices.SortFunc(m.Skipped, func(a, b SkippedBenchmark) int { return strings.Compare(a.Name, b.Name) })
@@ -128,5 +128,113 @@ func BenchmarkLater(b *testing.B) {}
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
 		t.Errorf("Profile left %d entries in TMPDIR", len(ents))
+	}
+}
+
+// writeFiles writes the files, by name relative to dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		name = filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// failuresTest is the test file of TestProfileFailures.
+const failuresTest = `package fx
+
+import (
+	"os"
+	"runtime"
+	"testing"
+)
+
+func BenchmarkWork(b *testing.B) {
+	for b.Loop() {
+		Work()
+	}
+}
+
+func BenchmarkExit(b *testing.B) { os.Exit(0) }
+
+func BenchmarkPanic(b *testing.B) { panic("boom") }
+
+// BenchmarkGoexit ends its goroutine without returning, as a panic does
+// whose report the test binary's exit cuts short.
+func BenchmarkGoexit(b *testing.B) { runtime.Goexit() }
+
+func BenchmarkSubs(b *testing.B) {
+	b.Run("exit", func(b *testing.B) { os.Exit(0) })
+	b.Run("panic", func(b *testing.B) { panic("sub boom") })
+	b.Run("work", func(b *testing.B) {
+		for b.Loop() {
+			Work()
+		}
+	})
+}
+
+func BenchmarkSkip(b *testing.B) { b.Skip("not today") }
+`
+
+// TestProfileFailures measures, 20 times with an empty cache, a package
+// whose benchmarks call os.Exit(0), panic, end their goroutine, do so in
+// sub-benchmarks of one benchmark, and skip themselves: every run names
+// every one of them and measures the others, and the cache never holds
+// the package (a run that crashed wrote no test log: what it read is
+// unknown).
+func TestProfileFailures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks a fixture 20 times")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"go.mod": fixtureMod, "fx.go": workSource(1), "fx_test.go": failuresTest})
+	exit := "failed (exit status 2): panic: unexpected call to os.Exit(0) during test"
+	want := []SkippedBenchmark{
+		{Name: "BenchmarkExit", Reason: exit},
+		{Name: "BenchmarkGoexit", Reason: errUnfinished.Error()},
+		{Name: "BenchmarkPanic", Reason: "failed (exit status 2): panic: boom"},
+		{Name: "BenchmarkSkip", Reason: "the benchmark skips itself: fx_test.go:33: not today"},
+		{Name: "BenchmarkSubs/exit", Reason: exit},
+		{Name: "BenchmarkSubs/panic", Reason: "failed (exit status 2): panic: sub boom"},
+	}
+	for run := range 20 {
+		cache := t.TempDir()
+		t.Setenv("GOADVISE_CACHE", cache)
+		m, err := Profile(context.Background(), ProfileOptions{
+			Dir:       dir,
+			Packages:  []ProfilePackage{{ImportPath: "example.com/fx", Key: "fixture"}},
+			Benchtime: "1x",
+			Budget:    time.Minute,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var measured []string
+		for _, b := range m.Benchmarks {
+			measured = append(measured, b.Name)
+		}
+		slices.Sort(measured)
+		if !slices.Equal(measured, []string{"BenchmarkSubs/work", "BenchmarkWork"}) {
+			t.Errorf("run %d: measured %q, want BenchmarkSubs/work and BenchmarkWork", run, measured)
+		}
+		slices.SortFunc(m.Skipped, func(a, b SkippedBenchmark) int { return strings.Compare(a.Name, b.Name) })
+		ok := len(m.Skipped) == len(want)
+		for i := 0; ok && i < len(want); i++ {
+			// A crash that the test binary's exit hid in every run
+			// made to learn why is named without the reason.
+			s := m.Skipped[i]
+			ok = s.Package == "example.com/fx" && s.Name == want[i].Name && (s.Reason == want[i].Reason || s.Reason == errUnfinished.Error())
+		}
+		if !ok {
+			t.Errorf("run %d: skipped %q, want %q", run, m.Skipped, want)
+		}
+		if ents, err := os.ReadDir(filepath.Join(cache, "benchprof")); err == nil && len(ents) > 0 {
+			t.Errorf("run %d: the cache holds %d entries, want none", run, len(ents))
+		}
 	}
 }
