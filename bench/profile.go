@@ -81,9 +81,13 @@ type ProfileOptions struct {
 // A ProfilePackage is a package whose benchmarks Profile runs.
 type ProfilePackage struct {
 	ImportPath string
+	// Dir is the package's directory.
+	Dir string
 	// Key is the package's content key (its files, its test files and
 	// its dependencies): measurements under the same key, Bench and
-	// Benchtime are taken from the cache. "" means not cached.
+	// Benchtime, with the same testdata tree and runtime settings, are
+	// taken from the cache while what the benchmarks read is unchanged
+	// (see input). "" means not cached.
 	Key string
 }
 
@@ -134,6 +138,9 @@ var profileCache = cache.New("benchprof")
 
 // cachedProfile is what the cache holds for a package.
 type cachedProfile struct {
+	// Inputs are what the benchmarks read, with its state when they
+	// ran: the entry holds while none has changed.
+	Inputs     []input
 	Benchmarks []*Measured
 	Skipped    []SkippedBenchmark
 	None       bool // the package has no matching benchmark
@@ -153,9 +160,10 @@ type cachedProfile struct {
 // and the others are kept. Profile returns an error only when the module
 // cannot be copied or the context is cancelled.
 //
-// The measurements of a package are cached unless the budget cut them
-// short or a benchmark crashed its test binary: what a crash depends on
-// is unknown.
+// The measurements of a package are cached, with what its benchmarks
+// read (see input), unless the budget cut them short or a run of its
+// test binary ended without the testing package writing its test log
+// (a benchmark crashed it): what such a run read is unknown.
 func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err error) {
 	if opts.Bench == "" {
 		opts.Bench = "."
@@ -176,22 +184,27 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 	m = &Measurements{}
 	salt := fmt.Sprintf("goadvise-benchprof-v2\nbench=%s\nbenchtime=%s\n", opts.Bench, opts.Benchtime)
 	key := func(p ProfilePackage) string {
-		if p.Key == "" {
+		if p.Key == "" || p.Dir == "" {
 			return ""
 		}
-		sum := sha256.Sum256([]byte(salt + p.Key))
+		static, ok := staticKey(p.Dir)
+		if !ok {
+			return ""
+		}
+		sum := sha256.Sum256([]byte(salt + p.Key + "\n" + static))
 		return hex.EncodeToString(sum[:])
 	}
 
-	// The packages measured before are taken from the cache.
+	// The packages measured before are taken from the cache, if what
+	// their benchmarks read is unchanged.
 	type pkgRun struct {
 		ProfilePackage
-		key     string
-		bin     *testBinary
-		names   []string
-		res     cachedProfile
-		timed   bool // the budget stopped one of its benchmarks
-		crashed bool // one crashed the test binary
+		key   string
+		bin   *testBinary
+		names []string
+		reads *reads
+		res   cachedProfile
+		timed bool // the budget stopped one of its benchmarks
 	}
 	var runs []*pkgRun
 	for _, p := range opts.Packages {
@@ -199,7 +212,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		if k != "" {
 			if data, ok := profileCache.Get(k); ok {
 				var c cachedProfile
-				if json.Unmarshal(data, &c) == nil {
+				if json.Unmarshal(data, &c) == nil && changed(c.Inputs) == "" {
 					if !c.None {
 						m.Packages++
 						m.Cached++
@@ -229,6 +242,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		}
 	}()
 	opts.Progress("copying the module to run its benchmarks")
+	copied := time.Now()
 	root, cdir, err := copyPackage(ctx, opts.Dir, filepath.Join(tmp, "src"))
 	if err != nil {
 		return nil, err
@@ -241,6 +255,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 	total := 0
 	for i, r := range runs {
 		opts.Progress("building the test binary of " + r.ImportPath)
+		r.reads = newReads(rel)
 		pkgs, err := listPackages(bctx, cdir, []string{r.ImportPath})
 		if err == nil && len(pkgs) != 1 {
 			err = fmt.Errorf("%d packages, want one", len(pkgs))
@@ -253,8 +268,12 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		}
 		if err == nil {
 			r.names, err = listBenchmarks(bctx, r.bin, top)
-			// The test binary failed to start: why may be anything.
-			r.crashed = err != nil
+			if err != nil {
+				// The test binary failed to start: what it read,
+				// in its TestMain or its package's initialisation,
+				// is unknown.
+				r.reads.complete = false
+			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -270,7 +289,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 
 	start, done := time.Now(), 0
 	for _, r := range runs {
-		br := &binRun{parent: ctx, ctx: bctx, budget: opts.Budget, bin: r.bin, tmp: tmp, rel: rel, runs: &m.Runs}
+		br := &binRun{parent: ctx, ctx: bctx, budget: opts.Budget, bin: r.bin, tmp: tmp, rel: rel, reads: r.reads, runs: &m.Runs}
 		for _, name := range r.names {
 			eta := "?"
 			if done > 0 {
@@ -295,7 +314,6 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 			r.res.Benchmarks = append(r.res.Benchmarks, ms...)
 			r.res.Skipped = append(r.res.Skipped, skipped...)
 		}
-		r.crashed = r.crashed || br.crashed
 	}
 	for _, r := range runs {
 		if !r.res.None {
@@ -304,10 +322,17 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		m.Benchmarks = append(m.Benchmarks, r.res.Benchmarks...)
 		m.Skipped = append(m.Skipped, r.res.Skipped...)
 		// A measurement the budget cut short depends on the budget,
-		// and one a crash cut short on anything: they are not kept.
-		if r.key == "" || r.timed || r.crashed {
+		// one whose inputs are not all known may depend on anything,
+		// and one whose testdata changed during the run on both
+		// versions: they are not kept.
+		if r.key == "" || r.timed || key(r.ProfilePackage) != r.key {
 			continue
 		}
+		in, ok := r.reads.inputs(copied)
+		if !ok {
+			continue
+		}
+		r.res.Inputs = in
 		if data, err := json.Marshal(&r.res); err == nil {
 			profileCache.Put(r.key, data)
 		}
@@ -343,14 +368,14 @@ const maxCrashes = 10
 
 // A binRun runs the test binary of one package for Profile.
 type binRun struct {
-	parent  context.Context // Profile's: its cancellation is the user's
-	ctx     context.Context // parent with the budget's deadline
-	budget  time.Duration
-	bin     *testBinary
-	tmp     string
-	rel     *relocation
-	runs    *int // counts the runs
-	crashed bool // a run ended other than through the testing package
+	parent context.Context // Profile's: its cancellation is the user's
+	ctx    context.Context // parent with the budget's deadline
+	budget time.Duration
+	bin    *testBinary
+	tmp    string
+	rel    *relocation
+	reads  *reads // what the runs read
+	runs   *int   // counts the runs
 }
 
 // measure measures the top-level benchmark name, or those of its
@@ -517,15 +542,18 @@ func (r *binRun) explain(bad []SkippedBenchmark) []SkippedBenchmark {
 }
 
 // run runs the benchmarks of the binary matching pattern once, with the
-// extra flags and environment, and returns its output. A run that fails or exits without PASS is an error
+// extra flags and environment, and returns its output; its test log
+// goes to r.reads. A run that fails or exits without PASS is an error
 // whose first line says why; so is one the budget stopped, which is
 // told to dump its goroutines (SIGQUIT) so that the error can say what
 // the benchmark was doing. A cancellation by the user is returned as
 // the context's error.
 func (r *binRun) run(pattern string, env []string, flags ...string) ([]byte, error) {
 	*r.runs++
+	log := filepath.Join(r.tmp, "testlog.txt")
+	os.Remove(log)
 	// As go test does, make os.Exit(0) in a benchmark a failure.
-	args := append([]string{"-test.run=^$", "-test.bench=" + pattern, "-test.count=1", "-test.paniconexit0"}, flags...)
+	args := append([]string{"-test.run=^$", "-test.bench=" + pattern, "-test.count=1", "-test.paniconexit0", "-test.testlogfile=" + log}, flags...)
 	cmd := exec.CommandContext(r.ctx, r.bin.path, args...)
 	cmd.Dir = r.bin.dir
 	if env != nil {
@@ -538,7 +566,7 @@ func (r *binRun) run(pattern string, env []string, flags ...string) ([]byte, err
 	err := cmd.Run()
 	out := buf.Bytes()
 	if err != nil && r.ctx.Err() != nil {
-		r.crashed = true
+		r.reads.complete = false
 		if r.parent.Err() != nil {
 			return out, r.parent.Err()
 		}
@@ -548,9 +576,13 @@ func (r *binRun) run(pattern string, env []string, flags ...string) ([]byte, err
 		}
 		return out, errors.New(reason)
 	}
+	// The testing package writes the log when the benchmarks are done,
+	// passed or failed: a binary that ended otherwise did not.
 	ended := lastLine(out)
-	if ended != "PASS" && ended != "FAIL" {
-		r.crashed = true
+	if ended == "PASS" || ended == "FAIL" {
+		r.reads.add(log, r.bin.dir)
+	} else {
+		r.reads.complete = false
 	}
 	if err != nil {
 		return out, fmt.Errorf("failed (%v): %s", err, why(string(out)))

@@ -145,6 +145,99 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// inputsTest is the test file of TestProfileInputs: each benchmark skips
+// itself unless what it reads says to run.
+const inputsTest = `package fx
+
+import (
+	"os"
+	"testing"
+)
+
+func run(b *testing.B, file string) {
+	b.Helper()
+	if data, _ := os.ReadFile(file); string(data) != "run\n" {
+		b.Skipf("%s does not say run", file)
+	}
+	for b.Loop() {
+		Work()
+	}
+}
+
+func BenchmarkEnv(b *testing.B) {
+	if os.Getenv("GOADVISE_TEST_INPUT") == "" {
+		b.Skip("GOADVISE_TEST_INPUT is not set")
+	}
+	for b.Loop() {
+		Work()
+	}
+}
+
+func BenchmarkFile(b *testing.B) { run(b, "input.txt") }
+
+func BenchmarkData(b *testing.B) { run(b, "testdata/input") }
+`
+
+// TestProfileInputs measures a package whose benchmarks skip themselves
+// unless an environment variable is set, a file of the package says to
+// run or a file of its testdata does: the measurement is taken from the
+// cache while nothing they read changes, and measured again when one
+// does, as it is when a file of the testdata tree that none reads
+// changes.
+func TestProfileInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks a fixture")
+	}
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	t.Setenv("GOADVISE_TEST_INPUT", "")
+	os.Unsetenv("GOADVISE_TEST_INPUT")
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"go.mod": fixtureMod, "fx.go": workSource(1), "fx_test.go": inputsTest, "input.txt": "skip\n", "testdata/input": "skip\n"})
+	for i, step := range []struct {
+		change   func()
+		measured string // the benchmarks measured
+		cached   bool
+	}{
+		{func() {}, "", false},
+		{func() {}, "", true},
+		{func() { os.Setenv("GOADVISE_TEST_INPUT", "1") }, "BenchmarkEnv", false},
+		{func() {}, "BenchmarkEnv", true},
+		{func() { writeFiles(t, dir, map[string]string{"input.txt": "run\n"}) }, "BenchmarkEnv BenchmarkFile", false},
+		{func() { writeFiles(t, dir, map[string]string{"testdata/input": "run\n"}) }, "BenchmarkEnv BenchmarkFile BenchmarkData", false},
+		{func() { writeFiles(t, dir, map[string]string{"testdata/unread": "x"}) }, "BenchmarkEnv BenchmarkFile BenchmarkData", false},
+		{func() {}, "BenchmarkEnv BenchmarkFile BenchmarkData", true},
+	} {
+		step.change()
+		m, err := Profile(context.Background(), ProfileOptions{
+			Dir:       dir,
+			Packages:  []ProfilePackage{{ImportPath: "example.com/fx", Dir: dir, Key: "fixture"}},
+			Benchtime: "1x",
+			Budget:    time.Minute,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var measured []string
+		for _, b := range m.Benchmarks {
+			measured = append(measured, b.Name)
+		}
+		if len(m.Benchmarks)+len(m.Skipped) != 3 {
+			t.Errorf("measured %q, skipped %q: want each of the 3 benchmarks once", measured, m.Skipped)
+		}
+		cached := m.Runs == 0 && m.Cached == 1
+		if got := strings.Join(measured, " "); got != step.measured || cached != step.cached {
+			t.Fatalf("step %d: measured %q (%d runs, %d from the cache), skipped %q; want %q, cached %v",
+				i, got, m.Runs, m.Cached, m.Skipped, step.measured, step.cached)
+		}
+		if step.measured == "" {
+			want := SkippedBenchmark{Package: "example.com/fx", Name: "BenchmarkEnv", Reason: "the benchmark skips itself: fx_test.go:20: GOADVISE_TEST_INPUT is not set"}
+			if !slices.Contains(m.Skipped, want) {
+				t.Errorf("skipped %q, want %q among them", m.Skipped, want)
+			}
+		}
+	}
+}
+
 // failuresTest is the test file of TestProfileFailures.
 const failuresTest = `package fx
 
@@ -207,7 +300,7 @@ func TestProfileFailures(t *testing.T) {
 		t.Setenv("GOADVISE_CACHE", cache)
 		m, err := Profile(context.Background(), ProfileOptions{
 			Dir:       dir,
-			Packages:  []ProfilePackage{{ImportPath: "example.com/fx", Key: "fixture"}},
+			Packages:  []ProfilePackage{{ImportPath: "example.com/fx", Dir: dir, Key: "fixture"}},
 			Benchtime: "1x",
 			Budget:    time.Minute,
 		})
