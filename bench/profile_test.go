@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -279,13 +280,16 @@ func BenchmarkSkip(b *testing.B) { b.Skip("not today") }
 // sub-benchmarks of one benchmark, and skip themselves: every run names
 // every one of them and measures the others, and the cache never holds
 // the package (a run that crashed wrote no test log: what it read is
-// unknown).
+// unknown). The runs go two at a time, which also loads the machine as
+// the race that unfinished describes needs.
 func TestProfileFailures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and benchmarks a fixture 20 times")
 	}
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"go.mod": fixtureMod, "fx.go": workSource(1), "fx_test.go": failuresTest})
+	cache := t.TempDir()
+	t.Setenv("GOADVISE_CACHE", cache)
 	exit := "failed (exit status 2): panic: unexpected call to os.Exit(0) during test"
 	want := []SkippedBenchmark{
 		{Name: "BenchmarkExit", Reason: exit},
@@ -295,39 +299,51 @@ func TestProfileFailures(t *testing.T) {
 		{Name: "BenchmarkSubs/exit", Reason: exit},
 		{Name: "BenchmarkSubs/panic", Reason: "failed (exit status 2): panic: sub boom"},
 	}
+	var wg sync.WaitGroup
+	sem := make(chan bool, 2)
 	for run := range 20 {
-		cache := t.TempDir()
-		t.Setenv("GOADVISE_CACHE", cache)
-		m, err := Profile(context.Background(), ProfileOptions{
-			Dir:       dir,
-			Packages:  []ProfilePackage{{ImportPath: "example.com/fx", Dir: dir, Key: "fixture"}},
-			Benchtime: "1x",
-			Budget:    time.Minute,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var measured []string
-		for _, b := range m.Benchmarks {
-			measured = append(measured, b.Name)
-		}
-		slices.Sort(measured)
-		if !slices.Equal(measured, []string{"BenchmarkSubs/work", "BenchmarkWork"}) {
-			t.Errorf("run %d: measured %q, want BenchmarkSubs/work and BenchmarkWork", run, measured)
-		}
-		slices.SortFunc(m.Skipped, func(a, b SkippedBenchmark) int { return strings.Compare(a.Name, b.Name) })
-		ok := len(m.Skipped) == len(want)
-		for i := 0; ok && i < len(want); i++ {
-			// A crash that the test binary's exit hid in every run
-			// made to learn why is named without the reason.
-			s := m.Skipped[i]
-			ok = s.Package == "example.com/fx" && s.Name == want[i].Name && (s.Reason == want[i].Reason || s.Reason == errUnfinished.Error())
-		}
-		if !ok {
-			t.Errorf("run %d: skipped %q, want %q", run, m.Skipped, want)
-		}
-		if ents, err := os.ReadDir(filepath.Join(cache, "benchprof")); err == nil && len(ents) > 0 {
-			t.Errorf("run %d: the cache holds %d entries, want none", run, len(ents))
-		}
+		wg.Add(1)
+		sem <- true
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			m, err := Profile(context.Background(), ProfileOptions{
+				Dir:       dir,
+				Packages:  []ProfilePackage{{ImportPath: "example.com/fx", Dir: dir, Key: "fixture"}},
+				Benchtime: "1x",
+				Budget:    time.Minute,
+			})
+			if err != nil {
+				t.Errorf("run %d: %v", run, err)
+				return
+			}
+			var measured []string
+			for _, b := range m.Benchmarks {
+				measured = append(measured, b.Name)
+			}
+			slices.Sort(measured)
+			if !slices.Equal(measured, []string{"BenchmarkSubs/work", "BenchmarkWork"}) {
+				t.Errorf("run %d: measured %q, want BenchmarkSubs/work and BenchmarkWork", run, measured)
+			}
+			slices.SortFunc(m.Skipped, func(a, b SkippedBenchmark) int { return strings.Compare(a.Name, b.Name) })
+			ok := len(m.Skipped) == len(want)
+			for i := 0; ok && i < len(want); i++ {
+				// A crash that the test binary's exit hid in every
+				// run made to learn why is named without the reason.
+				s := m.Skipped[i]
+				ok = s.Package == "example.com/fx" && s.Name == want[i].Name && (s.Reason == want[i].Reason || s.Reason == errUnfinished.Error())
+			}
+			if !ok {
+				t.Errorf("run %d: skipped %q, want %q", run, m.Skipped, want)
+			}
+			// Had a run stored the package, the next would have
+			// taken it from the cache.
+			if m.Cached != 0 {
+				t.Errorf("run %d: %d packages from the cache, want none", run, m.Cached)
+			}
+		}()
+	}
+	wg.Wait()
+	if ents, err := os.ReadDir(filepath.Join(cache, "benchprof")); err == nil && len(ents) > 0 {
+		t.Errorf("the cache holds %d entries, want none", len(ents))
 	}
 }
