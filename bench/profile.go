@@ -81,9 +81,13 @@ type ProfileOptions struct {
 // A ProfilePackage is a package whose benchmarks Profile runs.
 type ProfilePackage struct {
 	ImportPath string
+	// Dir is the package's directory.
+	Dir string
 	// Key is the package's content key (its files, its test files and
 	// its dependencies): measurements under the same key, Bench and
-	// Benchtime are taken from the cache. "" means not cached.
+	// Benchtime, with the same testdata tree and runtime settings, are
+	// taken from the cache while what the benchmarks read is unchanged
+	// (see input). "" means not cached.
 	Key string
 }
 
@@ -134,6 +138,9 @@ var profileCache = cache.New("benchprof")
 
 // cachedProfile is what the cache holds for a package.
 type cachedProfile struct {
+	// Inputs are what the benchmarks read, with its state when they
+	// ran: the entry holds while none has changed.
+	Inputs     []input
 	Benchmarks []*Measured
 	Skipped    []SkippedBenchmark
 	None       bool // the package has no matching benchmark
@@ -148,10 +155,15 @@ type cachedProfile struct {
 // profiles at the line divided by Measured.Ops: exact for code whose
 // allocations do not depend on timing.
 //
-// A benchmark that fails, exits without PASS (os.Exit) or is still
-// running when the budget is spent is skipped, and the others are kept.
-// Profile returns an error only when the module cannot be copied or the
-// context is cancelled.
+// A benchmark that skips itself, fails, exits without PASS (os.Exit) or
+// is still running when the budget is spent is skipped, with the reason,
+// and the others are kept. Profile returns an error only when the module
+// cannot be copied or the context is cancelled.
+//
+// The measurements of a package are cached, with what its benchmarks
+// read (see input), unless the budget cut them short or a run of its
+// test binary ended without the testing package writing its test log
+// (a benchmark crashed it): what such a run read is unknown.
 func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err error) {
 	if opts.Bench == "" {
 		opts.Bench = "."
@@ -170,22 +182,37 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		return nil, fmt.Errorf("-bench: %w", err)
 	}
 	m = &Measurements{}
-	salt := fmt.Sprintf("goadvise-benchprof-v1\nbench=%s\nbenchtime=%s\n", opts.Bench, opts.Benchtime)
+	salt := fmt.Sprintf("goadvise-benchprof-v2\nbench=%s\nbenchtime=%s\n", opts.Bench, opts.Benchtime)
 	key := func(p ProfilePackage) string {
-		if p.Key == "" {
+		if p.Key == "" || p.Dir == "" {
 			return ""
 		}
-		sum := sha256.Sum256([]byte(salt + p.Key))
+		static, ok := staticKey(p.Dir)
+		if !ok {
+			return ""
+		}
+		sum := sha256.Sum256([]byte(salt + p.Key + "\n" + static))
 		return hex.EncodeToString(sum[:])
 	}
 
-	// The packages measured before are taken from the cache.
-	var todo []ProfilePackage
+	// The packages measured before are taken from the cache, if what
+	// their benchmarks read is unchanged.
+	type pkgRun struct {
+		ProfilePackage
+		key   string
+		bin   *testBinary
+		names []string
+		reads *reads
+		res   cachedProfile
+		timed bool // the budget stopped one of its benchmarks
+	}
+	var runs []*pkgRun
 	for _, p := range opts.Packages {
-		if k := key(p); k != "" {
+		k := key(p)
+		if k != "" {
 			if data, ok := profileCache.Get(k); ok {
 				var c cachedProfile
-				if json.Unmarshal(data, &c) == nil {
+				if json.Unmarshal(data, &c) == nil && changed(c.Inputs) == "" {
 					if !c.None {
 						m.Packages++
 						m.Cached++
@@ -196,9 +223,9 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 				}
 			}
 		}
-		todo = append(todo, p)
+		runs = append(runs, &pkgRun{ProfilePackage: p, key: k})
 	}
-	if len(todo) == 0 {
+	if len(runs) == 0 {
 		return m, nil
 	}
 
@@ -215,6 +242,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		}
 	}()
 	opts.Progress("copying the module to run its benchmarks")
+	copied := time.Now()
 	root, cdir, err := copyPackage(ctx, opts.Dir, filepath.Join(tmp, "src"))
 	if err != nil {
 		return nil, err
@@ -224,20 +252,11 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 
 	// Build every test binary and list its benchmarks first, so that
 	// the progress can tell how many are left.
-	type pkgRun struct {
-		ProfilePackage
-		bin   *testBinary
-		names []string
-		res   cachedProfile
-		timed bool // the budget stopped one of its benchmarks
-	}
-	var runs []*pkgRun
 	total := 0
-	for i, p := range todo {
-		opts.Progress("building the test binary of " + p.ImportPath)
-		r := &pkgRun{ProfilePackage: p}
-		runs = append(runs, r)
-		pkgs, err := listPackages(bctx, cdir, []string{p.ImportPath})
+	for i, r := range runs {
+		opts.Progress("building the test binary of " + r.ImportPath)
+		r.reads = newReads(rel)
+		pkgs, err := listPackages(bctx, cdir, []string{r.ImportPath})
 		if err == nil && len(pkgs) != 1 {
 			err = fmt.Errorf("%d packages, want one", len(pkgs))
 		}
@@ -249,13 +268,19 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		}
 		if err == nil {
 			r.names, err = listBenchmarks(bctx, r.bin, top)
+			if err != nil {
+				// The test binary failed to start: what it read,
+				// in its TestMain or its package's initialisation,
+				// is unknown.
+				r.reads.complete = false
+			}
 		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			r.timed = bctx.Err() != nil
-			r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: p.ImportPath, Reason: oneLine(err)})
+			r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Reason: oneLine(err)})
 			continue
 		}
 		r.res.None = len(r.names) == 0
@@ -264,6 +289,7 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 
 	start, done := time.Now(), 0
 	for _, r := range runs {
+		br := &binRun{parent: ctx, ctx: bctx, budget: opts.Budget, bin: r.bin, tmp: tmp, rel: rel, reads: r.reads, runs: &m.Runs}
 		for _, name := range r.names {
 			eta := "?"
 			if done > 0 {
@@ -280,18 +306,11 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 				r.res.Skipped = append(r.res.Skipped, SkippedBenchmark{Package: r.ImportPath, Name: name, Reason: NotRun})
 				continue
 			}
-			ms, skipped := measure(bctx, r.bin, name, rest, opts.Benchtime, tmp, rel, show, &m.Runs)
+			ms, skipped := br.measure(name, rest, opts.Benchtime, show)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if bctx.Err() != nil {
-				r.timed = true
-				for i := range skipped {
-					if skipped[i].Reason != NotRun {
-						skipped[i].Reason = fmt.Sprintf("still running when the budget of %v was spent", opts.Budget)
-					}
-				}
-			}
+			r.timed = r.timed || bctx.Err() != nil
 			r.res.Benchmarks = append(r.res.Benchmarks, ms...)
 			r.res.Skipped = append(r.res.Skipped, skipped...)
 		}
@@ -302,12 +321,20 @@ func Profile(ctx context.Context, opts ProfileOptions) (m *Measurements, err err
 		}
 		m.Benchmarks = append(m.Benchmarks, r.res.Benchmarks...)
 		m.Skipped = append(m.Skipped, r.res.Skipped...)
-		// A measurement the budget cut short depends on the budget:
-		// it is not kept.
-		if k := key(r.ProfilePackage); k != "" && !r.timed {
-			if data, err := json.Marshal(&r.res); err == nil {
-				profileCache.Put(k, data)
-			}
+		// A measurement the budget cut short depends on the budget,
+		// one whose inputs are not all known may depend on anything,
+		// and one whose testdata changed during the run on both
+		// versions: they are not kept.
+		if r.key == "" || r.timed || key(r.ProfilePackage) != r.key {
+			continue
+		}
+		in, ok := r.reads.inputs(copied)
+		if !ok {
+			continue
+		}
+		r.res.Inputs = in
+		if data, err := json.Marshal(&r.res); err == nil {
+			profileCache.Put(r.key, data)
 		}
 	}
 	return m, nil
@@ -335,61 +362,131 @@ func listBenchmarks(ctx context.Context, b *testBinary, re string) ([]string, er
 	return names, nil
 }
 
-// measure measures the top-level benchmark name of b, or those of its
+// maxCrashes bounds the sub-benchmarks of one top-level benchmark that
+// crash the test binary and are named before the others are given up.
+const maxCrashes = 10
+
+// A binRun runs the test binary of one package for Profile.
+type binRun struct {
+	parent context.Context // Profile's: its cancellation is the user's
+	ctx    context.Context // parent with the budget's deadline
+	budget time.Duration
+	bin    *testBinary
+	tmp    string
+	rel    *relocation
+	reads  *reads // what the runs read
+	runs   *int   // counts the runs
+}
+
+// measure measures the top-level benchmark name, or those of its
 // sub-benchmarks that match rest (the part of -bench after the first
-// slash): see Profile. show is told which benchmark runs; runs counts the
-// runs of the binary.
-func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp string, rel *relocation, show func(string), runs *int) ([]*Measured, []SkippedBenchmark) {
-	skip := func(name string, err error) []SkippedBenchmark {
-		return []SkippedBenchmark{{Package: b.importPath, Name: name, Reason: oneLine(err)}}
+// slash): see Profile. show is told which benchmark runs.
+func (r *binRun) measure(name, rest, benchtime string, show func(string)) ([]*Measured, []SkippedBenchmark) {
+	skip := func(name, reason string) SkippedBenchmark {
+		return SkippedBenchmark{Package: r.bin.importPath, Name: name, Reason: reason}
 	}
 	pattern := "^" + regexp.QuoteMeta(name) + "$"
 	if rest != "" {
 		pattern += "/" + rest
 	}
-	// One iteration of each lists the benchmarks to measure: the
-	// top-level one or its sub-benchmarks.
-	*runs++
-	res, err := runProfiled(ctx, b, pattern, nil, "-test.benchtime=1x")
-	if err != nil {
-		return nil, skip(name, err)
+	// One iteration of each, with the testing package's verbose output,
+	// lists the benchmarks to measure (the top-level one or its
+	// sub-benchmarks) and names those that skip themselves or fail. A
+	// sub-benchmark that crashes the binary or does not finish is named
+	// and left out of the next run (-test.skip), so that it does not
+	// hide the others.
+	var skipped, bad []SkippedBenchmark
+	var without []string
+	var l *listing
+	for {
+		flags := []string{"-test.benchtime=1x", "-test.v=test2json"}
+		if len(without) > 0 {
+			flags = append(flags, "-test.skip="+strings.Join(without, "|"))
+		}
+		out, err := r.run(pattern, nil, flags...)
+		if err != nil && r.ctx.Err() != nil {
+			return nil, append(bad, skip(name, oneLine(err)))
+		}
+		l = readListing(out)
+		skipped = skipped[:0]
+		for _, s := range append(l.skipped, l.failed...) {
+			skipped = append(skipped, skip(s.Name, s.Reason))
+		}
+		crashed := err != nil && !l.ended
+		// A benchmark that did not finish, if the binary then crashed,
+		// is what crashed it: the testing package went on before the
+		// runtime reported its panic (see unfinished), perhaps to
+		// start the next benchmark, which is not to blame.
+		var fresh []SkippedBenchmark
+		for _, u := range l.unfinished {
+			reason := errUnfinished.Error()
+			if crashed && len(fresh) == 0 {
+				reason = err.Error()
+			}
+			fresh = append(fresh, skip(u, reason))
+		}
+		if crashed && len(fresh) == 0 {
+			c := l.running
+			if c == "" {
+				c = name
+			}
+			fresh = append(fresh, skip(c, err.Error()))
+		}
+		bad = append(bad, fresh...)
+		if !crashed {
+			if err != nil && len(l.failed) == 0 && len(fresh) == 0 {
+				// Failed, but none of its benchmarks did: TestMain
+				// or a test of the package.
+				return nil, append(bad, skip(name, err.Error()))
+			}
+			break
+		}
+		for _, f := range fresh {
+			if !strings.HasPrefix(f.Name, name+"/") {
+				// The top-level benchmark's own code: its
+				// sub-benchmarks cannot run without it.
+				return nil, append(r.explain(bad), skipped...)
+			}
+			without = append(without, leafPattern(f.Name))
+		}
+		if len(without) > maxCrashes {
+			return nil, append(r.explain(bad), skip(name, fmt.Sprintf("its other sub-benchmarks are not measured: %d crash the test binary", len(without))))
+		}
 	}
-	cpu := filepath.Join(tmp, "cpu.pprof")
+	skipped = append(r.explain(bad), skipped...)
+	cpu := filepath.Join(r.tmp, "cpu.pprof")
 	var out []*Measured
-	var skipped []SkippedBenchmark
-	for _, r := range res {
-		if ctx.Err() != nil {
-			skipped = append(skipped, SkippedBenchmark{Package: b.importPath, Name: r.name, Reason: NotRun})
+	for _, res := range l.results {
+		if r.ctx.Err() != nil {
+			skipped = append(skipped, skip(res.name, NotRun))
 			continue
 		}
-		show(r.name)
-		leaf := &Measured{Package: b.importPath, Name: r.name}
+		show(res.name)
+		leaf := &Measured{Package: r.bin.importPath, Name: res.name}
 		// A CPU profile of this benchmark alone.
-		*runs++
-		rs, err := runProfiled(ctx, b, leafPattern(r.name), nil, "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu)
+		rs, err := results(r.run(leafPattern(res.name), nil, "-test.benchtime="+benchtime, "-test.cpuprofile="+cpu))
 		if err == nil && len(rs) != 1 {
 			err = fmt.Errorf("running it alone gives %d results", len(rs))
 		}
 		if err != nil {
-			skipped = append(skipped, skip(r.name, err)...)
+			skipped = append(skipped, skip(res.name, oneLine(err)))
 			continue
 		}
 		leaf.N = rs[0].n
-		if leaf.CPU, err = rel.read(cpu); err != nil {
-			skipped = append(skipped, skip(r.name, err)...)
+		if leaf.CPU, err = r.rel.read(cpu); err != nil {
+			skipped = append(skipped, skip(res.name, oneLine(err)))
 			continue
 		}
 		leaf.Ops = min(max(leaf.N/10, 1), maxHeapOps)
 		var heap [2]*profile.Profile
 		for i, n := range []int{heapBase, heapBase + leaf.Ops} {
-			mem := filepath.Join(tmp, fmt.Sprintf("mem%d.pprof", i))
-			*runs++
-			_, err = runProfiled(ctx, b, leafPattern(r.name), heapEnv, fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1")
+			mem := filepath.Join(r.tmp, fmt.Sprintf("mem%d.pprof", i))
+			_, err = results(r.run(leafPattern(res.name), heapEnv, fmt.Sprintf("-test.benchtime=%dx", n), "-test.memprofile="+mem, "-test.memprofilerate=1"))
 			if err == nil {
 				heap[i], err = readProfile(mem)
 			}
 			if err == nil {
-				rel.apply(heap[i])
+				r.rel.apply(heap[i])
 			}
 			if err != nil {
 				break
@@ -399,7 +496,7 @@ func measure(ctx context.Context, b *testBinary, name, rest, benchtime, tmp stri
 			leaf.Heap, err = heapDiff(heap[1], heap[0])
 		}
 		if err != nil {
-			skipped = append(skipped, skip(r.name, err)...)
+			skipped = append(skipped, skip(res.name, oneLine(err)))
 			continue
 		}
 		out = append(out, leaf)
@@ -423,30 +520,96 @@ type benchResult struct {
 	n    int
 }
 
-// runProfiled runs the benchmarks of b matching pattern once with the
-// extra flags and returns their results. A run that fails or exits
-// without PASS is an error whose first line says why.
-func runProfiled(ctx context.Context, b *testBinary, pattern string, env []string, flags ...string) ([]benchResult, error) {
+// maxUnfinished bounds the runs that look for the reason of an
+// unfinished benchmark.
+const maxUnfinished = 3
+
+// explain runs alone each of the benchmarks that did not finish without
+// a word of why, to learn why: usually the runtime wins the race that
+// unfinished describes. A benchmark keeps errUnfinished's words if it
+// lost every run.
+func (r *binRun) explain(bad []SkippedBenchmark) []SkippedBenchmark {
+	for i, b := range bad {
+		for try := 0; try < maxUnfinished && b.Reason == errUnfinished.Error() && r.ctx.Err() == nil; try++ {
+			_, err := results(r.run(leafPattern(b.Name), nil, "-test.benchtime=1x"))
+			if err != nil && !errors.Is(err, errUnfinished) {
+				bad[i].Reason = oneLine(err)
+				break
+			}
+		}
+	}
+	return bad
+}
+
+// run runs the benchmarks of the binary matching pattern once, with the
+// extra flags and environment, and returns its output; its test log
+// goes to r.reads. A run that fails or exits without PASS is an error
+// whose first line says why; so is one the budget stopped, which is
+// told to dump its goroutines (SIGQUIT) so that the error can say what
+// the benchmark was doing. A cancellation by the user is returned as
+// the context's error.
+func (r *binRun) run(pattern string, env []string, flags ...string) ([]byte, error) {
+	*r.runs++
+	log := filepath.Join(r.tmp, "testlog.txt")
+	os.Remove(log)
 	// As go test does, make os.Exit(0) in a benchmark a failure.
-	args := append([]string{"-test.run=^$", "-test.bench=" + pattern, "-test.count=1", "-test.paniconexit0"}, flags...)
-	cmd := exec.CommandContext(ctx, b.path, args...)
-	cmd.Dir = b.dir
+	args := append([]string{"-test.run=^$", "-test.bench=" + pattern, "-test.count=1", "-test.paniconexit0", "-test.testlogfile=" + log}, flags...)
+	cmd := exec.CommandContext(r.ctx, r.bin.path, args...)
+	cmd.Dir = r.bin.dir
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
 	gocmd.InterruptOnCancel(cmd)
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	gocmd.QuitOnDeadline(cmd, r.parent)
+	err := cmd.Run()
+	out := buf.Bytes()
+	if err != nil && r.ctx.Err() != nil {
+		r.reads.complete = false
+		if r.parent.Err() != nil {
+			return out, r.parent.Err()
 		}
-		return nil, fmt.Errorf("failed (%v): %s", err, why(out.String()))
+		reason := fmt.Sprintf("still running when the budget of %v was spent", r.budget)
+		if s := stuck(string(out), r.rel); s != "" {
+			reason += ": " + s
+		}
+		return out, errors.New(reason)
 	}
-	if !bytes.HasSuffix(out.Bytes(), []byte("\nPASS\n")) && !bytes.Equal(out.Bytes(), []byte("PASS\n")) {
-		return nil, fmt.Errorf("the test binary exited without PASS (os.Exit in a benchmark?): %s", why(out.String()))
+	// The testing package writes the log when the benchmarks are done,
+	// passed or failed: a binary that ended otherwise did not.
+	ended := lastLine(out)
+	if ended == "PASS" || ended == "FAIL" {
+		r.reads.add(log, r.bin.dir)
+	} else {
+		r.reads.complete = false
 	}
-	set, err := parse(&out, b.importPath)
+	if err != nil {
+		return out, fmt.Errorf("failed (%v): %s", err, why(string(out)))
+	}
+	if ended != "PASS" {
+		return out, fmt.Errorf("the test binary exited without PASS (os.Exit in a benchmark?): %s", why(string(out)))
+	}
+	return out, nil
+}
+
+// lastLine returns the last line of a run's output, without the framing
+// of -test.v=test2json.
+func lastLine(out []byte) string {
+	out = bytes.TrimRight(out, "\n")
+	return strings.TrimPrefix(string(out[bytes.LastIndexByte(out, '\n')+1:]), "\x16")
+}
+
+// results returns the results of a run's output, or the run's error, or
+// errUnfinished if a benchmark did not finish.
+func results(out []byte, err error) ([]benchResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	if len(unfinished(out)) > 0 {
+		return nil, errUnfinished
+	}
+	set, err := parse(bytes.NewReader(out), "")
 	if err != nil {
 		return nil, err
 	}
@@ -474,13 +637,24 @@ type relocation struct {
 
 func (r *relocation) apply(p *profile.Profile) {
 	for _, fn := range p.Function {
-		for _, from := range r.from {
-			if rest, ok := strings.CutPrefix(fn.Filename, from+string(filepath.Separator)); ok {
-				fn.Filename = filepath.Join(r.to, rest)
-				break
-			}
+		if name, ok := r.user(fn.Filename); ok {
+			fn.Filename = name
 		}
 	}
+}
+
+// user returns the file of the user's tree that name, in the copy,
+// corresponds to; ok is false if name is outside the copy.
+func (r *relocation) user(name string) (string, bool) {
+	for _, from := range r.from {
+		if name == from {
+			return r.to, true
+		}
+		if rest, ok := strings.CutPrefix(name, from+string(filepath.Separator)); ok {
+			return filepath.Join(r.to, rest), true
+		}
+	}
+	return "", false
 }
 
 // read reads the profile in the file name, relocates it and returns it
@@ -537,21 +711,6 @@ func heapDiff(b, a *profile.Profile) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// why returns the line of a failed run's output that says why it failed:
-// the panic, the first line a failing benchmark logged, or the last line.
-func why(out string) string {
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "panic: ") {
-			return l
-		}
-		if strings.Contains(l, "--- FAIL: ") && i+1 < len(lines) {
-			return strings.TrimSpace(l) + ": " + strings.TrimSpace(lines[i+1])
-		}
-	}
-	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // underBenchmark reports whether the sample allocates in a benchmark's

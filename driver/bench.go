@@ -62,7 +62,7 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 			if os.Getenv("GOADVISE_NOCACHE") != "" {
 				key = ""
 			}
-			pkgs = append(pkgs, bench.ProfilePackage{ImportPath: p.ImportPath, Key: key})
+			pkgs = append(pkgs, bench.ProfilePackage{ImportPath: p.ImportPath, Dir: p.Dir, Key: key})
 		}
 	}
 	if len(pkgs) == 0 {
