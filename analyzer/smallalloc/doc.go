@@ -48,8 +48,13 @@
 //     messageBuf. This makes the method unsafe for concurrent calls on the
 //     same receiver, so the fix is not offered (and nothing is reported) when
 //     the method looks concurrency-safe: the struct holds a sync.Mutex,
-//     sync.RWMutex or sync/atomic value and the method does not call Lock on
-//     it, or the method is started with a go statement in the package.
+//     sync.RWMutex or sync/atomic value, the method does not call Lock on
+//     it and writes no state reachable from the receiver (a field, an
+//     element under one) outside function literals, or the method is
+//     started with a go statement in the package. A method that writes
+//     its receiver's state without a lock is unsafe for concurrent calls
+//     already (a reader that keeps its position beside an atomic
+//     reference count), and a scratch field changes nothing.
 //
 // A variable that first holds a small constant-size make and is later
 // assigned another allocation that is kept (buf = make([]byte, n); d.last

@@ -353,7 +353,11 @@ func (c *checker) unkeyedLiteral(td typeDecl) bool {
 
 // locksOrSerial reports whether a method may use a scratch field of its
 // receiver: the struct holds no mutex or atomic value (which would mean it
-// is shared between goroutines), or the method calls Lock on it.
+// is shared between goroutines), the method calls Lock on it, or the
+// method already writes a field of the receiver without a lock (outside
+// function literals), so that it is not safe for concurrent calls on one
+// receiver today and a scratch field changes nothing (an atomic reference
+// count beside a reader's state, as in arrow's message reader).
 func (c *checker) locksOrSerial(fd *ast.FuncDecl, recvName string, named *types.Named) bool {
 	st, ok := named.Underlying().(*types.Struct)
 	if !ok {
@@ -374,7 +378,7 @@ func (c *checker) locksOrSerial(fd *ast.FuncDecl, recvName string, named *types.
 			}
 		}
 	}
-	if !shared {
+	if !shared || c.writesReceiver(fd, recvName) {
 		return true
 	}
 	locked := false
@@ -403,6 +407,55 @@ func (c *checker) locksOrSerial(fd *ast.FuncDecl, recvName string, named *types.
 		return true
 	})
 	return locked
+}
+
+// writesReceiver reports whether the body of fd assigns to a field of its
+// receiver recvName, or to what is reachable through one (r.pos = n,
+// r.buf[i] = b, r.stats.n++), other than in a function literal: state
+// that concurrent calls on one receiver would race on.
+func (c *checker) writesReceiver(fd *ast.FuncDecl, recvName string) bool {
+	info := c.pass.TypesInfo
+	var recv types.Object
+	if id := fd.Recv.List[0].Names; len(id) == 1 {
+		recv = info.Defs[id[0]]
+	}
+	if recv == nil {
+		return false
+	}
+	// underRecv reports whether e denotes a location reached from the
+	// receiver by fields and indexes: r.f, r.f.g, r.f[i].g.
+	underRecv := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		for ok {
+			if id, isID := ast.Unparen(sel.X).(*ast.Ident); isID {
+				return info.Uses[id] == recv
+			}
+			x := ast.Unparen(sel.X)
+			if ix, isIndex := x.(*ast.IndexExpr); isIndex {
+				x = ast.Unparen(ix.X)
+			}
+			sel, ok = x.(*ast.SelectorExpr)
+		}
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+					l = ix.X
+				}
+				found = found || underRecv(l)
+			}
+		case *ast.IncDecStmt:
+			found = found || underRecv(n.X)
+		}
+		return !found
+	})
+	return found
 }
 
 // reentrant reports whether fn may call itself through functions of the

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"io"
 	"sync"
+	"sync/atomic"
 )
 
 // Positive cases.
@@ -318,3 +319,70 @@ func (d *Dir) Get(x *int) {
 var kept **int
 
 func keep(p **int) { kept = p }
+
+// Counted holds an atomic reference count, as readers shared by
+// reference do; Next already keeps its position in the receiver without
+// a lock, so it is not safe for concurrent calls today: a scratch field
+// changes nothing.
+type Counted struct {
+	refs atomic.Int64
+	r    io.Reader
+	pos  int
+}
+
+// Next reads a 4-byte length.
+func (c *Counted) Next() (uint32, error) {
+	buf := make([]byte, 4) // want `make\(\[\]byte, 4\) escapes to the heap .* add a field nextBuf \[4\]byte to Counted and use c.nextBuf\[:\]`
+	if _, err := io.ReadFull(c.r, buf); err != nil {
+		return 0, err
+	}
+	c.pos += 4
+	return binary.LittleEndian.Uint32(buf), nil
+}
+
+// Guarded holds a mutex, and its method writes a counter of the
+// receiver, through a nested field, without locking it.
+type Guarded struct {
+	mu    sync.Mutex
+	r     io.Reader
+	stats struct{ reads int }
+}
+
+// Peek writes the receiver's stats.
+func (g *Guarded) Peek() byte {
+	b := make([]byte, 2) // want `make\(\[\]byte, 2\) escapes to the heap .* add a field peekB \[2\]byte to Guarded and use g.peekB\[:\]`
+	g.r.Read(b)
+	g.stats.reads = g.stats.reads + 1
+	return b[0]
+}
+
+// Async holds an atomic count, which its method updates with the atomic
+// operation alone: it writes nothing else, so it may run concurrently.
+type Async struct {
+	n atomic.Int32
+	r io.Reader
+}
+
+// Read counts its calls atomically.
+func (a *Async) Read() byte {
+	buf := make([]byte, 3)
+	a.r.Read(buf)
+	a.n.Add(1)
+	return buf[0]
+}
+
+// Spawn writes the receiver only in a goroutine it starts, which may run
+// while the next call does.
+type Spawn struct {
+	n    atomic.Int32
+	r    io.Reader
+	last int
+}
+
+// Read starts a goroutine that writes the receiver.
+func (s *Spawn) Read() byte {
+	buf := make([]byte, 3)
+	s.r.Read(buf)
+	go func() { s.last++ }()
+	return buf[0]
+}
