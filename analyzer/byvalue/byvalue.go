@@ -1,6 +1,8 @@
 package byvalue
 
 import (
+	"cmp"
+	"context"
 	_ "embed"
 	"fmt"
 	"go/ast"
@@ -50,7 +52,17 @@ type checker struct {
 	other     []*ast.File                   // files of the package outside the pass, parsed on demand
 	otherName map[*ast.File]string          // their names
 	read      bool                          // other has been read
+
+	// While fixable checks one function: the functions the change
+	// passes the value up through (see passUp), and whether a caller
+	// calls a pointer method on a local holding the value, which the
+	// compiler must confirm keeps nothing.
+	chain    []*ast.FuncDecl
+	ptrCalls bool
 }
+
+// maxChain bounds the functions a value is passed up through.
+const maxChain = 3
 
 func run(pass *analysis.Pass) (any, error) {
 	esc := pass.ResultOf[escape.Analyzer].(*optlog.Result)
@@ -184,6 +196,9 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 		return
 	}
 	f.Advice = fmt.Sprintf("its callers only read it: return %s by value, which removes 1 allocation per call", tname)
+	if c.ptrCalls {
+		f.Advice = fmt.Sprintf("its callers only read it or call methods on a variable of their own holding it, which the compiler keeps on the stack: return %s by value, which removes 1 allocation per call", tname)
+	}
 	f.Text = head + "; " + f.Advice
 	diag.SuggestedFixes = []analysis.SuggestedFix{{
 		Message:   fmt.Sprintf("Return %s by value", tname),
@@ -300,16 +315,25 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 		amps[r.amp] = true
 		edits = append(edits, syntax.Delete(r.amp.Pos(), r.amp.X.Pos()))
 	}
+	// A local whose address is also taken, or whose pointer methods are
+	// called, may still escape once returned by value, or may not (the
+	// callee keeps nothing): the compiler decides, on the edited code.
+	var ask []*types.Var
+	var asked string
 	for _, r := range rets {
 		if r.local == nil {
 			continue
 		}
-		if why := c.localOnlyReturned(r.local, amps); why != "" {
-			return nil, why
+		if why, compiler := c.localOnlyReturned(r.local, amps); why != "" {
+			if !compiler {
+				return nil, why
+			}
+			ask, asked = append(ask, r.local), why
 		}
 	}
+	c.chain, c.ptrCalls = nil, false
 	for _, id := range c.uses[fn] {
-		e, why := c.callSite(id)
+		e, why := c.callSite(id, 0)
 		if why != "" {
 			return nil, why
 		}
@@ -318,35 +342,153 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 	if c.otherCallers(fn) {
 		return nil, skip
 	}
+	for _, g := range c.chain {
+		if obj, ok := c.pass.TypesInfo.Defs[g.Name].(*types.Func); ok && c.otherCallers(obj) {
+			return nil, skip
+		}
+	}
+	if len(ask) > 0 || c.ptrCalls {
+		if why := c.stillEscapes(fd, fn, edits, ask); why != "" {
+			if asked == "" {
+				asked = "a caller calls a pointer method on it"
+			}
+			return nil, asked + "; " + why
+		}
+	}
 	return edits, ""
 }
 
-// localOnlyReturned checks that the address of the local v is taken only
-// by the returns and that no closure or pointer method sees it.
-func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) string {
-	for _, id := range c.uses[v] {
-		path := syntax.Path(c.root, id)
-		if syntax.InClosure(path, v) {
-			return fmt.Sprintf("a closure captures %s at %s", v.Name(), c.where(id))
+// stillEscapes compiles the package with edits applied and returns why
+// the change is not offered if the compiler still moves a local of vars
+// (declared in fd) to the heap, if the functions the change edits (fd,
+// those it passes the value up through, their callers) do not allocate
+// less on the heap than before, or if the compile fails; "" otherwise.
+// The edits delete text within lines, so every line keeps its number.
+func (c *checker) stillEscapes(fd *ast.FuncDecl, fn *types.Func, edits []analysis.TextEdit, vars []*types.Var) string {
+	byFile := make(map[string][]analysis.TextEdit)
+	for _, e := range edits {
+		name := c.pass.Fset.File(e.Pos).Name()
+		byFile[name] = append(byFile[name], e)
+	}
+	replace := make(map[string][]byte)
+	for name, es := range byFile {
+		src, err := c.pass.ReadFile(name)
+		if err != nil {
+			return "its source could not be read to compile the change"
 		}
-		k := c.climb(path, 0)
-		switch p := syntax.Parent(path, k).(type) {
-		case *ast.UnaryExpr:
-			if p.Op == token.AND && !amps[p] {
-				return fmt.Sprintf("the address of %s is also taken at %s", v.Name(), c.where(id))
-			}
-		case *ast.SelectorExpr:
-			if syntax.PtrMethod(c.pass.TypesInfo, p) {
-				return fmt.Sprintf("pointer method %s is called on %s at %s", p.Sel.Name, v.Name(), c.where(id))
+		tf := c.pass.Fset.File(es[0].Pos)
+		slices.SortFunc(es, func(a, b analysis.TextEdit) int { return cmp.Compare(a.Pos, b.Pos) })
+		var b []byte
+		at := 0
+		for _, e := range es {
+			start, end := tf.Offset(e.Pos), tf.Offset(e.End)
+			b = append(b, src[at:start]...)
+			b = append(b, e.NewText...)
+			at = end
+		}
+		replace[name] = append(b, src[at:]...)
+	}
+	// The functions whose decisions the change may alter: fd, and every
+	// function declaration holding an edit.
+	type span struct {
+		file        string
+		first, last int
+	}
+	var spans []span
+	keep := []*types.Func{fn}
+	addFunc := func(d *ast.FuncDecl) {
+		p, q := c.pass.Fset.Position(d.Pos()), c.pass.Fset.Position(d.End())
+		for _, sp := range spans {
+			if sp.file == p.Filename && sp.first == p.Line {
+				return
 			}
 		}
+		spans = append(spans, span{p.Filename, p.Line, q.Line})
+		if obj, ok := c.pass.TypesInfo.Defs[d.Name].(*types.Func); ok && obj != fn {
+			keep = append(keep, obj)
+		}
+	}
+	addFunc(fd)
+	for _, e := range edits {
+		cur, ok := c.root.FindByPos(e.Pos, e.Pos)
+		if !ok {
+			continue
+		}
+		for up := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+			addFunc(up.Node().(*ast.FuncDecl))
+			break
+		}
+	}
+	in := func(pos optlog.Position) bool {
+		for _, sp := range spans {
+			if sameFile(pos.File, sp.file) && pos.Line >= sp.first && pos.Line <= sp.last {
+				return true
+			}
+		}
+		return false
+	}
+	recs, err := optlog.CompileEdited(context.Background(), c.pass, replace, keep)
+	if err != nil {
+		return "the change did not compile: " + err.Error()
+	}
+	file := c.pass.Fset.Position(fd.Pos()).Filename
+	first, last := c.pass.Fset.Position(fd.Pos()).Line, c.pass.Fset.Position(fd.End()).Line
+	after := 0
+	for _, r := range recs {
+		if !r.Kind.IsHeap() || len(r.InlinedFrom) > 0 || !in(r.Pos) {
+			continue
+		}
+		after++
+		for _, v := range vars {
+			if r.Kind == optlog.MovedToHeap && r.Name == v.Name() && sameFile(r.Pos.File, file) && r.Pos.Line >= first && r.Pos.Line <= last {
+				return "compiled with the change, the compiler still moves " + v.Name() + " to the heap"
+			}
+		}
+	}
+	before := 0
+	for _, r := range c.esc.Records() {
+		if r.Kind.IsHeap() && len(r.InlinedFrom) == 0 && in(r.Pos) {
+			before++
+		}
+	}
+	if after >= before {
+		return fmt.Sprintf("compiled with the change, the functions it edits still make %d heap allocations (%d before)", after, before)
 	}
 	return ""
 }
 
+// localOnlyReturned checks that the address of the local v is taken only
+// by the returns and that no closure or pointer method sees it. When its
+// address is also taken, or a pointer method called, compiler is true:
+// whether v stays on the stack once returned by value is the compiler's
+// to say, on the edited code (see stillEscapes).
+func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) (why string, compiler bool) {
+	for _, id := range c.uses[v] {
+		path := syntax.Path(c.root, id)
+		if syntax.InClosure(path, v) {
+			return fmt.Sprintf("a closure captures %s at %s", v.Name(), c.where(id)), false
+		}
+	}
+	for _, id := range c.uses[v] {
+		path := syntax.Path(c.root, id)
+		k := c.climb(path, 0)
+		switch p := syntax.Parent(path, k).(type) {
+		case *ast.UnaryExpr:
+			if p.Op == token.AND && !amps[p] {
+				return fmt.Sprintf("the address of %s is also taken at %s", v.Name(), c.where(id)), true
+			}
+		case *ast.SelectorExpr:
+			if syntax.PtrMethod(c.pass.TypesInfo, p) {
+				return fmt.Sprintf("pointer method %s is called on %s at %s", p.Sel.Name, v.Name(), c.where(id)), true
+			}
+		}
+	}
+	return "", false
+}
+
 // callSite checks one use of the function and returns the edits that
 // adapt it to a value result, or why it cannot be adapted.
-func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
+func (c *checker) callSite(id *ast.Ident, res int) ([]analysis.TextEdit, string) {
 	path := syntax.Path(c.root, id)
 	i := 0
 	if sel, ok := syntax.Parent(path, 0).(*ast.SelectorExpr); ok && sel.Sel == id {
@@ -361,8 +503,11 @@ func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
 	case *ast.ExprStmt:
 		return nil, ""
 	case *ast.AssignStmt:
-		if p.Tok == token.DEFINE && len(p.Lhs) == 1 && len(p.Rhs) == 1 {
-			if lid, ok := p.Lhs[0].(*ast.Ident); ok {
+		if p.Tok == token.DEFINE && len(p.Rhs) == 1 && res < len(p.Lhs) && (len(p.Lhs) == 1 || res > 0 || len(p.Lhs) > 1) {
+			if lid, ok := p.Lhs[res].(*ast.Ident); ok {
+				if lid.Name == "_" {
+					return nil, ""
+				}
 				if v, ok := c.pass.TypesInfo.Defs[lid].(*types.Var); ok {
 					return c.localUses(v)
 				}
@@ -393,8 +538,74 @@ func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
 			return nil, why
 		}
 		return nil, ""
+	case *ast.ReturnStmt:
+		for i, r := range p.Results {
+			if r == path[k] {
+				return c.passUp(path, p, i, id)
+			}
+		}
 	}
 	return nil, c.passedOn(path, k, id)
+}
+
+// passUp checks a return of the value (at index i of ret's results, ret
+// at path's end) by the function enclosing it, which then passes the
+// pointer on to its own callers: the change goes up through it when it is
+// an unexported function or method of the package (not one an interface
+// of the package names), declared with an unnamed result of the same
+// pointer type, whose callers only read the value in turn (its result
+// becomes a value too), up to maxChain functions.
+func (c *checker) passUp(path []ast.Node, ret *ast.ReturnStmt, i int, id *ast.Ident) ([]analysis.TextEdit, string) {
+	var g *ast.FuncDecl
+	for _, n := range path {
+		if _, ok := n.(*ast.FuncLit); ok {
+			break
+		}
+		if d, ok := n.(*ast.FuncDecl); ok {
+			g = d
+			break
+		}
+	}
+	keeps := fmt.Sprintf("a caller keeps the pointer at %s", c.where(id))
+	if g == nil || g.Type.Results == nil || len(c.chain) >= maxChain || slices.Contains(c.chain, g) {
+		return nil, keeps
+	}
+	obj, ok := c.pass.TypesInfo.Defs[g.Name].(*types.Func)
+	if !ok || obj.Exported() || g.Recv != nil && c.iface[obj.Name()] || obj.Signature().TypeParams().Len() > 0 {
+		return nil, keeps
+	}
+	// The result field declaring result i, unnamed and a pointer.
+	var field *ast.Field
+	n := 0
+	for _, f := range g.Type.Results.List {
+		if len(f.Names) > 0 {
+			return nil, keeps
+		}
+		if n == i {
+			field = f
+		}
+		n++
+	}
+	star, isStar := field.Type.(*ast.StarExpr)
+	if field == nil || !isStar {
+		return nil, keeps
+	}
+	// Every return of g gives the value at i from the same source: the
+	// checks on the uses of the source cover them all only if each
+	// return is of that variable or call.
+	c.chain = append(c.chain, g)
+	edits := []analysis.TextEdit{syntax.Delete(star.Pos(), star.X.Pos())}
+	for _, use := range c.uses[obj] {
+		e, why := c.callSite(use, i)
+		if why != "" {
+			return nil, why
+		}
+		edits = append(edits, e...)
+	}
+	if len(c.uses[obj]) == 0 {
+		return nil, keeps
+	}
+	return edits, ""
 }
 
 // localUses checks the uses of the local v that holds the result of a call
@@ -415,8 +626,25 @@ func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
 			edits = append(edits, syntax.DerefEdits(path, k+1)...)
 			continue
 		case *ast.SelectorExpr:
+			if syntax.PtrMethod(c.pass.TypesInfo, p) {
+				// v is addressable: the method gets &v. Whether that
+				// keeps v on the heap is the compiler's to say.
+				c.ptrCalls = true
+				continue
+			}
 			if why := c.selection(path, k+1, p, id); why != "" {
 				return nil, why
+			}
+			continue
+		case *ast.ReturnStmt:
+			for i, r := range p.Results {
+				if r == path[k] {
+					e, why := c.passUp(path, p, i, id)
+					if why != "" {
+						return nil, why
+					}
+					edits = append(edits, e...)
+				}
 			}
 			continue
 		}

@@ -25,19 +25,33 @@
 //     the package has a method of that name;
 //   - T is a struct of at most 64 bytes (by the build's type sizes) that
 //     holds no lock, no noCopy marker and no sync/atomic value;
-//   - every return is &v of a local v whose address is not otherwise taken
-//     and which no closure captures, or &T{...};
+//   - every return is &v of a local v which no closure captures, or
+//     &T{...}; when v's address is also taken (passed to a function,
+//     fillNode(&v)) or a pointer method is called on it, whether v stays
+//     on the stack once returned by value is the compiler's to say: the
+//     package is compiled with the change, and the fix is offered only if
+//     v is no longer moved to the heap and the functions the change edits
+//     make fewer heap allocations than before;
 //   - every caller is in the package and only reads the struct: the
 //     result is discarded, dereferenced, has a field read, or is assigned
 //     to a new local that is itself only read (never reassigned, compared
-//     with nil, passed on, stored, captured by a closure, mutated through,
-//     or used to call a pointer method).
+//     with nil, passed on, stored, captured by a closure or mutated
+//     through), or whose pointer methods are called, which the compiler
+//     must confirm as above (the local then holds its own copy, as the
+//     pointer held a fresh value no one else had);
+//   - a caller that returns the pointer it got (return p, or return f()
+//     beside other results) passes the change up: when it is itself an
+//     unexported function of the package with an unnamed result of the
+//     same pointer type, that result becomes a value too, and its callers
+//     are checked in turn, up to three functions.
 //
 // When the shape matches and the compiler's escape is real but a condition
-// fails, the finding is still reported, without a fix, with the category
-// "<tier>,inherent" (goadvise check shows those with -heapescape.all), and
-// says in one clause why ("that needs an API change: exported result
-// type", "a caller compares it with nil at f.go:12"). Cold code, generated
+// fails, the finding is still reported, without a fix, with the change it
+// advises and, in Blocked and in one clause of the message, what stands in
+// the way ("that needs an API change: exported result type", "a caller
+// compares it with nil at f.go:12"): it ranks below the findings whose
+// change is checked. The kind of every finding is byvalue/return-by-value.
+// Cold code, generated
 // files and test files are not reported. In-package test files count as
 // callers: when they are not type-checked (goadvise check without -tests)
 // and use the function other than in a call whose result is discarded,

@@ -76,7 +76,7 @@ type vec struct{ x, y int }
 
 //go:noinline
 func newVec(x, y int) *vec {
-	return &vec{x, y} // want `newVec returns .* but a caller calls pointer method scale on it at bv.go:\d+`
+	return &vec{x, y} // want `newVec returns a 16-byte vec by pointer, .*; its callers only read it or call methods on a variable of their own holding it, which the compiler keeps on the stack: return vec by value`
 }
 
 func (v *vec) scale(k int) { v.x *= k }
@@ -179,3 +179,128 @@ func Count(xs []int) int {
 	}
 	return t
 }
+
+// The compiler decides: a local whose address is also taken.
+
+type node struct{ length, nulls int64 }
+
+// fillNode writes through n and keeps nothing.
+//
+//go:noinline
+func fillNode(n *node, i int) bool {
+	n.length, n.nulls = int64(i), 0
+	return i >= 0
+}
+
+// loadNode passes its local's address to a function that keeps nothing:
+// returned by value, the local stays on the stack.
+//
+//go:noinline
+func loadNode(i int) *node {
+	var n node // want `loadNode returns a 16-byte node by pointer, so it is allocated on the heap on every call \(the compiler: moved to heap: n\); its callers only read it: return node by value, which removes 1 allocation per call`
+	if !fillNode(&n, i) {
+		panic("out of range")
+	}
+	return &n
+}
+
+var kept *node
+
+// keepNode stores what it is given.
+//
+//go:noinline
+func keepNode(n *node) { kept = n }
+
+// loadKept passes its local's address to a function that keeps it: the
+// local is on the heap with or without the change.
+//
+//go:noinline
+func loadKept(i int) *node {
+	var n node // want `loadKept returns a 16-byte node by pointer, .* but the address of n is also taken at bv.go:\d+; compiled with the change, the compiler still moves n to the heap`
+	n.length = int64(i)
+	keepNode(&n)
+	return &n
+}
+
+// reset is a pointer method that keeps nothing.
+func (n *node) reset(l int64) { n.length, n.nulls = l, 0 }
+
+// fresh calls a pointer method on its local.
+//
+//go:noinline
+func fresh(l int64) *node {
+	var n node // want `fresh returns a 16-byte node by pointer, so it is allocated on the heap on every call \(the compiler: moved to heap: n\); its callers only read it: return node by value, which removes 1 allocation per call`
+	n.reset(l)
+	return &n
+}
+
+// Nodes reads the results.
+func Nodes(k int) int64 {
+	var t int64
+	for i := 0; i < k; i++ {
+		t += loadNode(i).length + loadKept(i).nulls
+		f := fresh(int64(i))
+		t += f.length
+	}
+	return t
+}
+
+// The value passed up through functions that return it.
+
+type entry struct{ key, val int64 }
+
+type table struct {
+	rows []entry
+	pos  int
+}
+
+// at fills a local through a method that keeps nothing.
+//
+//go:noinline
+func (t *table) at(i int) *entry {
+	var e entry // want `\(\*table\).at returns a 16-byte entry by pointer, .*: return entry by value, which removes 1 allocation per call`
+	t.copyTo(&e, i)
+	return &e
+}
+
+func (t *table) copyTo(e *entry, i int) { *e = t.rows[i] }
+
+// next passes at's pointer up through a local.
+func (t *table) next() *entry {
+	e := t.at(t.pos)
+	t.pos++
+	return e
+}
+
+// nextMore returns next's pointer directly, beside another result.
+func (t *table) nextMore() (*entry, bool) {
+	return t.next(), t.pos < len(t.rows)
+}
+
+// Walk reads what nextMore returns.
+func Walk(t *table) int64 {
+	var s int64
+	for {
+		e, more := t.nextMore()
+		s += e.key + e.val
+		if !more {
+			return s
+		}
+	}
+}
+
+type cursor struct {
+	rows []entry
+	pos  int
+}
+
+// at is passed up through an exported method: its result type is API.
+//
+//go:noinline
+func (c *cursor) at(i int) *entry {
+	e := c.rows[i] // want `\(\*cursor\).at returns a 16-byte entry by pointer, .* but a caller keeps the pointer at bv.go:\d+`
+	return &e
+}
+
+// Current is API.
+func (c *cursor) Current() *entry { return c.at(c.pos) }
