@@ -187,7 +187,12 @@ type Report struct {
 func Collect(g *checker.Graph) ([]Finding, []string) {
 	var out []Finding
 	var errs []string
-	seen := make(map[string]bool)
+	seen := make(map[string]int) // finding key -> index in out
+	type placed struct {
+		index int
+		pkg   string // the ID of the package whose pass reported it
+	}
+	variant := make(map[string]placed) // kind, file, offset -> first finding there
 	funcs := make(map[*token.File][]funcRange)
 	mains := make(map[string]bool)
 	// The fields of each package's findings: kind.Analyzer's result,
@@ -222,11 +227,23 @@ func Collect(g *checker.Graph) ([]Finding, []string) {
 			f.Fields = fields
 			f.Message = fields.Message()
 			f.Program = f.Program || commandInternal(pkg.PkgPath, mains)
-			key := fmt.Sprint(f.Analyzer, "\x00", f.File, "\x00", f.Offset, "\x00", f.Message)
-			if seen[key] {
+			// A file analysed both in its package and in the package's
+			// test variant gives its findings twice: the same ones, or,
+			// where the tests' uses change what an analyzer can say, the
+			// test variant's, which sees them.
+			key := fmt.Sprint(f.Kind, "\x00", f.File, "\x00", f.Offset, "\x00", f.Text)
+			if _, dup := seen[key]; dup {
 				continue
 			}
-			seen[key] = true
+			seen[key] = len(out)
+			place := fmt.Sprint(f.Kind, "\x00", f.File, "\x00", f.Offset)
+			if o, ok := variant[place]; ok && o.pkg != pkg.ID && rootPath(o.pkg) == rootPath(pkg.ID) {
+				if strings.Contains(pkg.ID, " [") {
+					out[o.index] = f
+				}
+				continue
+			}
+			variant[place] = placed{len(out), pkg.ID}
 			out = append(out, f)
 		}
 	}
@@ -337,6 +354,13 @@ func tierRank(t string) int {
 func Retier(f *Finding, tier, reason string) {
 	f.Tier, f.TierReason = tier, reason
 	f.Message = f.Fields.Message()
+}
+
+// rootPath returns the import path of a package ID, without the test
+// variant's suffix: "p [p.test]" is p.
+func rootPath(id string) string {
+	p, _, _ := strings.Cut(id, " [")
+	return p
 }
 
 // collector returns the fields collected on the package of act by the

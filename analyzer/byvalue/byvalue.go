@@ -182,9 +182,6 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 		funcname.InPackage(fn), article(size), size, tname, rec.Message)
 	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End()}
 	edits, why := c.fixable(fd, fn, rets)
-	if why == skip {
-		return
-	}
 	f := kind.Fields{Kind: ReturnByValue, Tier: hot.Tier.String(), TierReason: hot.Reason, Cause: rec.Cause.String(), Sink: "return", Size: size}
 	if why != "" {
 		// Considered and not offered as a fix: the reason says what
@@ -339,12 +336,16 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 		}
 		edits = append(edits, e...)
 	}
+	// Files of the package the pass did not type-check (its tests,
+	// without -tests) that use a function the change edits cannot be
+	// judged or rewritten here; the allocation is real all the same.
+	const elsewhere = "files of the package that were not analysed (tests) call it; they change with it (goadvise check -tests judges them)"
 	if c.otherCallers(fn) {
-		return nil, skip
+		return nil, elsewhere
 	}
 	for _, g := range c.chain {
 		if obj, ok := c.pass.TypesInfo.Defs[g.Name].(*types.Func); ok && c.otherCallers(obj) {
-			return nil, skip
+			return nil, elsewhere
 		}
 	}
 	if len(ask) > 0 || c.ptrCalls {
@@ -720,9 +721,6 @@ func (c *checker) passedOn(path []ast.Node, k int, id *ast.Ident) string {
 	}
 	return fmt.Sprintf("a caller keeps the pointer at %s", c.where(id))
 }
-
-// skip is fixable's answer when the function is not to be reported.
-const skip = "\x00skip"
 
 // otherCallers reports whether files of the package that the pass did not
 // type-check (in-package test files when tests are not analysed, files

@@ -55,6 +55,6 @@
 // files and test files are not reported. In-package test files count as
 // callers: when they are not type-checked (goadvise check without -tests)
 // and use the function other than in a call whose result is discarded,
-// nothing is reported for it; with -tests the use is judged like any
-// other.
+// the finding has no fix and says that tests use it; with -tests the use
+// is judged like any other.
 package byvalue

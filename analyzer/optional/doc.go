@@ -63,14 +63,15 @@
 //   - no generated file uses the field.
 //
 // When the shape matches and the compiler's escape is real but a condition
-// fails, the finding is still reported, without a fix, with the category
-// "<tier>,inherent" (goadvise check shows those with -heapescape.all),
-// and says in one clause why ("no automatic fix: the pointer is passed to
-// setTimeout at conn.go:40"). Cold code, generated files and test files
-// are not reported. In-package test files count: when they are not
-// type-checked (goadvise check without -tests) and mention the field,
-// nothing is reported for it; with -tests their uses are judged and
-// rewritten like any other.
+// fails, the finding is still reported, without a fix, with the change it
+// advises and, in Blocked and one clause of the message, what stands in
+// the way ("no automatic fix: the pointer is passed to setTimeout at
+// conn.go:40"); it ranks below the findings whose change is checked. The
+// kind of every finding is optional/store-by-value. Cold code, generated
+// files and test files are not reported. In-package test files count:
+// when they are not type-checked (goadvise check without -tests) and
+// mention the field, the finding has no fix and says that tests use it;
+// with -tests their uses are judged and rewritten like any other.
 //
 // Two things the fix cannot see change with it: a read of *s.f while the
 // field is nil, which panicked, now reads the zero value; and reflection

@@ -151,12 +151,10 @@ func (c *checker) field(s *types.Named, fv *types.Var) {
 	if hot.Tier == hotpath.Cold {
 		return
 	}
-	if c.mentionedElsewhere(fv.Name()) {
-		// Files of the package that the pass did not type-check use a
-		// field of that name: they cannot be judged, and the pass of the
-		// package with its tests, when there is one, reports it.
-		return
-	}
+	// Files of the package that the pass did not type-check (its tests,
+	// without -tests) use a field of that name: their uses cannot be
+	// judged or rewritten here, but the allocation is real.
+	elsewhere := c.mentionedElsewhere(fv.Name())
 	tname := types.TypeString(elem, syntax.NameQualifier(c.pass.Pkg))
 	what := fmt.Sprintf("%s.%s", s.Obj().Name(), fv.Name())
 	head := fmt.Sprintf("field %s holds an optional %s by pointer, so storing &%s in it allocates %s on the heap (the compiler: %s)",
@@ -174,6 +172,9 @@ func (c *checker) field(s *types.Named, fv *types.Var) {
 		flag = c.flagName(s, fv.Name())
 	}
 	edits, why := c.fix(s, fv, elem, refs, flag)
+	if why == "" && elsewhere {
+		why = "files of the package that were not analysed (tests) use the field; they change with it (goadvise check -tests judges them)"
+	}
 	if why != "" {
 		f.Blocked = why
 		f.Advice = fmt.Sprintf("storing the %s itself would avoid it, but no automatic fix: %s", tname, why)
