@@ -55,6 +55,7 @@ type analysisResult struct {
 	packages  int
 	files     int
 	lines     int               // lines of the packages' non-test, non-generated files
+	pkgLines  map[string]int    // the same, by import path
 	cached    int               // packages whose findings came from the cache
 	dirs      map[string]string // import path -> directory
 	roots     []string          // import paths of the packages the patterns matched
@@ -91,7 +92,8 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 		for _, p := range run.Roots {
 			res.packages++
 			res.files += p.Files(cfg.Tests)
-			res.lines += sourceLines(p.Dir, append(slices.Clone(p.GoFiles), p.CgoFiles...))
+			n := sourceLines(p.Dir, append(slices.Clone(p.GoFiles), p.CgoFiles...))
+			res.addLines(p.ImportPath, n)
 			res.dirs[p.ImportPath] = p.Dir
 			res.roots = append(res.roots, p.ImportPath)
 			for _, name := range append(slices.Clone(p.TestGoFiles), p.XTestGoFiles...) {
@@ -473,7 +475,7 @@ func (res *analysisResult) describe(pkgs []*packages.Package) {
 		if p.ForTest == "" {
 			res.packages++
 			res.files += len(p.CompiledGoFiles)
-			res.lines += sourceLines("", p.GoFiles)
+			res.addLines(p.PkgPath, sourceLines("", p.GoFiles))
 			res.roots = append(res.roots, p.PkgPath)
 		}
 		if len(p.GoFiles) > 0 {
@@ -770,6 +772,15 @@ func needFacts(analyzers []*analysis.Analyzer) bool {
 func escapeOff() bool {
 	f := escape.Analyzer.Flags.Lookup("off")
 	return f != nil && f.Value.String() == "true"
+}
+
+// addLines records that the package at path has n lines.
+func (res *analysisResult) addLines(path string, n int) {
+	if res.pkgLines == nil {
+		res.pkgLines = make(map[string]int)
+	}
+	res.lines += n
+	res.pkgLines[path] += n
 }
 
 // sourceLines returns the number of lines of the Go files named (relative

@@ -318,16 +318,14 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		report.Rank(findings)
 	}
 	// The default shows the highest ranked findings only, at most
-	// kind.PerKLOC per 1,000 lines analysed: the rest are counted. What
-	// a profile measured is evidence of a cost, and is shown whatever
-	// the density (it ranks first).
+	// kind.PerKLOC per 1,000 lines analysed: the rest are counted.
 	belowCut := 0
-	if n := kind.Budget(ar.lines); !cfg.All && cfg.Top == 0 && len(findings) > n {
-		for n < len(findings) && (measured(findings[n]) || len(findings[n].Benchmarks) > 0) {
-			n++
-		}
-		belowCut = len(findings) - n
-		findings = findings[:n]
+	if !cfg.All && cfg.Top == 0 {
+		n := len(findings)
+		findings = cut(findings, kind.Budget(ar.lines), ar, hot != nil, func(f report.Finding) bool {
+			return measured(f) || len(f.Benchmarks) > 0
+		})
+		belowCut = n - len(findings)
 	}
 	total := len(findings)
 	ranked := findings
@@ -367,6 +365,72 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		BelowCut:   belowCut,
 		Lines:      ar.lines,
 	}}, ranked, nil
+}
+
+// cut returns the findings of the default output, at most budget of the
+// ranked findings fs, in their order. What a profile or a benchmark
+// measured (measured) is evidence of a cost and is always shown. With a
+// profile the rest are cut in the order of their measured scores; without
+// one, the budget is shared among the packages in proportion to their
+// lines (kind.Apportion), each keeping its highest ranked findings, and
+// what a package cannot use goes to the highest ranked of the others.
+func cut(fs []report.Finding, budget int, ar *analysisResult, profile bool, measured func(report.Finding) bool) []report.Finding {
+	if len(fs) <= budget {
+		return fs
+	}
+	keep := make([]bool, len(fs))
+	left := budget
+	for i, f := range fs {
+		if measured(f) {
+			keep[i] = true
+			left--
+		}
+	}
+	if !profile && len(ar.pkgLines) > 1 {
+		var pkgs []string
+		var sizes []int
+		for p, n := range ar.pkgLines {
+			pkgs = append(pkgs, p)
+			sizes = append(sizes, n)
+		}
+		// A fixed order, so that ties of remainders fall the same way.
+		order := make([]int, len(pkgs))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(pkgs[a], pkgs[b]) })
+		sorted := make([]int, len(order))
+		for i, j := range order {
+			sorted[i] = sizes[j]
+		}
+		quota := make(map[string]int)
+		for i, q := range kind.Apportion(max(left, 0), sorted) {
+			quota[pkgs[order[i]]] = q
+		}
+		for i, f := range fs {
+			if !keep[i] && quota[f.Package] > 0 {
+				keep[i] = true
+				quota[f.Package]--
+				left--
+			}
+		}
+	}
+	for i := range fs {
+		if left <= 0 {
+			break
+		}
+		if !keep[i] {
+			keep[i] = true
+			left--
+		}
+	}
+	out := fs[:0]
+	for i, f := range fs {
+		if keep[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func byAnalyzer(fs []report.Finding) map[string]int {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,6 +97,37 @@ func TestRankHides(t *testing.T) {
 				t.Errorf("stats count %d findings, want each of the %d once", n, found)
 			}
 		})
+	}
+}
+
+// TestRankShares checks that without a profile the default output's
+// findings are shared among the packages in proportion to their lines,
+// each showing its highest ranked, in the order of the ranking.
+func TestRankShares(t *testing.T) {
+	mk := func(pkg string, line int, ns float64) report.Finding {
+		f := report.Finding{Analyzer: "heapescape", File: "/m/" + pkg + ".go", Line: line, Package: pkg}
+		f.Tier, f.CostNS, f.Rewrite = "per-item", ns, true
+		return f
+	}
+	var fs []report.Finding
+	for i := 1; i <= 5; i++ {
+		fs = append(fs, mk("big", i, float64(100*i)))
+	}
+	fs = append(fs, mk("small", 1, 10), mk("small", 2, 5))
+	ar := &analysisResult{lines: 1000, pkgLines: map[string]int{"big": 600, "small": 400}}
+	r, _, err := rank(&Config{}, fs, nil, ar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, fmt.Sprintf("%s:%d", f.Package, f.Line))
+	}
+	if want := []string{"big:5", "big:4", "small:1"}; !slices.Equal(got, want) {
+		t.Errorf("shown %v, want %v", got, want)
+	}
+	if r.Stats.BelowCut != 4 {
+		t.Errorf("%d below the cut, want 4", r.Stats.BelowCut)
 	}
 }
 

@@ -142,10 +142,10 @@ func (fd *finding) message() (string, bool) {
 		// Only the call can change: the callee's own allocation is
 		// avoidable only by calling it differently.
 		fd.fix = ""
-		if fd.grownKept {
+		if fd.grownKept || rec.Cause == optlog.CauseAppend && fd.storedIn() != "" {
 			// The callee grows a slice it keeps (a buffer's own
 			// storage): that is what it is for.
-			advice = fd.keep("the called function grows a slice it keeps")
+			advice = fd.proven("the called function grows the slice it keeps, its own storage")
 		} else if a, noFix := fd.doubleCopyAdvice(); a != "" {
 			advice = fd.avoid(DoubleCopy, a, noFix) // bytes.Clone, slices.Clone
 		} else if a, noFix := fd.inMemoryReaderAdvice(fn); a != "" {
@@ -161,7 +161,7 @@ func (fd *finding) message() (string, bool) {
 			why = "because " + fd.funcName(fn) + " stores it"
 		}
 	} else if inlined && fd.grownKept {
-		fd.fix, advice = "", fd.keep("the called function grows a slice it keeps")
+		fd.fix, advice = "", fd.proven("the called function grows the slice it keeps, its own storage")
 	}
 	if fd.fix == "" && fd.inherent == "" {
 		advice = fd.keep("no change in this code is identified that removes it")

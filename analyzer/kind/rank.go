@@ -1,6 +1,10 @@
 package kind
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Without a profile, findings are ranked by an estimate of what fixing
 // each saves: the cost of one execution of the code it names (CostNS)
@@ -35,8 +39,8 @@ func TierWeight(tier string) float64 {
 const (
 	oddsRewrite  = 1
 	oddsBlocked  = 0.5
-	oddsUnknown  = 0.2
-	oddsInherent = 0.02
+	oddsUnknown  = 0.02
+	oddsInherent = 0.005
 )
 
 // Weight returns the estimated saving of fixing a finding with fields f
@@ -69,4 +73,38 @@ const PerKLOC = 3
 // of code analysed: PerKLOC per 1,000, at least one.
 func Budget(lines int) int {
 	return max(1, int(math.Ceil(PerKLOC*float64(lines)/1000)))
+}
+
+// Apportion divides budget among groups (packages) in proportion to their
+// sizes (lines), by largest remainders, so that each group's share of the
+// default output matches its share of the code: findings are ranked
+// within a package by estimates that are comparable there, and a small
+// package keeps its place beside a large one.
+func Apportion(budget int, sizes []int) []int {
+	out := make([]int, len(sizes))
+	total := 0
+	for _, s := range sizes {
+		total += s
+	}
+	if total == 0 || budget <= 0 {
+		return out
+	}
+	type rem struct {
+		i int
+		r float64
+	}
+	rems := make([]rem, len(sizes))
+	given := 0
+	for i, s := range sizes {
+		exact := float64(budget) * float64(s) / float64(total)
+		out[i] = int(exact)
+		given += out[i]
+		rems[i] = rem{i, exact - float64(out[i])}
+	}
+	slices.SortStableFunc(rems, func(a, b rem) int { return cmp.Compare(b.r, a.r) })
+	for k := 0; given < budget; k++ {
+		out[rems[k%len(rems)].i]++
+		given++
+	}
+	return out
 }
