@@ -854,7 +854,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			return why, fd.avoidFix(SlicesSort, a, noFix)
 		}
 		if a, k := fd.fmtAdvice(); a != "" {
-			return why, fd.avoid(FmtConcat, a, fmtNoFix)
+			return why, fd.avoid(fd.fmtKind(), a, fmtNoFix)
 		} else if k != "" {
 			return why, fd.keep(k)
 		}
@@ -1000,7 +1000,7 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 		return why, fd.keep(name + " keeps its variadic arguments")
 	}
 	if a, k := fd.fmtAdvice(); a != "" {
-		return why, fd.avoid(FmtConcat, a, fmtNoFix)
+		return why, fd.avoid(fd.fmtKind(), a, fmtNoFix)
 	} else if k != "" {
 		return why, fd.keep(k)
 	}
@@ -1338,22 +1338,24 @@ func (fd *finding) fmtAdvice() (advice, inherent string) {
 		return "", ""
 	}
 	if fd.writtenOut(call) {
-		return "", "the string is output, written at once: fmt.Fprintf would write it without building it"
-	}
-	if fd.tier < hotpath.Unknown {
-		return "", "it runs rarely"
-	}
-	if fd.tier < hotpath.PerItem || fd.tier == hotpath.PerItem && strings.HasPrefix(fd.reason, "called from ") {
-		// Code of unknown frequency, or a function called by per-item
-		// code but not from its loop: on the recall corpus
-		// (scripts/recall) maintainers rewrote fmt calls only in loops
-		// and in functions a loop calls.
-		return "", "one fmt call outside a loop costs about a hundred nanoseconds, little next to the work around it; a profile shows whether this one is hot"
+		// fmt.Fprintf writes what it formats without building the
+		// string; its arguments are boxed all the same.
+		fd.fmtWrite = true
+		return "the string is written at once: write it with fmt.Fprintf (or append its parts to the buffer) instead of building it with " + fd.funcName(fn), ""
 	}
 	// One advice for every argument of the call, so that the escapes
-	// of one call make one finding.
+	// of one call make one finding. How often the call runs is the
+	// ranking's to weigh (its tier and cost), not a reason to say less.
 	return "write " + repl + " instead of " + fd.funcName(fn) +
 		": it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument", ""
+}
+
+// fmtKind returns the kind of fmtAdvice's rewrite.
+func (fd *finding) fmtKind() kind.ID {
+	if fd.fmtWrite {
+		return FmtWrite
+	}
+	return FmtConcat
 }
 
 // writtenOut reports whether the string call returns is passed straight

@@ -219,6 +219,8 @@ type finding struct {
 	// callee names the function inlined at the allocation, when the
 	// allocation is in its code.
 	callee string
+	// fmtWrite says that fmtAdvice advises writing with fmt.Fprintf.
+	fmtWrite bool
 }
 
 // size returns the size in bytes of what the record allocates, when it
@@ -281,7 +283,7 @@ func (fd *finding) size() int64 {
 // others of its function, whatever their lines: the fmt call that one
 // rewrite replaces, all of whose arguments the compiler reports.
 func (fd *finding) group() string {
-	if fd.kind != FmtConcat {
+	if fd.kind != FmtConcat && fd.kind != FmtWrite {
 		return ""
 	}
 	if call := fd.flowCall(); call != nil {

@@ -12,6 +12,7 @@ const (
 	ReuseLoopBuffer  kind.ID = "heapescape/reuse-loop-buffer"
 	ReuseLargeBuffer kind.ID = "heapescape/reuse-large-buffer"
 	FmtConcat        kind.ID = "heapescape/fmt-concat"
+	FmtWrite         kind.ID = "heapescape/fmt-write"
 	SlicesSort       kind.ID = "heapescape/slices-sort"
 	ReuseField       kind.ID = "heapescape/reuse-field"
 	ResetSlice       kind.ID = "heapescape/reset-slice"
@@ -62,6 +63,9 @@ func init() {
 			"fmt.Sprintf and its kin box each argument into an interface (an allocation each for most values) and "+
 				"parse the format at run time. A format of plain %s, %d and %v verbs only concatenates: the + operator "+
 				"with strconv builds the same string, allocating only the result.", allocNS*3, false),
+		rw(FmtWrite, "a string formatted only to be written at once",
+			"A string built with fmt.Sprintf and passed straight to a Write or WriteString method or a print function "+
+				"is allocated only to be copied out; fmt.Fprintf formats into the writer without building it.", allocNS*2, false),
 		rw(SlicesSort, "a slice boxed to be sorted by package sort",
 			"sort.Sort, sort.Slice and their kin take the data as an interface, boxing the slice on every call, and "+
 				"call the comparison dynamically; slices.SortFunc takes the slice as it is and calls the comparison "+
