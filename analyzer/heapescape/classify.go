@@ -106,7 +106,11 @@ func (fd *finding) message() (string, bool) {
 	ctor, part := fd.constructorAlloc()
 	why, advice := fd.explain(ctor, part)
 	if fd.inherent != "" && !other {
-		if a, noFix := fd.doubleCopyAdvice(); a != "" {
+		if a, noFix := fd.rarePathAdvice(); a != "" {
+			fix := fd.suggested
+			advice = fd.avoid(RarePath, a, noFix)
+			fd.suggested = fix
+		} else if a, noFix := fd.doubleCopyAdvice(); a != "" {
 			advice = fd.avoid(DoubleCopy, a, noFix)
 		} else if a, noFix := fd.sinkAdvice(); a != "" {
 			advice = fd.avoid(LateAlloc, a, noFix)

@@ -92,7 +92,7 @@ func run(pass *analysis.Pass) (any, error) {
 			hoisted: hoisted,
 			hot:     hot,
 		}
-		if passedToPanic(&rec) {
+		if rec.Kind == optlog.EscapesToHeap && passedToPanic(&rec) {
 			fd.tier, fd.reason = hotpath.Cold, errorPath
 		}
 		if deq.Reported(rec.TokPos) && fd.deepEqualCall() {

@@ -161,6 +161,16 @@ func TestCategory(t *testing.T) {
 	}
 }
 
+// TestRarePath checks that a variable whose address escapes only on a rare
+// path (returned with an error, in a panic, logged under a trace flag) is
+// advised a copy there, checked by compiling the change, and the fix
+// (rare.go.golden); and that one whose address also escapes on the common
+// path is not.
+func TestRarePath(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "rare"), rewrites, "./...")
+}
+
 // TestZeroCopy checks that a conversion passed to a function that only
 // reads it gets the module's own zero-copy conversion as advice.
 func TestZeroCopy(t *testing.T) {

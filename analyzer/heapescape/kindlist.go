@@ -27,6 +27,7 @@ const (
 	LateAlloc        kind.ID = "heapescape/late-alloc"
 	LazyMap          kind.ID = "heapescape/lazy-map"
 	DoubleCopy       kind.ID = "heapescape/double-copy"
+	RarePath         kind.ID = "heapescape/rare-path"
 	InMemoryReader   kind.ID = "heapescape/in-memory-reader"
 	LoopCall         kind.ID = "heapescape/loop-call"
 	TypedCompare     kind.ID = "heapescape/typed-compare"
@@ -111,6 +112,11 @@ func init() {
 		rw(LazyMap, "index maps a constructor makes that only rare methods query",
 			"Maps a constructor makes and every method keeps up to date, but only a function that few paths reach "+
 				"queries, can be made when that function first needs them, skipping their upkeep until then.", allocNS*5, false),
+		rw(RarePath, "a variable that escapes only on a rare path",
+			"A variable whose address escapes only in cold code (returned with an error, put in a panic, logged under "+
+				"a trace flag) is moved to the heap on every path, since the compiler decides per variable. A copy taken "+
+				"on the rare path, whose address escapes instead, leaves the variable on the stack on the common path; the "+
+				"change is checked by compiling it.", allocNS, true),
 		rw(DoubleCopy, "a copy of a slice that the code copies again and otherwise only reads",
 			"A slice copied (bytes.Clone, an append to nil) and then copied again into another buffer, and otherwise "+
 				"only read, is copied twice: drop the first copy and give the readers the bytes of the second.", allocNS*2, false),

@@ -1,0 +1,3 @@
+module rare
+
+go 1.26
