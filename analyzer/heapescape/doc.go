@@ -23,9 +23,14 @@
 // methods through an interface, or takes it as an interface; otherwise the
 // message says only that the callee lets it escape.
 //
-// An escape is reported only when a change that removes it is identified
-// in the code (its fix kind); the advice names that change and what it
-// saves. The fix kinds:
+// Every heap allocation is reported, with its kind (the diagnostic's
+// category) and the sink of its escape flow. When a change that removes
+// it is identified in the code (a rewrite kind), the advice names that
+// change and what it saves; otherwise the finding says "no known rewrite"
+// with the compiler's flow (heapescape/no-known-rewrite), or "inherent"
+// when the code proves it needs the allocation (heapescape/inherent).
+// Drivers rank them all by estimated saving (package kind): a rewrite
+// ranks above an explanation of its tier. The rewrite kinds:
 //
 //   - a slice of constant size (at most 1 KiB) or an array variable, in a
 //     method with a pointer receiver, passed only to calls that do not
@@ -43,11 +48,19 @@
 //     or fmt.Sprint when the call only concatenates strings and integers
 //     (verbs %s, %d and %v without flags or widths, arguments of unnamed
 //     types): the message gives the expression that builds the same
-//     string, "user:" + strconv.Itoa(id) for fmt.Sprintf("user:%d", id),
-//     in loops, in functions a loop calls and in per-item functions (one
-//     call of about a hundred nanoseconds elsewhere is left to a profile
-//     to show, as maintainers do: scripts/recall). Other formatting, and
-//     printing to a writer, is what fmt is for: its boxing is inherent;
+//     string, "user:" + strconv.Itoa(id) for fmt.Sprintf("user:%d", id)
+//     (heapescape/fmt-concat), wherever it runs: its tier ranks it. A
+//     string formatted only to be written at once (passed straight to a
+//     Write or WriteString method or a print function) gets fmt.Fprintf
+//     (heapescape/fmt-write). Other formatting, and printing to a writer,
+//     is what fmt is for: no rewrite is known;
+//   - a variable whose address escapes only on a rare path, as the
+//     compiler's flow shows it (returned with an error, put in a panic,
+//     logged under a trace flag: code the hotpath analyzer calls cold),
+//     while it is declared on the common path: take a copy there and let
+//     the copy's address escape (heapescape/rare-path, with a fix), when
+//     the package compiled with the change keeps the variable on the
+//     stack;
 //   - a slice boxed to be passed to sort.Sort, sort.Stable, sort.IsSorted,
 //     sort.Slice, sort.SliceStable or sort.SliceIsSorted: call
 //     slices.SortFunc (SortStableFunc, IsSortedFunc) with a comparison of
@@ -190,19 +203,22 @@
 // calls would make the method unsafe for concurrent calls on one
 // receiver", so that every finding says whether a fix was considered.
 //
-// Every other escape is inherent: the value a constructor returns (a
-// function whose result type is *T returning the allocated T) or a
+// For every other escape no rewrite is known, and the finding says why in
+// a phrase ("no known rewrite: the dynamic call may keep it"): a value a
 // function returns, data stored in a field, map, global or interface, a
 // value a callee keeps (the compiler's leak records for this package,
 // the callee's source otherwise), a variable whose address a callee needs
-// (json.Unmarshal(data, &v)), the growth of a presized slice or of a
-// field, lazy or grow-on-demand allocation (when the condition tests the
-// variable the allocation is assigned to, not one a := in the block
-// shadows, and that variable may hold a value there), closures and go
-// statements,
-// allocations inside another package's function. Inherent escapes are
-// reported only with -all, ending in "inherent: <reason>", with the
-// category "<tier>,inherent".
+// (json.Unmarshal(data, &v)), the growth of a presized slice, lazy or
+// grow-on-demand allocation (when the condition tests the variable the
+// allocation is assigned to, not one a := in the block shadows, and that
+// variable may hold a value there), closures and go statements,
+// allocations inside another package's function. What the code is proven
+// to need is inherent instead ("inherent: <reason>"): the value a
+// constructor returns (a function whose result type is *T returning the
+// allocated T) and its parts, a closure a function returns, data stored
+// in a container that itself escapes, the slice another package's inlined
+// function grows as its own storage. Both rank below every rewrite of
+// their tier; nothing is hidden for being either.
 //
 // An allocation inlined from another package is reported at the call,
 // phrased "calling bufio.NewWriter allocates (inlined): ...".
@@ -215,9 +231,10 @@
 // TestNonAllocating measures each shape with testing.AllocsPerRun.
 //
 // Findings are ranked by the hot-path estimate of the hotpath analyzer: the
-// tier ("hot-loop", "per-item", "unknown" or "cold") ends the message in brackets and
-// is the diagnostic's category. Allocations on an error path are "cold"
-// with the reason "on an error path", wherever they are: inside a return
+// tier ("hot-loop", "per-item", "unknown" or "cold") ends the message in
+// brackets, and is a field of the finding with its reason. Allocations on
+// an error path are "cold" with the reason "on an error path", wherever
+// they are: inside a return
 // statement that returns a non-nil error (fmt.Errorf, errors.New, a
 // concrete error type, a package-level error variable, or a variable the
 // enclosing if statement compared with "!= nil", or defined in the block
@@ -226,9 +243,11 @@
 // statement is such a return or a call that does not return (panic,
 // log.Fatal*, log.Panic*, os.Exit, runtime.Goexit, t.Fatal*, t.Skip*,
 // t.FailNow), or passed as an argument to such a call, to t.Error or
-// t.Errorf, or to panic in inlined code, or recovering from a panic. The
-// detection is syntactic and shared with every analyzer through hotpath.
-// Cold findings are reported only with -cold.
+// t.Errorf, or to panic in inlined code (an allocation made there; a
+// variable moved to the heap for it is allocated on every path), or
+// recovering from a panic. The detection is syntactic and shared with
+// every analyzer through hotpath. Cold findings are reported only with
+// -cold.
 //
 // Allocations in generated files, in _test.go files (tests and benchmarks
 // are not the program whose CPU the advice is about), and at positions
