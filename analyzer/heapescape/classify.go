@@ -380,27 +380,15 @@ func (fd *finding) inModule(pkg *types.Package) bool {
 	return m != nil && m.Path != "" && (pkg.Path() == m.Path || strings.HasPrefix(pkg.Path(), m.Path+"/"))
 }
 
-// callerBufferAdvice returns the advice for a string concatenation that
-// an unexported function returns when every call of the function in the
-// package only adds the result to a longer string (f(x) + "=", or
-// b.WriteString(f(x)), or append(b, f(x)...)): the function can write
-// into the caller's buffer instead, and the string it builds per call is
-// not needed.
+// callerBufferAdvice returns the advice for a string or []byte that an
+// unexported function builds and returns (the compiler's flow ends in a
+// return) when every call of the function in the package only appends
+// the result to something longer: an operand of +, WriteString's or
+// Write's argument, append(b, s...)'s, copy's source. The result lives for
+// one statement; an append-style function (appending to the caller's
+// buffer and returning it, as strconv.AppendInt does) writes it in place.
 func (fd *finding) callerBufferAdvice() (advice, noFix string) {
-	if fd.tier < hotpath.PerItem {
-		return "", ""
-	}
-	var concat *ast.BinaryExpr
-	for _, n := range fd.path {
-		if b, ok := n.(*ast.BinaryExpr); ok && b.OpPos == fd.rec.TokPos && b.Op == token.ADD {
-			concat = b
-			break
-		}
-	}
-	if concat == nil {
-		return "", ""
-	}
-	if _, ok := fd.parentOf(concat).(*ast.ReturnStmt); !ok {
+	if fd.rec.Sink != optlog.SinkReturn {
 		return "", ""
 	}
 	var decl *ast.FuncDecl
@@ -421,6 +409,16 @@ func (fd *finding) callerBufferAdvice() (advice, noFix string) {
 	if fn == nil {
 		return "", ""
 	}
+	res := fn.Signature().Results().At(0).Type()
+	what := ""
+	switch {
+	case isString(res):
+		what = "string"
+	case isByteSlice(res):
+		what = "byte slice"
+	default:
+		return "", ""
+	}
 	where, seen := fd.res.extended[fn]
 	if !seen {
 		where = fd.extendedAt(fn)
@@ -432,13 +430,29 @@ func (fd *finding) callerBufferAdvice() (advice, noFix string) {
 	if where == "" {
 		return "", ""
 	}
-	return fmt.Sprintf("every call of %s adds the string it returns to a longer one (%s): have it append to the caller's buffer instead (a *strings.Builder or *bytes.Buffer parameter, or a []byte it appends to and returns), which saves building this string per call", decl.Name.Name, where),
+	return fmt.Sprintf("every call of %s appends the %s it returns to something longer (%s): have it append to the caller's buffer instead (a []byte it appends to and returns, as strconv.AppendInt does, or a *bytes.Buffer or *strings.Builder parameter), which saves building this %s per call", decl.Name.Name, what, where, what),
 		"the change touches the function's signature and its callers"
 }
 
+// isString reports whether t is a string type.
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// isByteSlice reports whether t is a slice of bytes.
+func isByteSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
 // extendedAt returns where the first call of fn is, when every use of fn
-// in the package calls it and adds the result to a longer string (see
-// addedToString); "" otherwise.
+// in the package calls it and appends the result to something longer
+// (see appendedTo); "" otherwise.
 func (fd *finding) extendedAt(fn *types.Func) string {
 	info := fd.pass.TypesInfo
 	var where string
@@ -448,13 +462,13 @@ func (fd *finding) extendedAt(fn *types.Func) string {
 			continue
 		}
 		// The use must be the callee of a call (f(x), or x.f(y) through
-		// its selector) whose result is added to a string.
+		// its selector) whose result is appended.
 		callee := c
 		if sel, isSel := ancestor(c, 1).(*ast.SelectorExpr); isSel && sel.Sel == id {
 			callee = c.Parent()
 		}
 		call, isCall := ancestor(callee, 1).(*ast.CallExpr)
-		if !isCall || ast.Unparen(call.Fun) != callee.Node() || !addedToString(info, call, ancestor(callee, 2)) {
+		if !isCall || ast.Unparen(call.Fun) != callee.Node() || !appendedTo(info, call, ancestor(callee, 2)) {
 			return ""
 		}
 		if where == "" {
@@ -465,25 +479,31 @@ func (fd *finding) extendedAt(fn *types.Func) string {
 	return where
 }
 
-// addedToString reports whether call, a string-valued call whose parent
-// node is parent, is an operand of a string concatenation, the argument
-// of a WriteString method, or appended as the elements of append(b, s...).
-func addedToString(info *types.Info, call *ast.CallExpr, parent ast.Node) bool {
-	if b, ok := info.TypeOf(call).Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+// appendedTo reports whether call, a call of a string or []byte result
+// whose parent node is parent, is only appended to something longer: an
+// operand of string concatenation (or +=), the argument of a WriteString
+// or Write method, the elements of append(b, x...), the source of copy.
+func appendedTo(info *types.Info, call *ast.CallExpr, parent ast.Node) bool {
+	t := info.TypeOf(call)
+	str, bytes := isString(t), isByteSlice(t)
+	if !str && !bytes {
 		return false
 	}
 	switch p := parent.(type) {
-	case *ast.ParenExpr:
-		return false
 	case *ast.BinaryExpr:
-		return p.Op == token.ADD
+		return str && p.Op == token.ADD
 	case *ast.AssignStmt:
-		return p.Tok == token.ADD_ASSIGN && len(p.Rhs) == 1 && p.Rhs[0] == call
+		return str && p.Tok == token.ADD_ASSIGN && len(p.Rhs) == 1 && p.Rhs[0] == call
 	case *ast.CallExpr:
-		if sel, ok := ast.Unparen(p.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "WriteString" && len(p.Args) == 1 {
+		if sel, ok := ast.Unparen(p.Fun).(*ast.SelectorExpr); ok && len(p.Args) == 1 && p.Args[0] == call {
+			if str && sel.Sel.Name == "WriteString" || bytes && sel.Sel.Name == "Write" {
+				return true
+			}
+		}
+		if isBuiltin(info, p.Fun, "append") && p.Ellipsis.IsValid() && len(p.Args) == 2 && p.Args[1] == call {
 			return true
 		}
-		return isBuiltin(info, p.Fun, "append") && p.Ellipsis.IsValid() && len(p.Args) == 2 && p.Args[1] == call
+		return isBuiltin(info, p.Fun, "copy") && len(p.Args) == 2 && p.Args[1] == call
 	}
 	return false
 }
@@ -938,6 +958,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		}
 		if a, noFix := fd.startCapAdvice(); a != "" {
 			return why, fd.avoid(StackCapacity, a, noFix)
+		}
+		if a, noFix := fd.callerBufferAdvice(); a != "" {
+			return why, fd.avoid(AppendAPI, a, noFix)
 		}
 		return why, fd.keep("its final size is not known before the appends")
 	case optlog.CauseAddressStored:

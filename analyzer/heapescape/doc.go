@@ -111,10 +111,11 @@
 //     once, outside loops, and then runs an event loop (a for loop with a
 //     select, a range over a channel) or starts goroutines and waits for
 //     them: one closure per session is a small share of such a call;
-//   - a string concatenation returned by an unexported function every
-//     call of which adds the result to a longer string (an operand of +,
-//     WriteString's argument, append(b, s...)): append to the caller's
-//     buffer instead;
+//   - a string or byte slice built and returned by an unexported function
+//     every call of which only appends the result to something longer (an
+//     operand of +, WriteString's or Write's argument, append(b, s...)'s
+//     elements, copy's source): append to the caller's buffer instead, as
+//     strconv.AppendInt does (heapescape/append-api);
 //   - a struct variable passed by address, as a scratch value to fill in,
 //     to a method of an interface of the module, when the code reads at
 //     most three scalar fields of it or of the pointer the method returns:

@@ -171,6 +171,14 @@ func TestRarePath(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "src", "rare"), rewrites, "./...")
 }
 
+// TestAppendAPI checks that a string or byte slice an unexported function
+// builds and returns, which every caller only appends to something longer
+// (append(dst, f()...), copy, Write, WriteString, +), gets the advice of an
+// append-style API, and not when a caller keeps it.
+func TestAppendAPI(t *testing.T) {
+	run(t, "appendapi")
+}
+
 // TestZeroCopy checks that a conversion passed to a function that only
 // reads it gets the module's own zero-copy conversion as advice.
 func TestZeroCopy(t *testing.T) {

@@ -87,10 +87,11 @@ func init() {
 			"A struct allocated to be stored, as a pointer, in a field of a struct allocated with it, when the package "+
 				"only reads and writes the struct through that field, can be held by value in the field: one allocation "+
 				"instead of two.", allocNS, false),
-		rw(AppendAPI, "a fresh string or slice that every caller adds to a longer one",
-			"A function that builds and returns a string or slice that each of its callers only appends to a longer one "+
-				"(an operand of +, WriteString's argument, append(b, s...)) allocates a result that lives for one "+
-				"statement; an append-style API (appending to the caller's buffer) writes it in place.", allocNS*2, false),
+		rw(AppendAPI, "a fresh string or byte slice that every caller appends to something longer",
+			"A function that builds and returns a string or byte slice that each of its callers only appends to something "+
+				"longer (an operand of +, WriteString's or Write's argument, append(b, s...), copy) allocates a result "+
+				"that lives for one statement; an append-style API (appending to the caller's buffer and returning it, as "+
+				"strconv.AppendInt does) writes it in place.", allocNS*2, false),
 		rw(NarrowResult, "a struct passed by address only to read a few fields back",
 			"A struct variable passed by address to an interface method as a scratch value to fill in, when the code "+
 				"reads back at most a few scalar fields, is moved to the heap; a method that returns those scalars takes "+

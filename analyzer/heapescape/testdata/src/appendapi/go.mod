@@ -1,0 +1,3 @@
+module appendapi
+
+go 1.26
