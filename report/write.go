@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
@@ -411,20 +409,18 @@ func ParseSARIFLevels(s string) (map[string]string, error) {
 	return levels, nil
 }
 
-// ruleNames are the SARIF rules' names: a name a reader understands, which
-// SARIF wants different from the rule's id (the analyzer's name); a rule
-// without one has no name.
-var ruleNames = map[string]string{
-	"deepequal":       "DeepEqualReplaceable",
-	"heapescape":      "AvoidableHeapAllocation",
-	"smallalloc":      "SmallPerCallAllocation",
-	"redundantbranch": "BranchArmsAlike",
-	"inlinebudget":    "NearlyInlinable",
-	"percall":         "RebuiltPerCall",
-	"devirt":          "SingleImplementationCall",
-	"loopalloc":       "AllocationPerLoopIteration",
-	"byvalue":         "ReturnSmallStructByValue",
-	"optional":        "OptionalValueByPointer",
+// ruleName returns a SARIF rule's name for a kind: a name a reader
+// understands, which SARIF wants different from the rule's id (the
+// kind's ID): "FieldBuffer" for heapescape/field-buffer.
+func ruleName(id kind.ID) string {
+	_, short, _ := strings.Cut(string(id), "/")
+	var b strings.Builder
+	for w := range strings.SplitSeq(short, "-") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
 }
 
 // sarifVersion returns the tool version for SARIF, which wants it to
@@ -439,12 +435,14 @@ func sarifVersion(v string) string {
 	return "0.0.0-" + v
 }
 
-// WriteSARIF writes r as a SARIF 2.1.0 log. Paths are written relative to
-// opts.Root (the repository or module root) under the base id %SRCROOT%,
-// which is how GitHub code scanning expects them; each rule's helpUri is
-// its documentation in the repository ([DocURL]) and each result's level
-// is its tier's in opts.Levels.
-func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, opts SARIFOptions) error {
+// WriteSARIF writes r as a SARIF 2.1.0 log, with one rule per kind of
+// kinds (those of the analyzers that ran) and each result's ruleId its
+// finding's kind. Paths are written relative to opts.Root (the repository
+// or module root) under the base id %SRCROOT%, which is how GitHub code
+// scanning expects them; each rule's helpUri is its analyzer's
+// documentation in the repository ([DocURL]) and each result's level is
+// its tier's in opts.Levels.
+func WriteSARIF(w io.Writer, r *Report, kinds []kind.Kind, opts SARIFOptions) error {
 	root := opts.Root
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
@@ -460,21 +458,21 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, opts SAR
 	if root != "" {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{"%SRCROOT%": {URI: fileURI(root) + "/"}}
 	}
-	index := make(map[string]int)
-	for _, a := range analyzers {
-		index[a.Name] = len(run.Tool.Driver.Rules)
-		short, _, _ := strings.Cut(a.Doc, "\n")
-		if name, rest, ok := strings.Cut(short, ": "); ok && name == a.Name {
-			short = rest
+	index := make(map[kind.ID]int)
+	for _, k := range kinds {
+		index[k.ID] = len(run.Tool.Driver.Rules)
+		tags := []string{"performance", k.ID.Analyzer()}
+		if k.Rewrite {
+			tags = append(tags, "rewrite")
 		}
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
-			ID:               a.Name,
-			Name:             ruleNames[a.Name],
-			ShortDescription: sarifText{Text: short},
-			FullDescription:  sarifText{Text: a.Doc},
-			Help:             sarifText{Text: a.Doc, Markdown: a.Doc},
-			HelpURI:          DocURL(a.Name),
-			Properties:       map[string]any{"tags": []string{"performance"}},
+			ID:               string(k.ID),
+			Name:             ruleName(k.ID),
+			ShortDescription: sarifText{Text: k.Title},
+			FullDescription:  sarifText{Text: k.Doc},
+			Help:             sarifText{Text: k.Doc, Markdown: k.Doc},
+			HelpURI:          DocURL(k.ID.Analyzer()),
+			Properties:       map[string]any{"tags": tags, "mechanical": k.Mechanical, "changes_behaviour": k.ChangesBehaviour},
 		})
 	}
 	loc := func(file string) sarifArtifactLoc {
@@ -486,12 +484,12 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, opts SAR
 		return sarifArtifactLoc{URI: fileURI(file)}
 	}
 	for _, f := range r.Findings {
-		idx, ok := index[f.Analyzer]
+		idx, ok := index[f.Kind]
 		if !ok {
-			return fmt.Errorf("finding of unknown analyzer %q", f.Analyzer)
+			return fmt.Errorf("finding of unknown kind %q", f.Kind)
 		}
 		res := sarifResult{
-			RuleID:    f.Analyzer,
+			RuleID:    string(f.Kind),
 			RuleIndex: idx,
 			Level:     opts.Level(f.Tier),
 			Message:   sarifText{Text: f.Message},
@@ -499,7 +497,8 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, opts SAR
 				ArtifactLocation: loc(f.File),
 				Region:           sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn},
 			}}},
-			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function, "score": f.Score, "samples": f.Samples, "cost": f.Cost},
+			Properties: map[string]any{"rank": f.Rank, "tier": f.Tier, "function": f.Function, "score": f.Score, "samples": f.Samples, "cost": f.Cost,
+				"analyzer": f.Analyzer, "cost_ns": f.CostNS, "class": f.Class, "sink": f.Sink},
 		}
 		for i, r := range f.Related {
 			res.Related = append(res.Related, sarifRelated{
@@ -548,10 +547,6 @@ func fileURI(path string) string {
 	}
 	return "file://" + p
 }
-
-// RuleName returns the SARIF rule name of an analyzer or pass, or "" if
-// it has none.
-func RuleName(analyzer string) string { return ruleNames[analyzer] }
 
 // RelatedText returns the message of r, a place folded into f, to print
 // under f: "same advice" instead of advice that f's message gives

@@ -286,3 +286,15 @@ func Select(enable, disable []string) ([]*analysis.Analyzer, error) {
 	}
 	return out, nil
 }
+
+// Kinds returns the registered kinds of findings of the analyzers (and
+// whole-program passes) named, sorted by ID: the rules of a SARIF log.
+func Kinds(names []string) []kind.Kind {
+	var out []kind.Kind
+	for _, k := range kind.All() {
+		if slices.Contains(names, k.ID.Analyzer()) {
+			out = append(out, k)
+		}
+	}
+	return out
+}

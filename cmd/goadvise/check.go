@@ -270,18 +270,6 @@ func selectChecks(enable, disable []string, whole bool) ([]*analysis.Analyzer, [
 	return analyzers, passes, err
 }
 
-// passAnalyzers describes whole-program passes as analyzers (name,
-// documentation, URL) for the SARIF rules and help; they are never run.
-func passAnalyzers(names []string) []*analysis.Analyzer {
-	var out []*analysis.Analyzer
-	for _, p := range wholeprog.Passes() {
-		if slices.Contains(names, p.Name) {
-			out = append(out, &analysis.Analyzer{Name: p.Name, Doc: p.Doc, URL: p.URL})
-		}
-	}
-	return out
-}
-
 // splitList splits a comma-separated flag value.
 func splitList(s string) []string {
 	var out []string
@@ -413,8 +401,11 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		if root == "" {
 			root = dir
 		}
-		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...),
-			report.SARIFOptions{Root: root, Version: version(), Levels: cf.levels()})
+		names := slices.Clone(cf.passes)
+		for _, a := range analyzers {
+			names = append(names, a.Name)
+		}
+		err = report.WriteSARIF(&buf, r, suite.Kinds(names), report.SARIFOptions{Root: root, Version: version(), Levels: cf.levels()})
 	case "html":
 		opts := html.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
 		if p := r.Stats.Profile; p != nil && p.Match != nil {

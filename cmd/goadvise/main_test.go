@@ -321,8 +321,8 @@ func TestCheckSARIF(t *testing.T) {
 			t.Errorf("rule %s has no help text", r.ID)
 		}
 	}
-	if _, ok := rules["deepequal"]; !ok {
-		t.Fatalf("no deepequal rule: %+v", sr.Tool.Driver.Rules)
+	if _, ok := rules["deepequal/direct-compare"]; !ok {
+		t.Fatalf("no rule for deepequal's kind: %+v", sr.Tool.Driver.Rules)
 	}
 	if len(sr.Results) != len(wantFixture) {
 		t.Fatalf("%d results, want %d", len(sr.Results), len(wantFixture))
