@@ -398,14 +398,18 @@ func ScoreText(f Finding) string {
 	return pct(f.Score / 100)
 }
 
-// RankByScore sorts findings by score, highest first, the scores that
-// rest on too few samples to be measurements after the others; ties are
-// broken as in Rank (tier, file, position, analyzer) so the order is
-// deterministic.
+// RankByScore sorts findings by what fixing them is expected to save,
+// highest first: the share of CPU the profile charges them (Score) times
+// the odds that their advice removes it (kind.Odds), so that a measured
+// cost with a rewrite comes before a larger one nothing is known to
+// remove. Scores that rest on too few samples to be measurements come
+// after the others; ties are broken by static weight, tier and position
+// so the order is deterministic.
 func RankByScore(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
 			-cmpBool(Measurable(a), Measurable(b)),
+			cmp.Compare(b.Score*kind.Odds(&b.Fields), a.Score*kind.Odds(&a.Fields)),
 			cmp.Compare(b.Score, a.Score),
 			cmp.Compare(Weight(&b), Weight(&a)),
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),

@@ -47,16 +47,24 @@ const (
 // in code of a library, relative to other findings: CostNS times
 // TierWeight times the odds that the advice removes the cost.
 func Weight(f *Fields) float64 {
-	odds := float64(oddsRewrite)
+	return math.Max(f.CostNS, 1) * TierWeight(f.Tier) * Odds(f)
+}
+
+// Odds returns the odds that the advice of a finding with fields f
+// removes its cost: 1 for a checked rewrite, less for one a person must
+// judge, less still for a finding that names no change or a cost proven
+// inherent. A profile's measure of what a finding costs, times its odds,
+// is what fixing it is expected to save.
+func Odds(f *Fields) float64 {
 	switch {
 	case f.Class == "inherent":
-		odds = oddsInherent
+		return oddsInherent
 	case !f.Rewrite:
-		odds = oddsUnknown
+		return oddsUnknown
 	case f.Blocked != "":
-		odds = oddsBlocked
+		return oddsBlocked
 	}
-	return math.Max(f.CostNS, 1) * TierWeight(f.Tier) * odds
+	return oddsRewrite
 }
 
 // ProgramWeight scales the weight of a finding in a command's code (see
