@@ -41,8 +41,8 @@ func CompareSnapshots(base, head *Snapshot) *DiffReport {
 // pkg that make the code worse: a new heap escape, a call no longer
 // inlined, a function no longer inlinable (see [DiffReport.GateFailures]).
 // A change to pkg's code that costs its importers shows here, where
-// pkg's own benchmarks do not see it.
-func (rep *DiffReport) RegressionsOutside(pkg string) []string {
+// pkg's own benchmarks may not see it.
+func (rep *DiffReport) RegressionsOutside(pkg string) []Regression {
 	other := *rep
 	other.Funcs = nil
 	other.Profile = ""
@@ -51,5 +51,5 @@ func (rep *DiffReport) RegressionsOutside(pkg string) []string {
 			other.Funcs = append(other.Funcs, f)
 		}
 	}
-	return other.GateFailures([]string{GateEscapes, GateInline})
+	return other.regressions([]string{GateEscapes, GateInline})
 }

@@ -378,7 +378,9 @@ func measure(ctx context.Context, findings []report.Finding, dir, moduleDir stri
 	rep := decisions.CompareSnapshots(snaps[0], snaps[1])
 	var elsewhere []string
 	for _, f := range findings {
-		elsewhere = append(elsewhere, rep.RegressionsOutside(f.Package)...)
+		for _, r := range rep.RegressionsOutside(f.Package) {
+			elsewhere = append(elsewhere, r.Text)
+		}
 	}
 	return change, res, elsewhere, nil
 }
