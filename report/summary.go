@@ -42,6 +42,10 @@ type VerifiedFix struct {
 	// not tried; "" when it was.
 	Unmeasured string
 
+	// Accepted are the compiler's new decisions in other packages that
+	// the fix was kept with, each with the reason it was accepted.
+	Accepted []string
+
 	VerifiedRun
 }
 
@@ -73,8 +77,9 @@ type VerifiedRun struct {
 }
 
 // WriteVerifySummary writes s as Markdown: how many fixes were kept, then
-// per fix its verdict, the finding, the benchmarks that measured it, its
-// diff and its benchmark table, then the combined runs.
+// per fix its verdict, the finding, the benchmarks that measured it, the
+// compiler's new decisions elsewhere that were accepted, its diff and its
+// benchmark table, then the combined runs.
 func WriteVerifySummary(w io.Writer, s *VerifySummary) error {
 	var md bytes.Buffer
 	kept, unmeasured := 0, 0
@@ -99,6 +104,13 @@ func WriteVerifySummary(w io.Writer, s *VerifySummary) error {
 		fmt.Fprintf(&md, "\n## %d. %s at %s:%d (%s)\n\n%s\n\n", i+1, v.Analyzer, relPath(s.Dir, v.File), v.Line, v.Verdict, v.Message)
 		if v.Measured != "" {
 			fmt.Fprintf(&md, "%s\n\n", v.Measured)
+		}
+		if len(v.Accepted) > 0 {
+			fmt.Fprintf(&md, "Kept with the compiler's new %s in other packages:\n\n", Plural(len(v.Accepted), "decision", "decisions"))
+			for _, a := range v.Accepted {
+				fmt.Fprintf(&md, "- %s\n", a)
+			}
+			fmt.Fprintf(&md, "\n")
 		}
 		if err := v.write(&md, s.Dir); err != nil {
 			return err

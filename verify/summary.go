@@ -74,7 +74,7 @@ func (out *Outcome) summary(moduleDir, benchFlag string) (*report.VerifySummary,
 		}
 		s.Fixes = append(s.Fixes, report.VerifiedFix{
 			Analyzer: f.Analyzer, File: f.File, Line: f.Line, Message: f.Message,
-			Kept: v.Kept, Unmeasured: v.Unmeasured, VerifiedRun: r,
+			Kept: v.Kept, Unmeasured: v.Unmeasured, Accepted: v.Accepted, VerifiedRun: r,
 		})
 	}
 	for _, c := range out.Together {

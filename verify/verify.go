@@ -5,8 +5,11 @@
 // then all the fixes kept, together. The user's files are only read.
 //
 // A fix is kept when the tests pass, no benchmark regresses
-// significantly, a change of behaviour is covered by a test, and the
-// compiler's decisions get no worse in another package.
+// significantly, a change of behaviour is covered by a test, and every
+// new heap escape it causes in another package is one the measurement
+// can be trusted over: the benchmarks ran it, so that their result
+// includes its cost, or it runs less often than the fixed code (see
+// package hotpath's tiers), and the benchmarks improved significantly.
 package verify
 
 import (
@@ -105,9 +108,13 @@ type Fix struct {
 	Kept bool
 
 	// Rejected says why a fix whose tests pass and whose benchmarks do
-	// not regress is not kept; Note why a fix that changes behaviour is
-	// kept.
+	// not regress is not kept; Note why a fix that changes behaviour or
+	// the compiler's decisions elsewhere is kept.
 	Rejected, Note string
+
+	// Accepted are the compiler's new decisions in other packages that
+	// the fix is kept with, each with the reason it was accepted.
+	Accepted []string
 
 	change *report.FixResult
 	// runs says what the chosen benchmarks execute: the finding's line,
@@ -117,8 +124,8 @@ type Fix struct {
 	// fix.
 	dir string
 	// elsewhere are the changes of the compiler's decisions in other
-	// packages that make code worse.
-	elsewhere []string
+	// packages that make code worse, each weighed.
+	elsewhere []weighed
 }
 
 // summary is the fix's verdict in one line, for the report and
@@ -196,6 +203,7 @@ func Verify(ctx context.Context, res *driver.Result, opts Options) (*Outcome, er
 		f.Verify = &report.Verification{TestsPassed: v.Result.TestsPassed, Regressed: v.Result.Regressed() || v.Rejected != "", Summary: v.summary()}
 		v.Kept = v.Result.TestsPassed && !v.Result.Regressed() && v.Rejected == ""
 		if !v.Kept {
+			v.Accepted = nil
 			out.Status = max(out.Status, Broken)
 		}
 	}
@@ -319,8 +327,8 @@ func keptPackages(kept []report.Finding) []string {
 // benchmarks matching pattern of the package in v.dir before and after.
 // The tests of the packages tests (import paths) must pass too. With
 // whole, it also compares the compiler's decisions for every package of
-// the module in moduleDir, and records those that got worse outside the
-// findings' packages (see decisions.DiffReport.RegressionsOutside); and for a fix that changes behaviour it
+// the module in moduleDir, and weighs those that got worse outside the
+// findings' packages (see weigh); and for a fix that changes behaviour it
 // records whether the package's tests execute the finding's line.
 func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir string, opts Options, pattern string, whole bool, tests ...string) error {
 	change, err := report.ApplyFixes(findings, os.ReadFile)
@@ -360,12 +368,30 @@ func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir 
 				return nil
 			}
 			rep := decisions.CompareSnapshots(base, snap)
+			var regs []decisions.Regression
 			for _, f := range findings {
-				for _, r := range rep.RegressionsOutside(f.Package) {
-					v.elsewhere = append(v.elsewhere, r.Text)
-				}
+				regs = append(regs, rep.RegressionsOutside(f.Package)...)
 			}
-			return nil
+			if len(regs) == 0 {
+				return nil
+			}
+			// The copy of the package measured, whose benchmarks may
+			// run the new escapes.
+			rel, err := filepath.Rel(realPath(moduleDir), realPath(v.dir))
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return fmt.Errorf("the package %s is outside the module %s", v.dir, moduleDir)
+			}
+			opts.progress("weighing the compiler's %s in other packages ...", report.Count(len(regs), "new decision", "new decisions"))
+			v.elsewhere, err = weigh(ctx, mdir, filepath.Join(mdir, rel), pattern, findings[0], regs)
+			if err != nil && ctx.Err() == nil {
+				// Not weighed: none is accepted.
+				v.elsewhere = make([]weighed, len(regs))
+				for i, r := range regs {
+					v.elsewhere[i] = weighed{Regression: r, why: "not weighed: " + err.Error()}
+				}
+				return nil
+			}
+			return err
 		}
 		for _, f := range findings {
 			if report.ChangesBehaviour(f) != "" {
@@ -384,7 +410,7 @@ func btoi(b bool) int {
 	return 0
 }
 
-// judge sets v.Rejected or v.Note from what measure found
+// judge sets v.Rejected, v.Note and v.Accepted from what measure found
 // beyond the benchmarks: the compiler's decisions that got worse in other
 // packages, and whether the tests run a fix that changes behaviour.
 func (v *Fix) judge() {
@@ -392,16 +418,40 @@ func (v *Fix) judge() {
 		return
 	}
 	if len(v.elsewhere) > 0 {
-		v.Rejected = "makes the compiler's decisions worse in another package: " + firstOf(v.elsewhere)
-		return
+		var bad, good []string
+		for _, w := range v.elsewhere {
+			if w.ok {
+				good = append(good, w.Text+": "+w.why)
+			} else {
+				bad = append(bad, w.Text+": "+w.why)
+			}
+		}
+		switch {
+		case len(bad) > 0:
+			v.Rejected = "makes the compiler's decisions worse in another package: " + firstOf(bad)
+			return
+		case !improved(v.Result):
+			v.Rejected = "makes the compiler's decisions worse in another package, and no benchmark improved significantly to outweigh it: " + firstOf(good)
+			return
+		}
+		v.Accepted = good
+		v.Note = "the measured gain outweighs " + report.Count(len(good), "new compiler decision", "new compiler decisions") + " in other packages"
 	}
 	if why := report.ChangesBehaviour(*v.Finding); why != "" {
 		if len(v.Result.Uncovered) > 0 {
 			v.Rejected = fmt.Sprintf("changes behaviour (%s), and no test covers line %d", why, v.Finding.Line)
 			return
 		}
-		v.Note = "behaviour change covered by tests"
+		v.Note = joinNotes(v.Note, "behaviour change covered by tests")
 	}
+}
+
+// joinNotes joins two notes with "; ", either of which may be empty.
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // firstOf joins the first three items of list, and counts the rest.
@@ -413,6 +463,20 @@ func firstOf(list []string) string {
 		list = list[:max]
 	}
 	return strings.Join(list, "; ") + more
+}
+
+// improved reports whether a benchmark of res improved significantly in
+// some unit.
+func improved(res *bench.VerifyResult) bool {
+	if res.Comparison == nil {
+		return false
+	}
+	for _, r := range res.Comparison.Rows {
+		if r.Significant && (r.Verdict == bench.Better || r.Verdict == bench.Faster) {
+			return true
+		}
+	}
+	return false
 }
 
 // skippedNote says which findings -verify passed over, ranked above the
@@ -430,4 +494,13 @@ func skippedNote(skipped map[string]int) string {
 	}
 	sort.Strings(parts)
 	return fmt.Sprintf("; passed over %s ranked among them that %s no fix (%s)", report.Count(n, "finding", "findings"), report.Plural(n, "has", "have"), strings.Join(parts, ", "))
+}
+
+// realPath returns path with symbolic links resolved, or path itself if
+// it cannot be resolved.
+func realPath(path string) string {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		return p
+	}
+	return path
 }

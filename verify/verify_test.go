@@ -27,16 +27,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// check copies the fixture module testdata/name into a fresh directory
-// and checks it with the analyzers enable, showing every finding (check
-// -all). It returns the directory and the result.
-func check(t *testing.T, name string, enable ...string) (string, *driver.Result) {
+// check copies the fixture module testdata/names[0] into a fresh
+// directory, adds the files of testdata/names[1:], and checks it with
+// smallalloc, showing every finding (check -all). It returns the
+// directory and the result.
+func check(t *testing.T, names ...string) (string, *driver.Result) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
-		t.Fatal(err)
+	for _, name := range names {
+		if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
+			t.Fatal(err)
+		}
 	}
-	analyzers, err := suite.Select(enable, nil)
+	analyzers, err := suite.Select([]string{"smallalloc"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +48,7 @@ func check(t *testing.T, name string, enable ...string) (string, *driver.Result)
 		t.Fatal(err)
 	}
 	if len(res.Errors) > 0 {
-		t.Fatalf("check %s: %s", name, strings.Join(res.Errors, "\n"))
+		t.Fatalf("check %s: %s", names, strings.Join(res.Errors, "\n"))
 	}
 	return dir, res
 }
@@ -113,7 +116,7 @@ func TestElsewhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and benchmarks the fixture")
 	}
-	dir, res := check(t, "elsewhere", "smallalloc")
+	dir, res := check(t, "elsewhere")
 	src := filepath.Join(dir, "parse.go")
 	orig, _ := os.ReadFile(src)
 	opts := options(t)
@@ -138,5 +141,100 @@ func TestElsewhere(t *testing.T) {
 	}
 	if now, _ := os.ReadFile(src); !bytes.Equal(now, orig) {
 		t.Errorf("Verify changed the user's file:\n%s", now)
+	}
+}
+
+// TestDecoder tries the fix of the decoder fixture: smallalloc's fix of
+// Next (its per-call header buffer as an array field of the Decoder)
+// saves an allocation per record in BenchmarkNext, and makes the Decoder
+// that main makes once escape to the heap. That new escape runs once, in
+// main outside its loops, where the removed allocation ran once per
+// record: the fix is kept, and summary.md says which new decisions were
+// accepted and why. Measured by a benchmark that does not run Next, so
+// that nothing improves, the same fix is rejected.
+func TestDecoder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks the fixture twice")
+	}
+	_, res := check(t, "decoder")
+	opts := options(t)
+	out, err := Verify(context.Background(), res, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := summary(t, opts)
+	if out.Status != Kept || len(out.Kept) != 1 {
+		t.Fatalf("status %d, %d kept; want %d and the fix kept\n%s", out.Status, len(out.Kept), Kept, s)
+	}
+	v := out.Fixes[0]
+	if v.Finding.Line != 27 || len(v.Accepted) != 1 {
+		t.Fatalf("fix at line %d, accepted %q; want line 27 and the escape in main", v.Finding.Line, v.Accepted)
+	}
+	const why = "runs less often than the fixed code: cold (runs once: in main, outside its loops), against per-item (method Next runs per item)"
+	for _, a := range v.Accepted {
+		if !strings.HasPrefix(a, "cmd/decode/main.go:15:") || !strings.HasSuffix(a, why) {
+			t.Errorf("accepted %q; want an escape in main, accepted because it %s", a, why)
+		}
+	}
+	for _, want := range []string{
+		"1 of 1 fix kept.",
+		"## 1. smallalloc at decoder.go:27 (kept: the measured gain outweighs 1 new compiler decision in other packages)",
+		"Kept with the compiler's new decision in other packages:\n\n- cmd/decode/main.go:15:25: example.com/decoder/cmd/decode.main: new heap escape of &decoder.Decoder{...} (passed to an interface method or unknown function): " + why + "\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary.md lacks %q\n%s", want, s)
+		}
+	}
+	if p, err := os.ReadFile(filepath.Join(opts.Dir, "fixes.patch")); err != nil || !bytes.Contains(p, []byte("+\thdr := d.nextHdr[:]")) {
+		t.Errorf("fixes.patch lacks the fix (%v):\n%s", err, p)
+	}
+
+	opts = options(t)
+	opts.Bench = "^BenchmarkStream$"
+	if out, err = Verify(context.Background(), res, opts); err != nil {
+		t.Fatal(err)
+	}
+	if v := out.Fixes[0]; out.Status != Broken || v.Kept || !strings.HasPrefix(v.Rejected, "makes the compiler's decisions worse in another package, and no benchmark improved significantly to outweigh it: cmd/decode/main.go:15:") {
+		t.Errorf("measured by BenchmarkStream: status %d, kept %v, rejected %q; want it rejected for want of a gain", out.Status, v.Kept, v.Rejected)
+	}
+}
+
+// TestDecoderHot adds package batch to the decoder fixture: the fix of
+// Next makes Count's Decoder, one per stream in a loop that no benchmark
+// runs, escape too. That escape runs as often as the removed allocation
+// or more, and no measurement includes it: the fix is rejected, and says
+// why. Lengths's new escape, in a loop too, is accepted: BenchmarkLengths
+// runs it, and is one of the benchmarks that measure the fix.
+func TestDecoderHot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and benchmarks the fixture")
+	}
+	_, res := check(t, "decoder", "decoderhot")
+	opts := options(t)
+	out, err := Verify(context.Background(), res, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := out.Fixes[0]
+	if out.Status != Broken || v.Kept || len(out.Kept) != 0 {
+		t.Fatalf("status %d, kept %v; want %d, the fix rejected\n%s", out.Status, v.Kept, Broken, summary(t, opts))
+	}
+	const count = "batch/batch.go:17:26: example.com/decoder/batch.Count: new heap escape of &decoder.Decoder{...} (passed to an interface method or unknown function): no benchmark runs it, and it runs as often as the fixed code or more: hot-loop (inside a loop), against per-item (method Next runs per item)"
+	if want := "makes the compiler's decisions worse in another package: " + count; v.Rejected != want {
+		t.Errorf("rejected: %q\nwant %q", v.Rejected, want)
+	}
+	var weighed []string
+	for _, w := range v.elsewhere {
+		weighed = append(weighed, fmt.Sprintf("%v %s: %s", w.ok, w.Text, w.why))
+	}
+	got := strings.Join(weighed, "\n")
+	for _, want := range []string{
+		"false " + count,
+		"true batch/batch.go:32:26: example.com/decoder/batch.Lengths: new heap escape of &decoder.Decoder{...} (passed to an interface method or unknown function): the benchmarks run it, so that their measurement includes its cost",
+		"true cmd/decode/main.go:15:25: example.com/decoder/cmd/decode.main: new heap escape of &decoder.Decoder{...} (passed to an interface method or unknown function): runs less often than the fixed code",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("weighed:\n%s\nlacks %q", got, want)
+		}
 	}
 }
