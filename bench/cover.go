@@ -74,31 +74,14 @@ func BenchmarkCoverage(ctx context.Context, dir string) (c *Coverage, err error)
 	if err != nil {
 		return nil, err
 	}
-	pkgs, err := listPackages(ctx, cdir, []string{"."})
+	bin := filepath.Join(tmp, "cover.test")
+	pkg, err := coverBinary(ctx, cdir, dir, bin, "-cover")
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("benchmark coverage: %s holds %d packages, want one", dir, len(pkgs))
-	}
-	pkg := pkgs[0]
 	c = &Coverage{ImportPath: pkg.importPath, dir: realPath(dir), blocks: map[string][]cover.ProfileBlock{}, ran: map[string]map[string][]bool{}}
 	if !pkg.hasTests {
 		return c, nil
-	}
-
-	bin := filepath.Join(tmp, "bin", "cover.test")
-	if err := os.MkdirAll(filepath.Dir(bin), 0o777); err != nil {
-		return nil, err
-	}
-	build := exec.CommandContext(ctx, "go", "test", "-c", "-cover", "-covermode=atomic", "-o", bin, pkg.importPath)
-	build.Dir = cdir
-	gocmd.InterruptOnCancel(build)
-	if out, err := build.CombinedOutput(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("building the coverage test binary of %s: %v\n%s", pkg.importPath, err, gocmd.Tail(string(out), 20))
 	}
 	list := exec.CommandContext(ctx, bin, "-test.list", "^Benchmark")
 	list.Dir = pkg.dir
@@ -121,25 +104,11 @@ func BenchmarkCoverage(ctx context.Context, dir string) (c *Coverage, err error)
 
 	var runOut []byte // the last run's output
 	run := func(bench, name string) (map[string]cover.Profile, error) {
-		prof := filepath.Join(tmp, "cover.out")
-		args := []string{"-test.run=^$", "-test.bench=" + bench, "-test.benchtime=" + CoverBenchtime,
-			"-test.count=1", "-test.paniconexit0", "-test.coverprofile=" + prof}
-		cmd := exec.CommandContext(ctx, bin, args...)
-		cmd.Dir = pkg.dir
-		var buf bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &buf, &buf
-		gocmd.InterruptOnCancel(cmd)
-		if err := cmd.Run(); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, fmt.Errorf("%s of %s failed with -benchtime=%s: %v\n%s", name, pkg.importPath, CoverBenchtime, err, gocmd.Tail(buf.String(), 20))
-		}
-		runOut = buf.Bytes()
-		ps, err := cover.ParseProfiles(prof)
+		ps, out, err := coverRun(ctx, bin, pkg, bench, name, filepath.Join(tmp, "cover.out"))
 		if err != nil {
-			return nil, fmt.Errorf("coverage of %s: %w", name, err)
+			return nil, err
 		}
+		runOut = out
 		m := make(map[string]cover.Profile)
 		for _, p := range ps {
 			m[path.Base(p.FileName)] = *p
@@ -176,6 +145,138 @@ func BenchmarkCoverage(ctx context.Context, dir string) (c *Coverage, err error)
 		}
 	}
 	return c, nil
+}
+
+// coverBinary lists the one package in dir (named in errors as name)
+// and, if it has test files, builds its test binary into bin with
+// -covermode=atomic and the coverage flag given.
+func coverBinary(ctx context.Context, dir, name, bin, flag string) (*testBinary, error) {
+	pkgs, err := listPackages(ctx, dir, []string{"."})
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("benchmark coverage: %s holds %d packages, want one", name, len(pkgs))
+	}
+	pkg := pkgs[0]
+	if !pkg.hasTests {
+		return pkg, nil
+	}
+	build := exec.CommandContext(ctx, "go", "test", "-c", flag, "-covermode=atomic", "-o", bin, pkg.importPath)
+	build.Dir = dir
+	gocmd.InterruptOnCancel(build)
+	if out, err := build.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("building the coverage test binary of %s: %v\n%s", pkg.importPath, err, gocmd.Tail(string(out), 20))
+	}
+	return pkg, nil
+}
+
+// coverRun runs the benchmarks matching bench of the coverage test binary
+// bin of pkg, for CoverBenchtime iterations, and returns the coverage
+// profile they write to prof and their output. name names the benchmarks
+// in an error.
+func coverRun(ctx context.Context, bin string, pkg *testBinary, bench, name, prof string) ([]*cover.Profile, []byte, error) {
+	args := []string{"-test.run=^$", "-test.bench=" + bench, "-test.benchtime=" + CoverBenchtime,
+		"-test.count=1", "-test.paniconexit0", "-test.coverprofile=" + prof}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = pkg.dir
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	gocmd.InterruptOnCancel(cmd)
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, fmt.Errorf("%s of %s failed with -benchtime=%s: %v\n%s", name, pkg.importPath, CoverBenchtime, err, gocmd.Tail(buf.String(), 20))
+	}
+	ps, err := cover.ParseProfiles(prof)
+	if err != nil {
+		return nil, nil, fmt.Errorf("coverage of %s: %w", name, err)
+	}
+	return ps, buf.Bytes(), nil
+}
+
+// A PackageLine is a line of a file of a package.
+type PackageLine struct {
+	Package string // import path
+	File    string // absolute path
+	Line    int
+}
+
+// BenchmarksExecute reports, for each of lines, whether the benchmarks
+// matching pattern of the package in dir execute it: whether, run once
+// for CoverBenchtime iterations in a test binary built with coverage of
+// the lines' packages, they execute a code block spanning the line more
+// often than a run of the binary without benchmarks does. A line in no
+// block counts when its function runs, as in Covering. A line of a
+// package that the test binary does not link is not executed. The
+// benchmarks run in dir as it is: give it a copy of the module, as
+// Verify's Snapshot gets, when they may write files.
+func BenchmarksExecute(ctx context.Context, dir, pattern string, lines []PackageLine) (ran []bool, err error) {
+	tmp, err := os.MkdirTemp("", "goadvise-cover-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := os.RemoveAll(tmp); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+	var coverPkgs []string
+	for _, l := range lines {
+		if !slices.Contains(coverPkgs, l.Package) {
+			coverPkgs = append(coverPkgs, l.Package)
+		}
+	}
+	bin := filepath.Join(tmp, "cover.test")
+	pkg, err := coverBinary(ctx, dir, dir, bin, "-coverpkg="+strings.Join(coverPkgs, ","))
+	if err != nil {
+		return nil, err
+	}
+	ran = make([]bool, len(lines))
+	if !pkg.hasTests {
+		return ran, nil
+	}
+	profiles := func(bench, name string) (map[string]*cover.Profile, error) {
+		ps, _, err := coverRun(ctx, bin, pkg, bench, name, filepath.Join(tmp, "cover.out"))
+		m := make(map[string]*cover.Profile)
+		for _, p := range ps {
+			m[p.FileName] = p
+		}
+		return m, err
+	}
+	base, err := profiles("^$", "the test binary")
+	if err != nil {
+		return nil, err
+	}
+	with, err := profiles(pattern, "the benchmarks matching "+pattern)
+	if err != nil {
+		return nil, err
+	}
+	for i, l := range lines {
+		name := l.Package + "/" + filepath.Base(l.File)
+		b, w := base[name], with[name]
+		if b == nil || w == nil || len(b.Blocks) != len(w.Blocks) {
+			continue
+		}
+		lo, hi := l.Line, l.Line
+		if !slices.ContainsFunc(w.Blocks, func(b cover.ProfileBlock) bool { return b.StartLine <= l.Line && l.Line <= b.EndLine }) {
+			var ok bool
+			if lo, hi, ok = enclosingFunc(l.File, l.Line); !ok {
+				continue
+			}
+		}
+		for k, blk := range w.Blocks {
+			if blk.StartLine <= hi && lo <= blk.EndLine && blk.Count > b.Blocks[k].Count {
+				ran[i] = true
+				break
+			}
+		}
+	}
+	return ran, nil
 }
 
 // Covering returns the benchmarks that execute line of file, a file of

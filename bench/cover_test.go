@@ -190,3 +190,82 @@ func TestBenchmarkCoverageNoTests(t *testing.T) {
 		t.Errorf("covered by %v, want none", got)
 	}
 }
+
+// TestBenchmarksExecute checks which lines of other packages the
+// benchmarks matching a pattern execute: a dependency's function that
+// BenchmarkRun calls, not the one only BenchmarkIdle calls, not a line of
+// a main package the test binary cannot link, and a signature line by its
+// function.
+func TestBenchmarksExecute(t *testing.T) {
+	tmp := isolateTemp(t)
+	dir := gittest.NewRepo(t, map[string]string{
+		"go.mod": fixtureMod,
+		"fx.go": `package fx
+
+import "example.com/fx/dep"
+
+func Run(n int) int { return dep.Twice(n) }
+
+func Idle() int { return dep.Half(4) }
+`,
+		"fx_test.go": `package fx
+
+import "testing"
+
+func BenchmarkRun(b *testing.B) {
+	for b.Loop() {
+		Run(3)
+	}
+}
+
+func BenchmarkIdle(b *testing.B) {
+	for b.Loop() {
+		Idle()
+	}
+}
+`,
+		"dep/dep.go": `package dep
+
+func Twice(n int) int {
+	return 2 * n
+}
+
+func Half(
+	n int,
+) int {
+	return n / 2
+}
+`,
+		"cmd/m/main.go": `package main
+
+import "example.com/fx"
+
+func main() {
+	println(fx.Run(1))
+}
+`,
+	})
+	dep, main := filepath.Join(dir, "dep", "dep.go"), filepath.Join(dir, "cmd", "m", "main.go")
+	lines := []PackageLine{
+		{"example.com/fx/dep", dep, 4},    // return 2 * n
+		{"example.com/fx/dep", dep, 10},   // return n / 2
+		{"example.com/fx/dep", dep, 8},    // n int, in Half's signature
+		{"example.com/fx/cmd/m", main, 6}, // println
+		{"example.com/fx/dep", dep, 3},    // Twice's signature
+	}
+	ran, err := BenchmarksExecute(context.Background(), dir, "^BenchmarkRun$", lines[:5])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{true, false, false, false, true}; !slices.Equal(ran, want) {
+		t.Errorf("BenchmarkRun executes %v, want %v", ran, want)
+	}
+	ran, err = BenchmarksExecute(context.Background(), dir, "^BenchmarkIdle$", lines[:3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{false, true, true}; !slices.Equal(ran, want) {
+		t.Errorf("BenchmarkIdle executes %v, want %v", ran, want)
+	}
+	checkTempClean(t, tmp)
+}

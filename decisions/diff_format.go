@@ -37,34 +37,62 @@ func ParseGate(s string) ([]string, error) {
 // escapes, lost inlining, or new bounds checks, as selected by checks.
 // With a profile, only hot functions count.
 func (rep *DiffReport) GateFailures(checks []string) []string {
+	var out []string
+	for _, r := range rep.regressions(checks) {
+		out = append(out, r.Text)
+	}
+	return out
+}
+
+// A Regression is a change of the compiler's decisions that makes the
+// code worse, as a CI gate sees it (see [DiffReport.GateFailures]).
+type Regression struct {
+	Package string // import path of the function changed
+	Func    string // as the compiler names it: "F", "(*T).M", "F.func1"
+
+	// Escape is the new heap allocation, with its position, when the
+	// change is one; nil for lost inlining and new bounds checks.
+	Escape *Escape
+
+	// Text says what changed, in one line: "use/use.go:12:7:
+	// example.com/fx/use.Header: new heap escape of &fx.Parser{...}
+	// (passed to an interface method or unknown function)".
+	Text string
+}
+
+// regressions returns the changes of rep that fail the gate checks.
+func (rep *DiffReport) regressions(checks []string) []Regression {
 	on := make(map[string]bool)
 	for _, c := range checks {
 		on[c] = true
 	}
-	var out []string
+	var out []Regression
 	for _, f := range rep.Funcs {
 		if rep.Profile != "" && !f.Hot {
 			continue
 		}
 		name := f.Package + "." + f.Func
+		add := func(e *Escape, format string, args ...any) {
+			out = append(out, Regression{Package: f.Package, Func: f.Func, Escape: e, Text: fmt.Sprintf(format, args...)})
+		}
 		if on[GateEscapes] {
 			for _, e := range f.EscapesAdded {
-				out = append(out, fmt.Sprintf("%s: %s: new heap escape of %s (%s)", e.Pos, name, e.Name, e.Cause))
+				add(&e, "%s: %s: new heap escape of %s (%s)", e.Pos, name, e.Name, e.Cause)
 			}
 		}
 		if on[GateInline] {
 			if f.Inlinable != nil && !f.Inlinable.After {
-				out = append(out, fmt.Sprintf("%s is no longer inlinable: %s", name, f.Inlinable.Reason))
+				add(nil, "%s is no longer inlinable: %s", name, f.Inlinable.Reason)
 			}
 			for _, c := range f.InlinedRemoved {
-				out = append(out, fmt.Sprintf("%s: %s to %s no longer inlined", name, report.Count(c.N, "call", "calls"), c.Callee))
+				add(nil, "%s: %s to %s no longer inlined", name, report.Count(c.N, "call", "calls"), c.Callee)
 			}
 		}
 		// A bounds check moved (an early check that replaces later
 		// ones) is progress: only a net increase fails.
 		if on[GateBounds] && len(f.BoundsAdded) > len(f.BoundsRemoved) {
 			for _, b := range f.BoundsAdded {
-				out = append(out, fmt.Sprintf("%s: %s: new %s bounds check", b.Pos, name, b.Kind))
+				add(nil, "%s: %s: new %s bounds check", b.Pos, name, b.Kind)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package decisions
 
 import (
 	"context"
+	"slices"
 
 	"github.com/goadvise/goadvise/worktree"
 )
@@ -41,15 +42,26 @@ func CompareSnapshots(base, head *Snapshot) *DiffReport {
 // pkg that make the code worse: a new heap escape, a call no longer
 // inlined, a function no longer inlinable (see [DiffReport.GateFailures]).
 // A change to pkg's code that costs its importers shows here, where
-// pkg's own benchmarks do not see it.
-func (rep *DiffReport) RegressionsOutside(pkg string) []string {
+// pkg's own benchmarks may not see it. An escape whose cause alone
+// changed (the same value at the same position, removed and added) is
+// no new allocation, and is left out.
+func (rep *DiffReport) RegressionsOutside(pkg string) []Regression {
 	other := *rep
 	other.Funcs = nil
 	other.Profile = ""
 	for _, f := range rep.Funcs {
-		if f.Package != pkg {
-			other.Funcs = append(other.Funcs, f)
+		if f.Package == pkg {
+			continue
 		}
+		removed := slices.Clone(f.EscapesRemoved)
+		f.EscapesAdded = slices.DeleteFunc(slices.Clone(f.EscapesAdded), func(e Escape) bool {
+			i := slices.IndexFunc(removed, func(r Escape) bool { return r.Name == e.Name && r.Pos == e.Pos })
+			if i >= 0 {
+				removed = slices.Delete(removed, i, i+1)
+			}
+			return i >= 0
+		})
+		other.Funcs = append(other.Funcs, f)
 	}
-	return other.GateFailures([]string{GateEscapes, GateInline})
+	return other.regressions([]string{GateEscapes, GateInline})
 }

@@ -179,6 +179,19 @@ func TestGate(t *testing.T) {
 	if got := rep.GateFailures([]string{GateBounds}); len(got) != 1 || !strings.Contains(got[0], "new index bounds check") {
 		t.Errorf("bounds failures = %q", got)
 	}
+	// Outside a package, whatever the profile, escapes keep their
+	// position; bounds checks do not count.
+	// An escape whose cause alone changed is not new.
+	rep.Funcs = append(rep.Funcs, FuncDiff{Package: "q", Func: "G",
+		EscapesAdded:   []Escape{{Name: "y", Cause: "returned", Pos: Pos{"q/q.go", 5, 9}}, {Name: "z", Cause: "unknown cause", Pos: Pos{"q/q.go", 6, 2}}},
+		EscapesRemoved: []Escape{{Name: "z", Cause: "returned", Pos: Pos{"q/q.go", 6, 2}}}})
+	regs := rep.RegressionsOutside("p")
+	if len(regs) != 1 || regs[0].Package != "q" || regs[0].Func != "G" || regs[0].Escape == nil || regs[0].Escape.Pos != (Pos{"q/q.go", 5, 9}) || regs[0].Text != "q/q.go:5:9: q.G: new heap escape of y (returned)" {
+		t.Errorf("RegressionsOutside(p) = %+v", regs)
+	}
+	if regs := rep.RegressionsOutside("q"); len(regs) != 3 || regs[0].Escape == nil || regs[1].Escape != nil || regs[2].Escape != nil {
+		t.Errorf("RegressionsOutside(q) = %+v, want p's escape and its two lost inlinings", regs)
+	}
 }
 
 func TestVerdict(t *testing.T) {

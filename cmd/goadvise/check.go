@@ -371,7 +371,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	verifyStatus := -1
 	if cf.verify.on {
 		cf.verify.dir, cf.output = cf.output, "" // with -verify, -o names a directory
-		good, vs, err := verifyFindings(res.Ranked, res.Dirs, res.ModuleDir, cf.verify)
+		good, vs, err := verifyFindings(res, cf.verify)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return verifyError

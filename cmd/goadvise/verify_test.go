@@ -155,44 +155,6 @@ func TestVerifyPatch(t *testing.T) {
 	}
 }
 
-// TestPickFixes checks that -verify takes the top findings that have a
-// fix, not the top findings, and counts those it passed over.
-func TestPickFixes(t *testing.T) {
-	fix := []report.Fix{{Message: "fix"}}
-	ranked := []report.Finding{
-		{Analyzer: "heapescape", Package: "p"},
-		{Analyzer: "byvalue", Package: "p", Fixes: fix},
-		{Analyzer: "heapescape", Package: "p"},
-		{Analyzer: "inlinebudget", Package: "p"},
-		{Analyzer: "smallalloc", Package: "p", Fixes: fix},
-		{Analyzer: "heapescape", Package: "p"},
-		{Analyzer: "deepequal", Package: "p", Fixes: fix},
-		{Analyzer: "heapescape", Package: "p"},
-	}
-	dirs := map[string]string{"p": "/p"}
-	run := pickFixes(ranked, 2, dirs)
-	if len(run.fixes) != 2 || run.fixes[0].f.Analyzer != "byvalue" || run.fixes[1].f.Analyzer != "smallalloc" {
-		t.Fatalf("picked %v, want byvalue and smallalloc", run.fixes)
-	}
-	if got, want := skippedNote(run.skipped), "; passed over 3 findings ranked among them that have no fix (heapescape 2, inlinebudget 1)"; got != want {
-		t.Errorf("skippedNote = %q, want %q", got, want)
-	}
-	// Asking for more than there are: the findings after the last fix
-	// are not passed over.
-	run = pickFixes(ranked, 10, dirs)
-	if len(run.fixes) != 3 {
-		t.Fatalf("picked %d fixes, want 3", len(run.fixes))
-	}
-	if got, want := skippedNote(run.skipped), "; passed over 4 findings ranked among them that have no fix (heapescape 3, inlinebudget 1)"; got != want {
-		t.Errorf("with -verify-top 10: skippedNote = %q, want %q", got, want)
-	}
-	// No fix at all: every finding was passed over.
-	run = pickFixes(ranked[:1], 10, dirs)
-	if got, want := skippedNote(run.skipped), "; passed over 1 finding ranked among them that has no fix (heapescape 1)"; len(run.fixes) != 0 || got != want {
-		t.Errorf("without fixes: %d picked, skippedNote = %q, want %q", len(run.fixes), got, want)
-	}
-}
-
 // lineOf returns the line of file on which substr first occurs.
 func lineOf(t *testing.T, file, substr string) int {
 	t.Helper()
@@ -303,49 +265,5 @@ func TestVerifyBenchFlag(t *testing.T) {
 	}
 	if _, stderr, code := runCmd(t, dir, bin, "check", "-all", "-verify", "-verify-bench", "(", "./..."); code != exitError || !strings.Contains(stderr, "-verify-bench") {
 		t.Errorf("-verify-bench '(': exit %d, want %d and an error naming the flag\n%s", code, exitError, stderr)
-	}
-}
-
-// TestVerifyElsewhere tries a fix that helps its own package's benchmark
-// and makes the compiler allocate in another package (the elsewhere
-// fixture): -verify compares the decisions for the whole module, rejects
-// it and says where, and -fix -verify applies nothing.
-func TestVerifyElsewhere(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and benchmarks the fixture twice")
-	}
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/elsewhere")); err != nil {
-		t.Fatal(err)
-	}
-	src := filepath.Join(dir, "parse.go")
-	orig, _ := os.ReadFile(src)
-	args := []string{"check", "-all", "-format", "json", "-enable", "smallalloc", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "100x", "./..."}
-	stdout, stderr, code := runCmd(t, dir, bin, args...)
-	if code != verifyBroken {
-		t.Fatalf("check -verify: exit %d, want %d\n%s", code, verifyBroken, stderr)
-	}
-	var r report.Report
-	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Findings) != 1 || r.Findings[0].Verify == nil {
-		t.Fatalf("want one verified finding, got %+v", r.Findings)
-	}
-	v := r.Findings[0].Verify
-	for _, want := range []string{"allocs/op", "better", "; rejected: makes the compiler's decisions worse in another package: use/use.go:12:7: example.com/fx/use.Header: new heap escape of &fx.Parser{...}"} {
-		if !strings.Contains(v.Summary, want) {
-			t.Errorf("verification %q does not say %q", v.Summary, want)
-		}
-	}
-	if !v.Regressed {
-		t.Errorf("verification: %+v; want it counted as a regression", v)
-	}
-	_, stderr, code = runCmd(t, dir, bin, append([]string{"check", "-all", "-fix"}, args[1:]...)...)
-	if code != verifyBroken {
-		t.Errorf("check -fix -verify: exit %d, want %d (the fix was rejected)\n%s", code, verifyBroken, stderr)
-	}
-	if now, _ := os.ReadFile(src); !bytes.Equal(now, orig) {
-		t.Errorf("check -fix -verify applied the rejected fix:\n%s\n%s", now, stderr)
 	}
 }

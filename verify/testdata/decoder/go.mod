@@ -1,0 +1,3 @@
+module example.com/decoder
+
+go 1.26
