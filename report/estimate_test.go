@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/goadvise/goadvise/analyzer/kind"
@@ -38,5 +39,30 @@ func TestRankByWeight(t *testing.T) {
 	}
 	if w := kind.Weight(&fs[1].Fields); w != 300 {
 		t.Errorf("weight of a per-item rewrite of 30 ns: %v, want 300", w)
+	}
+}
+
+// TestRankRepeats checks that the k-th finding of a kind in one file
+// weighs 1/k of its saving: a pattern repeated through a file shows its
+// first case before other kinds of slightly lower weight.
+func TestRankRepeats(t *testing.T) {
+	mk := func(file string, line int, id kind.ID, ns float64) Finding {
+		f := Finding{File: file, Line: line}
+		f.Kind, f.Tier, f.CostNS, f.Rewrite = id, "per-item", ns, true
+		return f
+	}
+	fs := []Finding{
+		mk("/m/log.go", 1, "heapescape/fmt-concat", 30),
+		mk("/m/log.go", 2, "heapescape/fmt-concat", 30),
+		mk("/m/log.go", 3, "heapescape/fmt-concat", 30),
+		mk("/m/enc.go", 9, "heapescape/presize", 20),
+	}
+	Rank(fs)
+	var got []int
+	for _, f := range fs {
+		got = append(got, f.Line)
+	}
+	if want := []int{1, 9, 2, 3}; !slices.Equal(got, want) {
+		t.Errorf("Rank: lines %v, want %v", got, want)
 	}
 }

@@ -379,8 +379,13 @@ func collector(act *checker.Action) *kind.Collector {
 // Rank sorts findings without a profile and numbers them: by their
 // estimated saving (Weight: the cost of one execution of their code,
 // how often their tier runs, the odds that their advice removes the
-// cost, lower in a command's code), highest first. Ties are broken by
-// tier, file, position and kind so that the order is deterministic.
+// cost, lower in a command's code), highest first. A finding of a kind
+// that the same file has higher in the list counts for less, in
+// proportion: the k-th of a kind in a file weighs 1/k of its saving, so
+// that a pattern repeated through one file (a logger's fmt calls) shows
+// its first cases beside other kinds, not all of them before any other.
+// Ties are broken by tier, file, position and kind so that the order is
+// deterministic.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
@@ -391,7 +396,25 @@ func Rank(fs []Finding) {
 			cmp.Compare(a.Kind, b.Kind),
 		)
 	})
-	for i := range fs {
+	type fileKind struct {
+		file string
+		kind kind.ID
+	}
+	seen := make(map[fileKind]int)
+	type ranked struct {
+		f Finding
+		w float64
+	}
+	rs := make([]ranked, len(fs))
+	for i, f := range fs {
+		k := fileKind{f.File, f.Kind}
+		seen[k]++
+		rs[i] = ranked{f, Weight(&fs[i]) / float64(seen[k])}
+	}
+	// Stable: findings of equal weight keep the order above.
+	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.w, a.w) })
+	for i := range rs {
+		fs[i] = rs[i].f
 		fs[i].Rank = i + 1
 	}
 }

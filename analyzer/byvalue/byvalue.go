@@ -186,7 +186,7 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 	if why != "" {
 		// Considered and not offered as a fix: the reason says what
 		// stands in the way.
-		f.Blocked = why
+		f.Blocked, f.API = why, fn.Exported()
 		f.Advice = fmt.Sprintf("returning %s by value would avoid it, but %s", tname, why)
 		f.Text = head + "; " + f.Advice
 		kind.Report(c.pass, diag, f)

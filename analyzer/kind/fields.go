@@ -59,6 +59,11 @@ type Fields struct {
 	// written over several lines): they are one finding.
 	Group string `json:"group,omitempty"`
 
+	// API says that the change alters the package's exported API (a
+	// result type, a field of an exported struct): maintainers of a
+	// library seldom make such a change for speed alone.
+	API bool `json:"api,omitempty"`
+
 	// Behaviour says how the change alters what the code does, when it
 	// does ("a nil and an empty slice compare equal").
 	Behaviour string `json:"behaviour,omitempty"`

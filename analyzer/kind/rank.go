@@ -32,13 +32,15 @@ func TierWeight(tier string) float64 {
 
 // Odds of the advice removing the cost: a rewrite the analyzer checked
 // applies; a rewrite with something in its way that a person must judge
-// (Fields.Blocked); no known rewrite (the finding shows the compiler's flow, for a
+// (Fields.Blocked); a rewrite that changes the package's exported API
+// (Fields.API); no known rewrite (the finding shows the compiler's flow, for a
 // person to judge); a cost proven inherent (a function's purpose is the
 // value it returns and callers keep it, or it is kept in a container
 // that outlives the call).
 const (
 	oddsRewrite  = 1
 	oddsBlocked  = 0.5
+	oddsAPI      = 0.1
 	oddsUnknown  = 0.02
 	oddsInherent = 0.005
 )
@@ -61,6 +63,8 @@ func Odds(f *Fields) float64 {
 		return oddsInherent
 	case !f.Rewrite:
 		return oddsUnknown
+	case f.API:
+		return oddsAPI
 	case f.Blocked != "":
 		return oddsBlocked
 	}
