@@ -893,7 +893,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		}
 		return why, fd.keep("the dynamic call may keep it")
 	case optlog.CauseReturnedOrStored:
-		if l, callee, ok := fd.calleeLeak(); ok {
+		if l, callee, ok := fd.calleeLeak(); ok && fd.sinkIsCall() {
 			return fd.leakText(l, callee, "it")
 		}
 		why = "because " + itIs(orDefault(detail, "returned or stored outside the function"))
@@ -964,7 +964,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		}
 		return why, fd.keep("its final size is not known before the appends")
 	case optlog.CauseAddressStored:
-		if l, callee, ok := fd.calleeLeak(); ok {
+		if l, callee, ok := fd.calleeLeak(); ok && fd.sinkIsCall() {
 			return fd.leakText(l, callee, "its address")
 		}
 		why = "because " + orDefault(detail, "its address outlives the function")
@@ -996,6 +996,18 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		return "(compiler: " + detail + ")", fd.keep("no change in this code is identified that removes it")
 	}
 	return "(the compiler's escape analysis could not keep it on the stack)", fd.keep("no change in this code is identified that removes it")
+}
+
+// sinkIsCall reports whether the compiler's flow ends in a call that the
+// value is passed to: only then is the callee why it escapes (a value
+// passed to a function that keeps nothing and then returned escapes by
+// the return).
+func (fd *finding) sinkIsCall() bool {
+	switch fd.rec.Sink {
+	case optlog.SinkCallee, optlog.SinkDynamicCall, optlog.SinkUnknown:
+		return true
+	}
+	return false
 }
 
 // leakText explains a value passed to a static callee that lets it escape.

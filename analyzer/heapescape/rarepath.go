@@ -17,7 +17,7 @@ import (
 
 // rarePathAdvice returns the change for a variable the compiler moves to
 // the heap although the flow that makes it escape, as the compiler gives
-// it, ends on a rare path: its address is taken in cold code (returned
+// it, starts on a rare path: its address is taken in cold code (returned
 // with an error, put in a panic, logged under a trace flag), while the
 // variable is declared on the common path. A copy taken on the rare path,
 // whose address escapes instead (vc := v; return &vc, err), leaves v on
@@ -30,7 +30,7 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 	if v == nil || rec.Kind != optlog.MovedToHeap || fd.tier == hotpath.Cold {
 		return "", ""
 	}
-	sink := fd.sinkPos()
+	sink := fd.escapeStart()
 	if !sink.IsValid() || fd.hot.At(sink).Tier != hotpath.Cold {
 		return "", ""
 	}
@@ -91,11 +91,11 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 		// scope when two statements share a block.
 		blocks := make(map[ast.Node]bool)
 		for st := range done {
-			p := fd.parentOf(st)
-			if blocks[p] {
+			cur, ok := fd.root.FindNode(st)
+			if !ok || blocks[cur.Parent().Node()] {
 				return "", ""
 			}
-			blocks[p] = true
+			blocks[cur.Parent().Node()] = true
 		}
 	}
 	if !fd.compiledKeeps(fn, v, edits) {
@@ -106,7 +106,7 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 		Message:   fmt.Sprintf("Take a copy of %s where its address escapes", v.Name()),
 		TextEdits: edits,
 	}
-	return fmt.Sprintf("its address escapes only on a rare path (line %d, %s): take a copy there and let that escape (%s := %s; ...&%s...), which keeps %s on the stack on every other path; checked by compiling the change",
+	return fmt.Sprintf("its address is taken only on a rare path (line %d, %s): take a copy there and let that escape (%s := %s; ...&%s...), which keeps %s on the stack on every other path; checked by compiling the change",
 		where.Line, fd.hot.At(sink).Reason, name, v.Name(), name, v.Name()), ""
 }
 
@@ -139,6 +139,23 @@ func (fd *finding) stmtOf(n ast.Node) ast.Stmt {
 		}
 	}
 	return nil
+}
+
+// escapeStart returns where the record's escape flow takes the variable's
+// address (its first "address-of" step), or else where it reaches its
+// sink (see sinkPos): where the escape begins. A variable whose address is
+// returned with an error into a named result that the common path then
+// passes to an interface method escapes through that method, but begins
+// to on the error path.
+func (fd *finding) escapeStart() token.Pos {
+	for _, st := range fd.rec.Flow {
+		if _, reason, ok := st.From(); ok && reason == "address-of" {
+			if p := fd.posOf(st.Pos); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return fd.sinkPos()
 }
 
 // sinkPos returns where the record's escape flow reaches its sink, in the
