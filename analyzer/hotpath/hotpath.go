@@ -13,7 +13,8 @@
 // whatever its loops or names say: init, package-level initialisers,
 // sync.Once bodies, flag registration, main outside its loops, error
 // paths (returning an error, panicking, exiting, recovering, logging a
-// warning or an error, building an error value; see errpath.go), the
+// warning or an error, building an error value, an error type's Error
+// method; see errpath.go and once.go), the
 // handling of an OS signal (a select case receiving from, or a range
 // over, a channel of os.Signal), trace and debug output (the block of
 // "if trace {"), functions no other package can call (and unexported

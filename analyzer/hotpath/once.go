@@ -242,6 +242,12 @@ func (r *Result) classify(pass *analysis.Pass) {
 		if setupName(f.obj.Name()) && !PerItemName(f.obj.Name()) {
 			named[f.obj] = true // decided after the others (see below)
 		}
+		if errorMethod(f.obj) {
+			// An error type's Error method builds the message of an
+			// error being reported, printed or wrapped: an error path.
+			r.class[f.obj] = class{startup, "on an error path: builds an error's message"}
+			continue
+		}
 		if name := settingsType(f.obj); name != "" && !PerItemName(f.obj.Name()) {
 			// badger's Options.String, nats-server's
 			// (*Options).processConfigFileLine: the options are set up
@@ -474,6 +480,19 @@ func generator(pass *analysis.Pass) string {
 // settingsWords are the last words of the names of types that hold a
 // program's or a component's settings.
 var settingsWords = []string{"Options", "Opts", "Config", "Configs", "Conf", "Settings"}
+
+// errorMethod reports whether fn is the Error method of a type that
+// implements error: Error() string, on a value or pointer receiver.
+func errorMethod(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if fn.Name() != "Error" || sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	if b, ok := sig.Results().At(0).Type().(*types.Basic); !ok || b.Kind() != types.String {
+		return false
+	}
+	return true
+}
 
 // settingsType returns the name of fn's receiver type when it is a type of
 // settings (Options, ServerConfig, dialOpts), or "".
