@@ -64,8 +64,8 @@ func TestRankHides(t *testing.T) {
 		{"tests", Config{Tests: true}, 10000, []int{7, 5, 6, 8, 3}, 5, 3, 0, 0},
 		{"cold", Config{Cold: true}, 10000, []int{7, 6, 8, 1, 3, 2, 4}, 7, 0, 0, 0},
 		{"heapescape cold", Config{HeapCold: true}, 10000, []int{7, 6, 8, 3, 2, 4}, 6, 1, 0, 0},
-		{"density", Config{}, 400, []int{7, 6}, 2, 3, 2, 0},
-		{"all", Config{All: true}, 400, []int{7, 6, 8, 3}, 4, 3, 0, 0},
+		{"density", Config{}, 700, []int{7, 6}, 2, 3, 2, 0},
+		{"all", Config{All: true}, 700, []int{7, 6, 8, 3}, 4, 3, 0, 0},
 		{"top", Config{Top: 1}, 10000, []int{7}, 4, 3, 0, 0},
 		// Excluded counts only what the exclusion alone hides.
 		{"exclude", Config{Exclude: excludeA}, 10000, nil, 0, 3, 0, 4},

@@ -82,9 +82,9 @@ const ProgramWeight = 0.05
 const PerKLOC = 3
 
 // Budget returns how many findings the default output shows for lines
-// of code analysed: PerKLOC per 1,000, at least one.
+// of code analysed: PerKLOC per 1,000, rounded down, at least one.
 func Budget(lines int) int {
-	return max(1, int(math.Ceil(PerKLOC*float64(lines)/1000)))
+	return max(1, PerKLOC*lines/1000)
 }
 
 // Apportion divides budget among groups (packages) in proportion to their

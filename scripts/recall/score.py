@@ -32,6 +32,9 @@ for mod, a, b, pat in pairs:
         continue
     d = json.load(open(out))
     ga = os.path.join(work, 'ga', binhash, '%s@%s@%s.default.json' % (safe(mod), a, safe(pat)))
+    if not os.path.exists(ga):
+        print('%s %s->%s: no goadvise result for %s' % (mod, a, b, binhash))
+        continue
     m = json.load(open(glob.glob(os.path.join(work, 'm', '%s@%s@%s.json' % (safe(mod), a, safe(pat))))[0]))
     rep = json.load(open(ga))
     files = m['files']
