@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# recall.sh [WORKDIR]: does goadvise's default output flag what maintainers fix?
+# recall.sh [-bench] [-eval] [WORKDIR]: does goadvise's default output flag
+# what maintainers fix?
 #
 # Builds goadvise from this checkout, runs ../shared/recall (the release-pair
 # harness: functions whose heap allocations maintainers removed between two
-# releases, from go build -gcflags=-m of both) on the pairs in
-# scripts/recall/pairs.txt, then scores the default output against every fixed
-# function and against the ones read by hand as real fixes
-# (scripts/recall/verdicts.tsv), beside the naive baseline (the functions with
-# most -m allocations, top 3 per 1,000 lines). Downloads and -m results are
-# cached in WORKDIR (default /tmp/goadvise-recall); a new binary re-runs only
-# goadvise. See docs/ranking.md, "Recall".
+# releases, from go build -gcflags=-m of both) on the pairs of one half of
+# the corpus (scripts/recall/split.txt: the development half by default,
+# scripts/recall/pairs-dev.txt; the evaluation half with -eval, which is for
+# one scoring, not for tuning), then scores the default output against every
+# fixed function and against the ones read by hand as real fixes
+# (verdicts-dev.tsv, verdicts-eval.tsv), beside the naive baseline (the
+# functions with most -m allocations, top 3 per 1,000 lines). Downloads and
+# -m results are cached in WORKDIR (default /tmp/goadvise-recall); a new
+# binary re-runs only goadvise. See docs/performance.md, "Recall".
 #
 # recall.sh -bench [WORKDIR]: then also ranks by the modules' own benchmarks
 # (check -bench, scripts/recall/bench.py with scripts/recall/benches.txt) and
@@ -18,10 +21,15 @@
 # and are cached by content for the same binary.
 set -euo pipefail
 bench=
-if [ "${1:-}" = -bench ]; then
-	bench=1
+half=dev
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-bench) bench=1 ;;
+	-eval) half=eval ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 harness=${RECALL_HARNESS:-$root/../shared/recall}
@@ -34,9 +42,9 @@ mkdir -p "$work"
 bin="$work/goadvise"
 (cd "$root" && go build -o "$bin" ./cmd/goadvise)
 hash=$(sha256sum "$bin" | cut -c1-12)
-"$harness/run.sh" "$bin" "$here/recall/pairs.txt" "$work" >"$work/run.out"
+"$harness/run.sh" "$bin" "$here/recall/pairs-$half.txt" "$work" >"$work/run.out"
 tail -n 1 "$work/run.out"
-python3 "$here/recall/score.py" "$work" "$here/recall/pairs.txt" "$here/recall/verdicts.tsv" "$hash"
+python3 "$here/recall/score.py" "$work" "$here/recall/pairs-$half.txt" "$here/recall/verdicts-$half.tsv" "$hash"
 if [ -n "$bench" ]; then
-	python3 "$here/recall/bench.py" "$work" "$here/recall/pairs.txt" "$here/recall/verdicts.tsv" "$here/recall/benches.txt" "$bin"
+	python3 "$here/recall/bench.py" "$work" "$here/recall/pairs-$half.txt" "$here/recall/verdicts-$half.tsv" "$here/recall/benches.txt" "$bin"
 fi

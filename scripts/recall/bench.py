@@ -2,7 +2,7 @@
 """bench.py WORKDIR PAIRS VERDICTS BENCHES GOADVISE: are the maintainers' fixes that the module's
 own benchmarks run in the top 10 of their package when goadvise ranks by those benchmarks?
 
-For each real fix of VERDICTS (scripts/recall/verdicts.tsv) in a pair of PAIRS, it runs, in
+For each real fix of VERDICTS (scripts/recall/verdicts-dev.tsv) in a pair of PAIRS, it runs, in
 release A's source (WORKDIR/src, from ../shared/recall), `goadvise check -bench REGEXP -json` on
 the fixed function's package, REGEXP from BENCHES (a line `module A package-dir regexp`; `.` when
 a pair has no line), once by default and once with -cold -heapescape.all. A fixed function is
