@@ -854,6 +854,11 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			fd.avoid(TypedCompare, "compare with a function written for the type instead, which boxes nothing (no direct comparison means the same as DeepEqual here, so the deepequal analyzer proposes none)",
 				"what equality means for the type is for its author to decide")
 	}
+	if rec.Name == "func literal" && rec.Cause == optlog.CauseInterfaceMethodCall {
+		if a, noFix := fd.closureAdvice(); a != "" {
+			return "because " + itIs(orDefault(detail, "passed to a dynamic call")) + ", which the compiler cannot see through", fd.avoid(ClosureOnce, a, noFix)
+		}
+	}
 	if rec.Name == "func literal" && rec.Cause == optlog.CauseReturnedOrStored {
 		why := "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call"
 		if a, noFix := fd.closureAdvice(); a != "" {

@@ -102,8 +102,12 @@
 //   - a make, new or composite literal whose value nothing uses (the
 //     variable it initialises is assigned again first, by the function's
 //     SSA form): delete it, with a fix when its arguments cannot panic;
-//   - a closure made on every call, stored in a field of the receiver,
-//     that captures only the receiver: build it once;
+//   - a closure made on every call of a method with a pointer receiver
+//     that captures nothing but the receiver, wherever it goes (stored in
+//     a field, passed to a function or an interface method that keeps it,
+//     returned): it is the same closure on every call, so one made once,
+//     kept in a field of the receiver, serves every call
+//     (heapescape/closure-once);
 //   - a function literal bound to a name, called only, and allocated
 //     because a closure that outlives the call captures it, whose
 //     captured variables are never reassigned: declare it as a function

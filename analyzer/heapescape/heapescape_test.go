@@ -179,6 +179,15 @@ func TestAppendAPI(t *testing.T) {
 	run(t, "appendapi")
 }
 
+// TestClosureOnce checks that a closure made on every call of a method
+// with a pointer receiver, capturing only the receiver, is advised to be
+// made once, wherever it goes (passed to a function or an interface
+// method that keeps it, returned), and not when it captures more or the
+// receiver is a value.
+func TestClosureOnce(t *testing.T) {
+	run(t, "closure")
+}
+
 // TestZeroCopy checks that a conversion passed to a function that only
 // reads it gets the module's own zero-copy conversion as advice.
 func TestZeroCopy(t *testing.T) {

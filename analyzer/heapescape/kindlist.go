@@ -97,9 +97,9 @@ func init() {
 				"reads back at most a few scalar fields, is moved to the heap; a method that returns those scalars takes "+
 				"no pointer.", allocNS*2, false),
 		rw(ClosureOnce, "a closure that captures only the receiver, made on every call",
-			"A function literal made on every call and stored in a field of the receiver, when it captures only the "+
-				"receiver, is the same closure each time: a method value bound once, or a closure built once when the "+
-				"receiver is, saves the allocation per call.", allocNS, false),
+			"A function literal made on every call of a method with a pointer receiver, when it captures nothing but "+
+				"the receiver, is the same closure each time, wherever it goes (a field, a function or interface method "+
+				"that keeps it, a return): one made once and kept in a field of the receiver saves the allocation per call.", allocNS, false),
 		rw(NamedFunc, "a function literal called only, captured by a closure that escapes",
 			"A function literal bound to a name and only called, moved to the heap because a closure that outlives "+
 				"the call captures it, can be a function or method taking its captured variables as parameters.", allocNS, false),

@@ -769,25 +769,38 @@ func (fd *finding) sideEffectFree(e ast.Expr) bool {
 	return ok
 }
 
-// closureAdvice returns the change for a closure made on every call and
-// stored in a field of the receiver, when it captures nothing but the
-// receiver: one closure, made when the receiver is, serves every call.
+// closureAdvice returns the change for a function literal made on every
+// call of a method with a pointer receiver when it captures nothing but
+// that receiver: the closure is the same on every call (it reads and
+// writes the receiver's fields through the same pointer), so one made
+// once, when the receiver is made or the first time it is needed, and
+// kept in a field, serves every call, wherever the closure goes (stored
+// in a field, passed to a function that keeps it, returned).
 func (fd *finding) closureAdvice() (advice, noFix string) {
 	lit, ok := fd.exprAt().(*ast.FuncLit)
 	if !ok {
 		return "", ""
 	}
-	target := fd.storeTarget(lit)
-	sel, isSel := ast.Unparen(target).(*ast.SelectorExpr)
-	if !isSel {
-		return "", ""
-	}
 	recv := fd.receiverOutside(lit)
-	if x, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || recv == "" || x.Name != recv {
+	if recv == "" {
 		return "", ""
 	}
 	info := fd.pass.TypesInfo
-	recvObj := info.Uses[sel.X.(*ast.Ident)]
+	var recvObj types.Object
+	for _, n := range fd.path {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			recvObj = info.Defs[d.Recv.List[0].Names[0]]
+			break
+		}
+	}
+	if recvObj == nil {
+		return "", ""
+	}
+	if _, ptr := recvObj.Type().(*types.Pointer); !ptr {
+		// A value receiver is a copy made per call: a closure made
+		// once would keep the first copy.
+		return "", ""
+	}
 	free := map[types.Object]bool{}
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -801,8 +814,16 @@ func (fd *finding) closureAdvice() (advice, noFix string) {
 	if len(free) != 1 || !free[recvObj] {
 		return "", ""
 	}
-	return fmt.Sprintf("the closure captures only %s, which outlives the call: build it once (when %s is made, or the first time, if %s == nil) instead of on every call, which saves one allocation per call",
-		recv, recv, types.ExprString(target)), "where the receiver is made is for its author to choose"
+	if target := fd.storeTarget(lit); target != nil {
+		if sel, isSel := ast.Unparen(target).(*ast.SelectorExpr); isSel {
+			if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && x.Name == recv {
+				return fmt.Sprintf("the closure captures only %s, which outlives the call: build it once (when %s is made, or the first time, if %s == nil) instead of on every call, which saves one allocation per call",
+					recv, recv, types.ExprString(target)), "where the receiver is made is for its author to choose"
+			}
+		}
+	}
+	return fmt.Sprintf("the closure captures only %s, the same on every call: make it once (a field of %s set when %s is made, or the first time it is needed) and pass that, which saves one allocation per call",
+		recv, recv, recv), "where the receiver is made is for its author to choose"
 }
 
 // receiverOutside returns the name of the receiver of the method whose
