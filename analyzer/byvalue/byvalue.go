@@ -43,7 +43,7 @@ type checker struct {
 	pass      *analysis.Pass
 	esc       *optlog.Result
 	hot       *hotpath.Result
-	root      inspector.Cursor
+	find      *syntax.Finder
 	uses      map[types.Object][]*ast.Ident // uses of the package's objects, in source order
 	iface     map[string]bool               // method names of the package's interfaces
 	other     []*ast.File                   // files of the package outside the pass, parsed on demand
@@ -62,7 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:  pass,
 		esc:   esc,
 		hot:   pass.ResultOf[hotpath.Analyzer].(*hotpath.Result),
-		root:  pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root(),
+		find:  syntax.NewFinder(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
 		uses:  make(map[types.Object][]*ast.Ident),
 		iface: make(map[string]bool),
 	}
@@ -321,7 +321,7 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 // by the returns and that no closure or pointer method sees it.
 func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) string {
 	for _, id := range c.uses[v] {
-		path := syntax.Path(c.root, id)
+		path := syntax.Path(c.find, id)
 		if syntax.InClosure(path, v) {
 			return fmt.Sprintf("a closure captures %s at %s", v.Name(), c.where(id))
 		}
@@ -343,7 +343,7 @@ func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) 
 // callSite checks one use of the function and returns the edits that
 // adapt it to a value result, or why it cannot be adapted.
 func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
-	path := syntax.Path(c.root, id)
+	path := syntax.Path(c.find, id)
 	i := 0
 	if sel, ok := syntax.Parent(path, 0).(*ast.SelectorExpr); ok && sel.Sel == id {
 		i = 1
@@ -398,7 +398,7 @@ func (c *checker) callSite(id *ast.Ident) ([]analysis.TextEdit, string) {
 func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
 	var edits []analysis.TextEdit
 	for _, id := range c.uses[v] {
-		path := syntax.Path(c.root, id)
+		path := syntax.Path(c.find, id)
 		if syntax.InClosure(path, v) {
 			return nil, fmt.Sprintf("a closure captures the result at %s", c.where(id))
 		}

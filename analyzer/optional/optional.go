@@ -45,7 +45,7 @@ type checker struct {
 	esc       *optlog.Result
 	hot       *hotpath.Result
 	insp      *inspector.Inspector
-	root      inspector.Cursor
+	find      *syntax.Finder
 	uses      map[types.Object][]*ast.Ident    // uses of the package's objects, in source order
 	names     map[string]bool                  // every identifier of the package's files
 	flags     map[*types.Named]map[string]bool // flag names given to each struct's fields in this pass
@@ -67,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 		esc:       esc,
 		hot:       pass.ResultOf[hotpath.Analyzer].(*hotpath.Result),
 		insp:      insp,
-		root:      insp.Root(),
+		find:      syntax.NewFinder(insp),
 		uses:      make(map[types.Object][]*ast.Ident),
 		names:     make(map[string]bool),
 		flags:     make(map[*types.Named]map[string]bool),
@@ -301,7 +301,7 @@ func (c *checker) movedToHeap(v *types.Var) *optlog.Record {
 
 // funcDecl returns the function declaration that contains pos, or nil.
 func (c *checker) funcDecl(pos token.Pos) *ast.FuncDecl {
-	cur, ok := c.root.FindByPos(pos, pos)
+	cur, ok := c.find.FindByPos(pos, pos)
 	if !ok {
 		return nil
 	}
