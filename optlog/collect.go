@@ -478,22 +478,18 @@ func (c *collector) removeLogDir() {
 func (c *collector) loadEnv(ctx context.Context) error {
 	cmd := c.goCmd(ctx, "env", "-json", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED",
 		"GOAMD64", "GOARM64", "GOARM", "GO386", "GOMIPS", "GOPPC64", "GORISCV64", "GOMODCACHE", "GOROOT", "GOTOOLDIR")
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("go env: %v%s", err, stderrOf(err))
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := gocmd.Run(cmd); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return fmt.Errorf("go env: %v: %s", err, msg)
+		}
+		return fmt.Errorf("go env: %v", err)
 	}
-	if err := json.Unmarshal(out, &c.env); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &c.env); err != nil {
 		return fmt.Errorf("go env: %v", err)
 	}
 	return nil
-}
-
-func stderrOf(err error) string {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-		return ": " + strings.TrimSpace(string(ee.Stderr))
-	}
-	return ""
 }
 
 // target is one package to collect.
@@ -722,7 +718,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		cmd.Stderr = &stderr
 		diag = &stderr
 	}
-	runErr := cmd.Run()
+	runErr := gocmd.Run(cmd)
 	if cmd.ProcessState != nil {
 		c.peak = max(c.peak, gocmd.PeakRSS(cmd.ProcessState))
 	}
@@ -968,9 +964,12 @@ func (c *collector) compileOne(ctx context.Context, t *target, p *listed, export
 		return err
 	}
 	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
+	gocmd.InterruptOnCancel(cmd)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := gocmd.Run(cmd); err != nil {
 		// go list compiled the package: the failure is the copy's.
-		msg := restoreNames(strings.TrimSpace(string(out)), []*target{t})
+		msg := restoreNames(strings.TrimSpace(out.String()), []*target{t})
 		return fmt.Errorf("goadvise's front-end copy of the compiler failed (GOADVISE_FRONTEND=off compiles with the toolchain's): %s", firstLines(msg, 5))
 	}
 	return nil

@@ -330,7 +330,7 @@ func overlayCmd(ctx context.Context, pass *analysis.Pass, written map[string]str
 func runOverlay(cmd *exec.Cmd, path string) error {
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	runErr := cmd.Run()
+	runErr := gocmd.Run(cmd)
 	failed, err := listErrors(bytes.NewReader(out.Bytes()))
 	if err != nil {
 		return fmt.Errorf("go list -export: %v", err)
