@@ -17,9 +17,10 @@ import (
 // InterruptOnCancel makes cmd, and on Unix the processes it starts (the
 // go command's compiles), receive an interrupt, rather than be killed,
 // when its context is cancelled, so that the go command can remove its own
-// temporary files; it is killed if it has not exited 10 seconds later.
+// temporary files; it is killed if it has not exited 10 seconds later,
+// or by Stop.
 func InterruptOnCancel(cmd *exec.Cmd) {
-	interruptGroup(cmd)
+	running.interruptOnCancel(cmd)
 	cmd.WaitDelay = 10 * time.Second
 }
 

@@ -28,10 +28,11 @@ func Run(cmd *exec.Cmd) error {
 }
 
 // Stop ends the commands that Start started and that have not been waited
-// for, with every process of their process groups (the go command's
-// compiles): it interrupts them, and returns once no process of theirs
-// remains, or after grace, killing what remains. No command starts
-// afterwards. A program calls it on its way out after an
+// for, and those that InterruptOnCancel prepared and their context's
+// cancellation interrupted, with every process of their process groups
+// (the go command's compiles): it interrupts them, and returns once no
+// process of theirs remains, or after grace, killing what remains. No
+// command starts afterwards. A program calls it on its way out after an
 // interrupt, when the work that started the commands cannot be waited for
 // (an analyzer, which takes no context, in the middle of a package).
 func Stop(grace time.Duration) { running.stop(grace) }
@@ -39,14 +40,33 @@ func Stop(grace time.Duration) { running.stop(grace) }
 // running holds the commands of the process that Start started.
 var running = newRegistry()
 
-// A registry holds the commands started and not yet waited for.
+// A registry holds the commands started and not yet waited for, and the
+// process groups of those interrupted.
 type registry struct {
-	mu      sync.Mutex
-	stopped bool
-	cmds    map[*exec.Cmd]bool
+	mu          sync.Mutex
+	stopped     bool
+	cmds        map[*exec.Cmd]bool
+	interrupted map[int]bool // process IDs of commands interrupted by their context
 }
 
-func newRegistry() *registry { return &registry{cmds: make(map[*exec.Cmd]bool)} }
+func newRegistry() *registry {
+	return &registry{cmds: make(map[*exec.Cmd]bool), interrupted: make(map[int]bool)}
+}
+
+// interruptOnCancel makes the cancellation of cmd's context interrupt
+// its process group (see interruptGroup), and r note it: a command that
+// the cancellation of its context did not end by the time Stop is
+// called is ended there, even if it was not started by Start.
+func (r *registry) interruptOnCancel(cmd *exec.Cmd) {
+	interruptGroup(cmd)
+	interrupt := cmd.Cancel
+	cmd.Cancel = func() error {
+		r.mu.Lock()
+		r.interrupted[cmd.Process.Pid] = true
+		r.mu.Unlock()
+		return interrupt()
+	}
+}
 
 func (r *registry) start(cmd *exec.Cmd) error {
 	// Starting under the lock, a command is either started before
@@ -66,6 +86,8 @@ func (r *registry) start(cmd *exec.Cmd) error {
 func (r *registry) wait(cmd *exec.Cmd) error {
 	err := cmd.Wait()
 	r.mu.Lock()
+	// An interrupted group stays noted: processes of it may outlive
+	// the command (a shell's background job ignores interrupts).
 	delete(r.cmds, cmd)
 	r.mu.Unlock()
 	return err
@@ -77,6 +99,11 @@ func (r *registry) stop(grace time.Duration) {
 	var pids []int
 	for cmd := range r.cmds {
 		pids = append(pids, cmd.Process.Pid)
+	}
+	for pid := range r.interrupted {
+		if !slices.Contains(pids, pid) {
+			pids = append(pids, pid)
+		}
 	}
 	r.mu.Unlock()
 	for _, pid := range pids {

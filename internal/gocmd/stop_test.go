@@ -13,29 +13,46 @@ import (
 	"time"
 )
 
-// TestStop starts two commands that each start a child in their process
-// group, one of which ignores interrupts, and checks that stop ends both
-// groups (the second by killing it after the grace period), that the
-// commands' waits return, and that nothing starts afterwards.
+// TestStop starts three commands that each start a child in their
+// process group, two of which ignore interrupts, and checks that stop
+// ends all three groups (those by killing them after the grace period),
+// that the commands' waits return, and that nothing starts afterwards.
+// The third is started without the registry, and its context cancelled
+// before stop: it must be killed all the same.
 func TestStop(t *testing.T) {
 	r := newRegistry()
 	var cmds []*exec.Cmd
-	for _, script := range []string{
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for i, script := range []string{
 		"sleep 60 & wait",
 		"trap '' INT; sleep 60 & wait", // sleep inherits the ignored interrupt
+		"trap '' INT; sleep 60 & wait",
 	} {
-		cmd := exec.CommandContext(context.Background(), "sh", "-c", script)
-		InterruptOnCancel(cmd)
-		if err := r.start(cmd); err != nil {
+		cmd := exec.CommandContext(ctx, "sh", "-c", script)
+		r.interruptOnCancel(cmd)
+		start := r.start
+		if i == 2 {
+			start = (*exec.Cmd).Start
+		}
+		if err := start(cmd); err != nil {
 			t.Fatal(err)
 		}
 		cmds = append(cmds, cmd)
 	}
 	waited := make(chan error, len(cmds))
-	for _, cmd := range cmds {
-		go func() { waited <- r.wait(cmd) }()
+	for i, cmd := range cmds {
+		go func() {
+			if i == 2 {
+				waited <- cmd.Wait()
+			} else {
+				waited <- r.wait(cmd)
+			}
+		}()
 	}
 	time.Sleep(200 * time.Millisecond) // let sh start its sleep
+	cancel()
+	time.Sleep(100 * time.Millisecond) // let the cancellation interrupt the third
 	begin := time.Now()
 	r.stop(300 * time.Millisecond)
 	if d := time.Since(begin); d > 5*time.Second {
