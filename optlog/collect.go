@@ -143,7 +143,7 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 	// The logs are parsed while the driver goes on (it lists and loads
 	// the packages meanwhile); Load, Err and Close wait for them.
 	w := &Warmed{results: res, logDir: c.logDir, flags: c.flags, flagOf: c.flagOf, depsOf: c.depsOf, peak: c.peak, listing: c.listing,
-		goarch: c.env.GOARCH, parsed: make(chan struct{})}
+		goarch: c.env.GOARCH, parsed: make(chan struct{}), ctx: ctx}
 	go func() {
 		defer close(w.parsed)
 		w.err = c.parseLogs(c.pending)
@@ -158,8 +158,25 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 // those again with its default flags (which, in a module whose files all
 // changed, are not in the build cache: on nats-server, inlinebudget's
 // compile of its server package compiled four of its packages again), and
-// PackageRecords reads its decisions.
+// PackageRecords reads its decisions. The compiles of both stop with the
+// run that opened it (see withRun).
 var openWarm atomic.Pointer[Warmed]
+
+// withRun returns ctx, cancelled also when the context of the run of the
+// open Warm is: analyzers take no context, and their compiles for the run
+// (inlinebudget's) must stop when the run is interrupted.
+func withRun(ctx context.Context) (context.Context, context.CancelFunc) {
+	w := openWarm.Load()
+	if w == nil {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(w.ctx, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}
 
 // PackageRecords returns the decisions for the packages (not their test
 // variants) with the given import paths, by import path, for an analyzer
@@ -172,6 +189,8 @@ var openWarm atomic.Pointer[Warmed]
 // 0.6 and 0.2 s, one after the other. A package whose decisions cannot
 // be had is left out of the map, and the error names the first.
 func PackageRecords(ctx context.Context, dir string, importPaths []string) (map[string][]Record, error) {
+	ctx, cancel := withRun(ctx)
+	defer cancel()
 	out := make(map[string][]Record, len(importPaths))
 	var rest []string
 	if w := openWarm.Load(); w != nil {
@@ -221,8 +240,9 @@ type Warmed struct {
 	peak    int64               // see CompilePeak
 	listing []byte              // see Listing
 	goarch  string
-	parsed  chan struct{} // closed when the logs are parsed
-	err     error         // from parsing, once parsed is closed
+	parsed  chan struct{}   // closed when the logs are parsed
+	err     error           // from parsing, once parsed is closed
+	ctx     context.Context // the run's, for the compiles of the analyzers (see withRun)
 }
 
 // BuildFlags returns the flags with which Warm compiled the packages: a go
