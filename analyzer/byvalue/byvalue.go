@@ -242,12 +242,7 @@ func (c *checker) declIdent(fd *ast.FuncDecl, v *types.Var) ast.Node {
 
 // inlinable reports whether the compiler can inline fd.
 func (c *checker) inlinable(fd *ast.FuncDecl) bool {
-	for _, r := range c.esc.Records() {
-		if r.Kind == optlog.CanInline && r.TokPos >= fd.Pos() && r.TokPos < fd.Body.Lbrace {
-			return true
-		}
-	}
-	return false
+	return c.esc.CanInlineIn(fd.Pos(), fd.Body.Lbrace)
 }
 
 // heap returns the compiler's heap record of the allocation at pos, in the
@@ -259,22 +254,12 @@ func (c *checker) heap(pos token.Pos, inlined bool) *optlog.Record {
 	if rec := c.esc.Heap(pos); rec != nil && !inlined {
 		return rec
 	}
-	p := c.pass.Fset.Position(pos)
-	recs := c.esc.Records()
-	for i := range recs {
-		r := &recs[i]
-		if r.Kind.IsHeap() && len(r.InlinedFrom) > 0 {
-			in := r.InlinedFrom[0]
-			if in.Line == p.Line && in.Col == p.Column && sameFile(in.File, p.Filename) {
-				return r
-			}
+	for _, r := range c.esc.InlinedAt(c.pass.Fset.Position(pos)) {
+		if r.Kind.IsHeap() {
+			return r
 		}
 	}
 	return nil
-}
-
-func sameFile(a, b string) bool {
-	return a == b || filepath.Clean(a) == filepath.Clean(b)
 }
 
 // fixable returns the edits that make fd return its struct by value, or

@@ -282,15 +282,9 @@ func (c *checker) movedToHeap(v *types.Var) *optlog.Record {
 	if own != nil && !inlined {
 		return own
 	}
-	p := c.pass.Fset.Position(v.Pos())
-	recs := c.esc.Records()
-	for i := range recs {
-		r := &recs[i]
-		if r.Kind == optlog.MovedToHeap && len(r.InlinedFrom) > 0 {
-			in := r.InlinedFrom[0]
-			if in.Line == p.Line && in.Col == p.Column && sameFile(in.File, p.Filename) {
-				return r
-			}
+	for _, r := range c.esc.InlinedAt(c.pass.Fset.Position(v.Pos())) {
+		if r.Kind == optlog.MovedToHeap {
+			return r
 		}
 	}
 	if own != nil && fd.Name.IsExported() {
@@ -313,19 +307,7 @@ func (c *checker) funcDecl(pos token.Pos) *ast.FuncDecl {
 
 // inlinable reports whether the compiler can inline fd.
 func (c *checker) inlinable(fd *ast.FuncDecl) bool {
-	if fd.Body == nil {
-		return false
-	}
-	for _, r := range c.esc.Records() {
-		if r.Kind == optlog.CanInline && r.TokPos >= fd.Pos() && r.TokPos < fd.Body.Lbrace {
-			return true
-		}
-	}
-	return false
-}
-
-func sameFile(a, b string) bool {
-	return a == b || filepath.Clean(a) == filepath.Clean(b)
+	return fd.Body != nil && c.esc.CanInlineIn(fd.Pos(), fd.Body.Lbrace)
 }
 
 // tested reports whether any of refs compares the field with nil.
