@@ -205,9 +205,13 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 		}
 	}
 	// Warm parses the compiler's logs in the background, from the end
-	// of its build.
+	// of its build (Err returns early if the run is interrupted).
 	if warmed != nil {
-		if err := warmed.Err(); err != nil {
+		err := warmed.Err()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
 			cfg.warn(fmt.Sprintf("collecting compiler decisions: %v", err))
 		}
 	}

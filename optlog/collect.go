@@ -310,16 +310,32 @@ func (w *Warmed) Listing() (out []byte, goarch string) {
 }
 
 // Err waits until the compiler's logs are parsed, and reports why they
-// could not be (a log format this version of goadvise does not know).
+// could not be (a log format this version of goadvise does not know), or
+// until the context given to Warm is done, and returns its error.
 func (w *Warmed) Err() error {
-	<-w.parsed
-	return w.err
+	select {
+	case <-w.parsed:
+		return w.err
+	case <-w.ctx.Done():
+		return w.ctx.Err()
+	}
 }
 
-// Close removes the compiler log directory of Warm's compiles.
+// Close removes the compiler log directory of Warm's compiles. Once the
+// context given to Warm is done it does not wait for the logs to be
+// parsed (the logs of one huge package take seconds): the directory is
+// removed when they are, if the process lives that long.
 func (w *Warmed) Close() error {
-	<-w.parsed
 	openWarm.CompareAndSwap(w, nil)
+	select {
+	case <-w.parsed:
+	case <-w.ctx.Done():
+		go func() {
+			<-w.parsed
+			os.RemoveAll(w.logDir)
+		}()
+		return nil
+	}
 	if w.logDir == "" {
 		return nil
 	}
