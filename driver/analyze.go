@@ -213,9 +213,13 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 		}
 	}
 	// Warm parses the compiler's logs in the background, from the end
-	// of its build.
+	// of its build (Err returns early if the run is interrupted).
 	if warmed != nil {
-		if err := warmed.Err(); err != nil {
+		err := warmed.Err()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
 			cfg.warn(fmt.Sprintf("collecting compiler decisions: %v", err))
 		}
 	}
@@ -305,7 +309,18 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 		}
 	}
 	tell()
-	for b := range loaded {
+	for {
+		var b *loadedBatch
+		select {
+		case b = <-loaded:
+		case <-ctx.Done():
+			// Type-checking takes no context: the batch loading
+			// is left to finish, or not, as the process exits.
+			return nil, ctx.Err()
+		}
+		if b == nil {
+			break // every batch is analysed
+		}
 		err := b.err
 		if err == nil {
 			err = ctx.Err()
@@ -324,7 +339,19 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 			res.describe(b.pkgs)
 		}
 		if len(b.pkgs) > 0 {
-			if err := res.analyzeBatch(b.pkgs, analyzers, run); err != nil {
+			// Analyzers take no context, and one package of thousands
+			// of functions takes minutes: Ctrl-C returns without
+			// waiting for them, leaving them the batch (whose release
+			// would pull its syntax from under them) until the
+			// process exits.
+			done := make(chan error, 1)
+			go func() { done <- res.analyzeBatch(ctx, b.pkgs, analyzers, run) }()
+			select {
+			case err = <-done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if err != nil {
 				b.release()
 				return nil, err
 			}
@@ -490,8 +517,8 @@ func (res *analysisResult) describe(pkgs []*packages.Package) {
 // analyzeBatch runs the analyzers on loaded packages, adds their findings
 // to res, and stores in the findings cache those of every package that
 // loaded and analysed cleanly, grouped by root package (an external test
-// package counts for the package it tests).
-func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*analysis.Analyzer, run *memo.Run) error {
+// package counts for the package it tests), unless ctx was cancelled.
+func (res *analysisResult) analyzeBatch(ctx context.Context, pkgs []*packages.Package, analyzers []*analysis.Analyzer, run *memo.Run) error {
 	// The directive, hotpath and kind analyzers are roots too, so that
 	// their results (the suppression counts, the hot-path summaries, the
 	// findings' fields) are kept.
@@ -527,7 +554,9 @@ func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*a
 			res.hot = append(res.hot, s)
 		}
 	}
-	if run == nil {
+	if run == nil || ctx.Err() != nil {
+		// An interrupted run's findings may lack those of compiles
+		// that were stopped: they are not kept.
 		return nil
 	}
 	byRoot := make(map[string][]report.Finding)

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -97,6 +99,51 @@ func TestAnalyzeCancelled(t *testing.T) {
 				t.Errorf("the analyzer ran on %d packages, want those of the first batch only (1 to 8 of %d)", got, n)
 			}
 		})
+	}
+}
+
+// TestAnalyzeCancelledNotCached cancels the run from inside the first
+// batch's analysis, which then finishes after analyze has returned: its
+// findings, which a stopped compile may have cut short, must not be
+// cached, and a second run analyses every package.
+func TestAnalyzeCancelledNotCached(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a tree of many packages")
+	}
+	const n = 4
+	dir := gittest.NewTree(t, manyPackages("example.com/nocache", n))
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	// Two analyzers of one name: the findings cache takes them for one.
+	late := func(run func()) *analysis.Analyzer {
+		return &analysis.Analyzer{Name: "late", Doc: "runs run", Run: func(*analysis.Pass) (any, error) { run(); return nil, nil }}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	release, finished := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	first := late(func() {
+		once.Do(func() {
+			cancel()
+			<-release
+			close(finished)
+		})
+	})
+	_, err := analyze(ctx, &Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{first}, progress: func(string) {}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("analyze = %v, want context.Canceled", err)
+	}
+	// The first batch's analysis goes on: let it finish, and give it
+	// the time to store its findings, were it to.
+	close(release)
+	<-finished
+	time.Sleep(500 * time.Millisecond)
+
+	var ran atomic.Int32
+	second := late(func() { ran.Add(1) })
+	if _, err := analyze(context.Background(), &Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: []*analysis.Analyzer{second}, progress: func(string) {}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ran.Load(); got != n {
+		t.Errorf("the second run analysed %d of %d packages; the interrupted run cached the others", got, n)
 	}
 }
 

@@ -3,10 +3,12 @@ package optlog
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/internal/gittest"
@@ -108,5 +110,41 @@ func TestKeysNameExecutable(t *testing.T) {
 	}
 	if c.globalKey(nil) == global1 {
 		t.Error("globalKey does not change with the executable")
+	}
+}
+
+// TestWarmedInterrupted checks that once the context given to Warm is
+// done, Err and Close return without waiting for the logs to be parsed
+// (one huge package's take seconds), and that the log directory is
+// removed when they are.
+func TestWarmedInterrupted(t *testing.T) {
+	logDir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &Warmed{logDir: logDir, parsed: make(chan struct{}), ctx: ctx}
+	cancel()
+	returned := make(chan error, 2)
+	go func() { returned <- w.Err() }()
+	go func() { returned <- w.Close() }()
+	for range 2 {
+		select {
+		case err := <-returned:
+			if err != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("got %v, want nil or context.Canceled", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Err or Close waited for the logs to be parsed")
+		}
+	}
+	if _, err := os.Stat(logDir); err != nil {
+		t.Fatalf("the log directory was removed while the logs were being parsed: %v", err)
+	}
+	close(w.parsed)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(logDir); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the log directory is still there after the logs were parsed")
+		}
 	}
 }

@@ -143,7 +143,7 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 	// The logs are parsed while the driver goes on (it lists and loads
 	// the packages meanwhile); Load, Err and Close wait for them.
 	w := &Warmed{results: res, logDir: c.logDir, flags: c.flags, flagOf: c.flagOf, depsOf: c.depsOf, peak: c.peak, listing: c.listing,
-		goarch: c.env.GOARCH, parsed: make(chan struct{})}
+		goarch: c.env.GOARCH, parsed: make(chan struct{}), ctx: ctx}
 	go func() {
 		defer close(w.parsed)
 		w.err = c.parseLogs(c.pending)
@@ -158,8 +158,25 @@ func Warm(ctx context.Context, opts LoadOptions) (*Warmed, error) {
 // those again with its default flags (which, in a module whose files all
 // changed, are not in the build cache: on nats-server, inlinebudget's
 // compile of its server package compiled four of its packages again), and
-// PackageRecords reads its decisions.
+// PackageRecords reads its decisions. The compiles of both stop with the
+// run that opened it (see withRun).
 var openWarm atomic.Pointer[Warmed]
+
+// withRun returns ctx, cancelled also when the context of the run of the
+// open Warm is: analyzers take no context, and their compiles for the run
+// (inlinebudget's) must stop when the run is interrupted.
+func withRun(ctx context.Context) (context.Context, context.CancelFunc) {
+	w := openWarm.Load()
+	if w == nil {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(w.ctx, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}
 
 // PackageRecords returns the decisions for the packages (not their test
 // variants) with the given import paths, by import path, for an analyzer
@@ -172,6 +189,8 @@ var openWarm atomic.Pointer[Warmed]
 // 0.6 and 0.2 s, one after the other. A package whose decisions cannot
 // be had is left out of the map, and the error names the first.
 func PackageRecords(ctx context.Context, dir string, importPaths []string) (map[string][]Record, error) {
+	ctx, cancel := withRun(ctx)
+	defer cancel()
 	out := make(map[string][]Record, len(importPaths))
 	var rest []string
 	if w := openWarm.Load(); w != nil {
@@ -221,8 +240,9 @@ type Warmed struct {
 	peak    int64               // see CompilePeak
 	listing []byte              // see Listing
 	goarch  string
-	parsed  chan struct{} // closed when the logs are parsed
-	err     error         // from parsing, once parsed is closed
+	parsed  chan struct{}   // closed when the logs are parsed
+	err     error           // from parsing, once parsed is closed
+	ctx     context.Context // the run's, for the compiles of the analyzers (see withRun)
 }
 
 // BuildFlags returns the flags with which Warm compiled the packages: a go
@@ -290,16 +310,32 @@ func (w *Warmed) Listing() (out []byte, goarch string) {
 }
 
 // Err waits until the compiler's logs are parsed, and reports why they
-// could not be (a log format this version of goadvise does not know).
+// could not be (a log format this version of goadvise does not know), or
+// until the context given to Warm is done, and returns its error.
 func (w *Warmed) Err() error {
-	<-w.parsed
-	return w.err
+	select {
+	case <-w.parsed:
+		return w.err
+	case <-w.ctx.Done():
+		return w.ctx.Err()
+	}
 }
 
-// Close removes the compiler log directory of Warm's compiles.
+// Close removes the compiler log directory of Warm's compiles. Once the
+// context given to Warm is done it does not wait for the logs to be
+// parsed (the logs of one huge package take seconds): the directory is
+// removed when they are, if the process lives that long.
 func (w *Warmed) Close() error {
-	<-w.parsed
 	openWarm.CompareAndSwap(w, nil)
+	select {
+	case <-w.parsed:
+	case <-w.ctx.Done():
+		go func() {
+			<-w.parsed
+			os.RemoveAll(w.logDir)
+		}()
+		return nil
+	}
 	if w.logDir == "" {
 		return nil
 	}
@@ -478,22 +514,18 @@ func (c *collector) removeLogDir() {
 func (c *collector) loadEnv(ctx context.Context) error {
 	cmd := c.goCmd(ctx, "env", "-json", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED",
 		"GOAMD64", "GOARM64", "GOARM", "GO386", "GOMIPS", "GOPPC64", "GORISCV64", "GOMODCACHE", "GOROOT", "GOTOOLDIR")
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("go env: %v%s", err, stderrOf(err))
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := gocmd.Run(cmd); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return fmt.Errorf("go env: %v: %s", err, msg)
+		}
+		return fmt.Errorf("go env: %v", err)
 	}
-	if err := json.Unmarshal(out, &c.env); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &c.env); err != nil {
 		return fmt.Errorf("go env: %v", err)
 	}
 	return nil
-}
-
-func stderrOf(err error) string {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-		return ": " + strings.TrimSpace(string(ee.Stderr))
-	}
-	return ""
 }
 
 // target is one package to collect.
@@ -722,7 +754,7 @@ func (c *collector) build(ctx context.Context, targets []*target, tests bool) er
 		cmd.Stderr = &stderr
 		diag = &stderr
 	}
-	runErr := cmd.Run()
+	runErr := gocmd.Run(cmd)
 	if cmd.ProcessState != nil {
 		c.peak = max(c.peak, gocmd.PeakRSS(cmd.ProcessState))
 	}
@@ -968,9 +1000,12 @@ func (c *collector) compileOne(ctx context.Context, t *target, p *listed, export
 		return err
 	}
 	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
+	gocmd.InterruptOnCancel(cmd)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := gocmd.Run(cmd); err != nil {
 		// go list compiled the package: the failure is the copy's.
-		msg := restoreNames(strings.TrimSpace(string(out)), []*target{t})
+		msg := restoreNames(strings.TrimSpace(out.String()), []*target{t})
 		return fmt.Errorf("goadvise's front-end copy of the compiler failed (GOADVISE_FRONTEND=off compiles with the toolchain's): %s", firstLines(msg, 5))
 	}
 	return nil

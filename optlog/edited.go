@@ -35,6 +35,8 @@ import (
 // with the export data go vet provides; otherwise the package is compiled
 // by go list -export with an -overlay, in the directory of its files.
 func CompileEdited(ctx context.Context, pass *analysis.Pass, replace map[string][]byte, keep []*types.Func) ([]Record, error) {
+	ctx, cancel := withRun(ctx)
+	defer cancel()
 	e, err := writeEdited(pass, replace, keep)
 	if err != nil {
 		return nil, err
@@ -67,6 +69,8 @@ func CompileEdited(ctx context.Context, pass *analysis.Pass, replace map[string]
 // wrapper (see [toolexec.Serve]); in a program that does not serve as
 // one, the edited package is compiled whole, as CompileEdited does.
 func InliningEdited(ctx context.Context, pass *analysis.Pass, replace map[string][]byte, keep []*types.Func, want []Position) ([]Record, error) {
+	ctx, cancel := withRun(ctx)
+	defer cancel()
 	wrapper := toolexec.Program()
 	cfg := vetConfig
 	vet := cfg != nil && cfg.ImportPath == pass.Pkg.Path()
@@ -330,7 +334,7 @@ func overlayCmd(ctx context.Context, pass *analysis.Pass, written map[string]str
 func runOverlay(cmd *exec.Cmd, path string) error {
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	runErr := cmd.Run()
+	runErr := gocmd.Run(cmd)
 	failed, err := listErrors(bytes.NewReader(out.Bytes()))
 	if err != nil {
 		return fmt.Errorf("go list -export: %v", err)

@@ -20,8 +20,11 @@
 package optlog
 
 import (
+	"cmp"
 	"go/token"
-	"sort"
+	"path/filepath"
+	"slices"
+	"sync"
 )
 
 // Kind is the kind of an optimization record.
@@ -172,6 +175,37 @@ type Result struct {
 	err     error
 	records []Record // sorted by position
 	byPos   map[token.Pos][]int
+
+	// Indexes that the analyzers' questions need, built on the first:
+	// going through every record for each function or allocation took
+	// time quadratic in the size of a package. The analyzers of a
+	// package share the Result, and may run at once.
+	indexOnce sync.Once
+	heapByPos []int              // the heap records at a valid position, by TokPos
+	canInline []token.Pos        // the positions of the CanInline records, sorted
+	inlinedAt map[Position][]int // the records by their InlinedFrom[0], its file name cleaned
+}
+
+func (r *Result) index() {
+	r.indexOnce.Do(func() {
+		r.inlinedAt = make(map[Position][]int)
+		for i := range r.records {
+			rec := &r.records[i]
+			if rec.Kind.IsHeap() && rec.TokPos.IsValid() {
+				r.heapByPos = append(r.heapByPos, i)
+			}
+			if rec.Kind == CanInline {
+				r.canInline = append(r.canInline, rec.TokPos)
+			}
+			if len(rec.InlinedFrom) > 0 {
+				in := rec.InlinedFrom[0]
+				k := Position{File: filepath.Clean(in.File), Line: in.Line, Col: in.Col}
+				r.inlinedAt[k] = append(r.inlinedAt[k], i)
+			}
+		}
+		slices.SortStableFunc(r.heapByPos, func(a, b int) int { return cmp.Compare(r.records[a].TokPos, r.records[b].TokPos) })
+		slices.Sort(r.canInline)
+	})
 }
 
 // Available reports whether the compiler's decisions are known. It is false
@@ -220,18 +254,43 @@ func (r *Result) Heap(pos token.Pos) *Record {
 	return nil
 }
 
-// HeapIn returns the heap records whose position lies within [start, end).
+// HeapIn returns the heap records whose position lies within [start,
+// end), by position.
 func (r *Result) HeapIn(start, end token.Pos) []Record {
 	if r == nil {
 		return nil
 	}
+	r.index()
+	i, _ := slices.BinarySearchFunc(r.heapByPos, start, func(i int, p token.Pos) int { return cmp.Compare(r.records[i].TokPos, p) })
 	var out []Record
-	for i := range r.records {
-		rec := &r.records[i]
-		if rec.Kind.IsHeap() && rec.TokPos.IsValid() && rec.TokPos >= start && rec.TokPos < end {
-			out = append(out, *rec)
-		}
+	for ; i < len(r.heapByPos) && r.records[r.heapByPos[i]].TokPos < end; i++ {
+		out = append(out, r.records[r.heapByPos[i]])
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].TokPos < out[j].TokPos })
+	return out
+}
+
+// CanInlineIn reports whether a CanInline record lies within [start, end):
+// whether the compiler can inline the function declared there, given the
+// range from its declaration to the opening brace of its body.
+func (r *Result) CanInlineIn(start, end token.Pos) bool {
+	if r == nil {
+		return false
+	}
+	r.index()
+	i, _ := slices.BinarySearch(r.canInline, start)
+	return i < len(r.canInline) && r.canInline[i] < end
+}
+
+// InlinedAt returns the records of code inlined from the position p (the
+// innermost of their InlinedFrom), in the order of Records.
+func (r *Result) InlinedAt(p token.Position) []*Record {
+	if r == nil {
+		return nil
+	}
+	r.index()
+	var out []*Record
+	for _, i := range r.inlinedAt[Position{File: filepath.Clean(p.Filename), Line: p.Line, Col: p.Column}] {
+		out = append(out, &r.records[i])
+	}
 	return out
 }

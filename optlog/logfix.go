@@ -115,7 +115,7 @@ func (c *collector) recoverLost(t *target, lost []string, cgoFix func(*Position)
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	if err := gocmd.Run(cmd); err != nil {
 		return nil, fmt.Errorf("%s: the compiler's log lost its records, and compiling the package again failed: %v: %s", lost[0], err, firstLines(stderr.String(), 5))
 	}
 	fix := func(p *Position) {

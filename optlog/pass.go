@@ -9,12 +9,12 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/goadvise/goadvise/internal/funcname"
 )
@@ -242,14 +242,22 @@ func enclosingFunc(f *ast.File, pos token.Pos) string {
 	if f == nil {
 		return ""
 	}
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || pos < fd.Pos() || pos >= fd.End() {
-			continue
-		}
+	if fd, ok := declAt(f, pos).(*ast.FuncDecl); ok {
 		return funcname.NoTypeArgs(funcname.Decl(fd))
 	}
 	return ""
+}
+
+// declAt returns the declaration of f that contains pos, or nil. It
+// searches f's declarations, which are in source order, by halves: every
+// record of a package asks, and going through them from the start took
+// time quadratic in the length of a file.
+func declAt(f *ast.File, pos token.Pos) ast.Decl {
+	i := sort.Search(len(f.Decls), func(i int) bool { return f.Decls[i].End() > pos })
+	if i < len(f.Decls) && f.Decls[i].Pos() <= pos {
+		return f.Decls[i]
+	}
+	return nil
 }
 
 // refine uses types to make a heap record's cause and explanation precise:
@@ -292,13 +300,21 @@ func refine(pass *analysis.Pass, tfiles map[string]*token.File, files map[string
 // callAt returns the call expression whose opening parenthesis is at pos
 // (where the compiler places calls).
 func callAt(f *ast.File, pos token.Pos) *ast.CallExpr {
-	path, _ := astutil.PathEnclosingInterval(f, pos, pos+1)
-	for _, n := range path {
-		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == pos {
-			return c
-		}
+	d := declAt(f, pos)
+	if d == nil {
+		return nil
 	}
-	return nil
+	var call *ast.CallExpr
+	ast.Inspect(d, func(n ast.Node) bool {
+		if call != nil || n == nil || pos < n.Pos() || pos >= n.End() {
+			return false // only the nodes around pos can hold the call
+		}
+		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == pos {
+			call = c
+		}
+		return call == nil
+	})
+	return call
 }
 
 // describeCall describes the callee of call and reports whether the call is

@@ -3,6 +3,7 @@ package optlog
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,4 +202,14 @@ func TestVetFrontEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	diffSets(t, "vet unit fix/e", compilerHeap(t, dir, "fix/e"), heapSet(recs))
+}
+
+// stderrOf returns ": " and what the command that failed with err
+// printed on standard error, if it printed anything.
+func stderrOf(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+		return ": " + strings.TrimSpace(string(ee.Stderr))
+	}
+	return ""
 }

@@ -58,13 +58,28 @@ func Merge(fs []Finding) []Finding {
 	}
 	slices.SortStableFunc(own, func(a, b int) int { return cmp.Compare(extent(fs[a]), extent(fs[b])) })
 	isAlloc := func(f *Finding) bool { return f.Cause != "" && !f.Owns }
+	// The owners that may contain a position, by file and line, in that
+	// order: going through all of them for each escape took time
+	// quadratic in the findings of a large package.
+	type fileLine struct {
+		file string
+		line int
+	}
+	covering := make(map[fileLine][]int)
+	for _, o := range own {
+		last, _ := end(fs[o])
+		for l := fs[o].Line; l <= last; l++ {
+			k := fileLine{fs[o].File, l}
+			covering[k] = append(covering[k], o)
+		}
+	}
 	for i := range fs {
 		h := &fs[i]
 		if !isAlloc(h) {
 			continue
 		}
-		for _, o := range own {
-			if contains(fs[o], *h) {
+		for _, o := range covering[fileLine{h.File, h.Line}] {
+			if contains(&fs[o], h) {
 				r := related(*h)
 				if !h.Rewrite && fs[o].Rewrite {
 					// The owner says the allocation can go; the
@@ -149,11 +164,11 @@ func extent(f Finding) int {
 }
 
 // contains reports whether h's position lies in o's range.
-func contains(o, h Finding) bool {
+func contains(o, h *Finding) bool {
 	if o.File != h.File {
 		return false
 	}
-	el, ec := end(o)
+	el, ec := end(*o)
 	after := h.Line > o.Line || h.Line == o.Line && h.Column >= o.Column
 	before := h.Line < el || h.Line == el && h.Column <= ec
 	return after && before

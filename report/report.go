@@ -275,10 +275,11 @@ func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnos
 			ranges = funcRanges(pkg, tf)
 			funcs[tf] = ranges
 		}
-		for _, r := range ranges {
-			if r.pos <= d.Pos && d.Pos < r.end {
-				f.Function = r.name // innermost wins: ranges are sorted outer first
-			}
+		// The ranges are in source order and apart: search by halves
+		// (a file of thousands of functions has thousands of findings).
+		i := sort.Search(len(ranges), func(i int) bool { return ranges[i].end > d.Pos })
+		if i < len(ranges) && ranges[i].pos <= d.Pos {
+			f.Function = ranges[i].name
 		}
 	}
 fixes:
@@ -308,7 +309,7 @@ type funcRange struct {
 }
 
 // funcRanges lists the function declarations of the syntax file tf of pkg
-// with their goadvise names.
+// with their goadvise names, in source order.
 func funcRanges(pkg *packages.Package, tf *token.File) []funcRange {
 	var file *ast.File
 	for _, f := range pkg.Syntax {

@@ -47,6 +47,7 @@ type checker struct {
 	esc       *optlog.Result
 	hot       *hotpath.Result
 	root      inspector.Cursor
+	find      *syntax.Finder
 	uses      map[types.Object][]*ast.Ident // uses of the package's objects, in source order
 	iface     map[string]bool               // method names of the package's interfaces
 	other     []*ast.File                   // files of the package outside the pass, parsed on demand
@@ -76,6 +77,7 @@ func run(pass *analysis.Pass) (any, error) {
 		esc:   esc,
 		hot:   pass.ResultOf[hotpath.Analyzer].(*hotpath.Result),
 		root:  pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root(),
+		find:  syntax.NewFinder(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
 		uses:  make(map[types.Object][]*ast.Ident),
 		iface: make(map[string]bool),
 	}
@@ -258,12 +260,7 @@ func (c *checker) declIdent(fd *ast.FuncDecl, v *types.Var) ast.Node {
 
 // inlinable reports whether the compiler can inline fd.
 func (c *checker) inlinable(fd *ast.FuncDecl) bool {
-	for _, r := range c.esc.Records() {
-		if r.Kind == optlog.CanInline && r.TokPos >= fd.Pos() && r.TokPos < fd.Body.Lbrace {
-			return true
-		}
-	}
-	return false
+	return c.esc.CanInlineIn(fd.Pos(), fd.Body.Lbrace)
 }
 
 // heap returns the compiler's heap record of the allocation at pos, in the
@@ -275,15 +272,9 @@ func (c *checker) heap(pos token.Pos, inlined bool) *optlog.Record {
 	if rec := c.esc.Heap(pos); rec != nil && !inlined {
 		return rec
 	}
-	p := c.pass.Fset.Position(pos)
-	recs := c.esc.Records()
-	for i := range recs {
-		r := &recs[i]
-		if r.Kind.IsHeap() && len(r.InlinedFrom) > 0 {
-			in := r.InlinedFrom[0]
-			if in.Line == p.Line && in.Col == p.Column && sameFile(in.File, p.Filename) {
-				return r
-			}
+	for _, r := range c.esc.InlinedAt(c.pass.Fset.Position(pos)) {
+		if r.Kind.IsHeap() {
+			return r
 		}
 	}
 	return nil
@@ -465,13 +456,13 @@ func (c *checker) stillEscapes(fd *ast.FuncDecl, fn *types.Func, edits []analysi
 // to say, on the edited code (see stillEscapes).
 func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) (why string, compiler bool) {
 	for _, id := range c.uses[v] {
-		path := syntax.Path(c.root, id)
+		path := syntax.Path(c.find, id)
 		if syntax.InClosure(path, v) {
 			return fmt.Sprintf("a closure captures %s at %s", v.Name(), c.where(id)), false
 		}
 	}
 	for _, id := range c.uses[v] {
-		path := syntax.Path(c.root, id)
+		path := syntax.Path(c.find, id)
 		k := c.climb(path, 0)
 		switch p := syntax.Parent(path, k).(type) {
 		case *ast.UnaryExpr:
@@ -490,7 +481,7 @@ func (c *checker) localOnlyReturned(v *types.Var, amps map[*ast.UnaryExpr]bool) 
 // callSite checks one use of the function and returns the edits that
 // adapt it to a value result, or why it cannot be adapted.
 func (c *checker) callSite(id *ast.Ident, res int) ([]analysis.TextEdit, string) {
-	path := syntax.Path(c.root, id)
+	path := syntax.Path(c.find, id)
 	i := 0
 	if sel, ok := syntax.Parent(path, 0).(*ast.SelectorExpr); ok && sel.Sel == id {
 		i = 1
@@ -614,7 +605,7 @@ func (c *checker) passUp(path []ast.Node, ret *ast.ReturnStmt, i int, id *ast.Id
 func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
 	var edits []analysis.TextEdit
 	for _, id := range c.uses[v] {
-		path := syntax.Path(c.root, id)
+		path := syntax.Path(c.find, id)
 		if syntax.InClosure(path, v) {
 			return nil, fmt.Sprintf("a closure captures the result at %s", c.where(id))
 		}

@@ -285,7 +285,7 @@ func (fd *finding) scratchAdvice() (advice, noFix string) {
 	var method *types.Func
 	results := make(map[types.Object]bool)
 	fields := make(map[string]bool)
-	bodyCur, ok := fd.root.FindNode(body)
+	bodyCur, ok := fd.find.FindNode(body)
 	if !ok {
 		return "", ""
 	}
@@ -456,7 +456,7 @@ func isByteSlice(t types.Type) bool {
 func (fd *finding) extendedAt(fn *types.Func) string {
 	info := fd.pass.TypesInfo
 	var where string
-	for c := range fd.root.Preorder((*ast.Ident)(nil)) {
+	for c := range fd.find.Root().Preorder((*ast.Ident)(nil)) {
 		id := c.Node().(*ast.Ident)
 		if info.Uses[id] != fn {
 			continue

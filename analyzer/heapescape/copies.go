@@ -97,7 +97,7 @@ func (fd *finding) doubleCopyAdvice() (advice, noFix string) {
 		if id == second.Args[len(second.Args)-1] {
 			return true
 		}
-		path := syntax.Path(fd.root, id)
+		path := syntax.Path(fd.find, id)
 		use, kept := fd.readUse(path, false)
 		switch {
 		case !use:
@@ -254,7 +254,7 @@ func copiesFrom(info *types.Info, call *ast.CallExpr, x *types.Var) bool {
 // inLoopAfter reports whether as is inside a loop of its function: the uses of
 // its variable before it, in the loop, would then read the copy too.
 func (fd *finding) inLoopAfter(as ast.Stmt) bool {
-	for _, n := range syntax.Path(fd.root, as) {
+	for _, n := range syntax.Path(fd.find, as) {
 		switch n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			return true
@@ -417,7 +417,7 @@ func (fd *finding) writes(fn *types.Func, idx, depth int) bool {
 		if !ok || info.Uses[id] != p {
 			return true
 		}
-		path := syntax.Path(fd.root, id)
+		path := syntax.Path(fd.find, id)
 		if len(path) > 1 {
 			if as, ok := path[1].(*ast.AssignStmt); ok && slices.Contains(as.Lhs, ast.Expr(id)) {
 				return true // p itself reassigned: later uses are not the argument, but see below

@@ -20,6 +20,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/optlog"
 )
@@ -65,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	r := &resolver{fset: pass.Fset, imports: allImports(pass.Pkg), writes: make(map[writeKey]bool), repeats: make(map[*types.Func]bool)}
-	root := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root()
+	find := syntax.NewFinder(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector))
 	hoisted := make(map[*ast.BlockStmt]map[string]bool)
 	for _, rec := range res.Records() {
 		if !rec.Kind.IsHeap() || !rec.TokPos.IsValid() {
@@ -76,13 +77,13 @@ func run(pass *analysis.Pass) (any, error) {
 		if f == nil {
 			continue // generated, a test, or not a file of the package
 		}
-		path := enclosing(root, f, rec.TokPos)
+		path := enclosing(find, f, rec.TokPos)
 		info := hot.At(rec.TokPos)
 		fd := &finding{
 			pass:    pass,
 			rec:     &rec,
 			files:   byName,
-			root:    root,
+			find:    find,
 			file:    f,
 			path:    path,
 			res:     r,
@@ -134,11 +135,11 @@ func run(pass *analysis.Pass) (any, error) {
 // from the innermost to the file, as astutil.PathEnclosingInterval(file,
 // pos, pos+1) does for a position in a token, without walking the file
 // from its start each time.
-func enclosing(root inspector.Cursor, file *ast.File, pos token.Pos) []ast.Node {
+func enclosing(find *syntax.Finder, file *ast.File, pos token.Pos) []ast.Node {
 	if pos < file.FileStart || pos >= file.FileEnd {
 		return []ast.Node{file}
 	}
-	cur, ok := root.FindByPos(pos, pos+1)
+	cur, ok := find.FindByPos(pos, pos+1)
 	if !ok {
 		return nil
 	}
@@ -186,7 +187,7 @@ type finding struct {
 	pass   *analysis.Pass
 	rec    *optlog.Record
 	files  map[string]*token.File // the package's files by name
-	root   inspector.Cursor       // of the package's syntax
+	find   *syntax.Finder         // the package's syntax, by position
 	file   *ast.File              // the record's file
 	path   []ast.Node             // from the node at the record's position outwards
 	res    *resolver
@@ -512,7 +513,7 @@ func (fd *finding) exprAtPos(p optlog.Position) ast.Expr {
 	if pos >= token.Pos(tf.Base()+tf.Size()) {
 		return nil
 	}
-	cur, ok := fd.root.FindByPos(pos, pos)
+	cur, ok := fd.find.FindByPos(pos, pos)
 	if !ok {
 		return nil
 	}
@@ -651,7 +652,7 @@ func (fd *finding) flowCall() *ast.CallExpr {
 		return nil
 	}
 	pos := tf.Pos(off)
-	path := enclosing(fd.root, fd.file, pos)
+	path := enclosing(fd.find, fd.file, pos)
 	call := callAt(path, pos)
 	if call == nil {
 		return nil

@@ -219,7 +219,7 @@ func (fd *finding) lazyMapAdvice() (advice, noFix string) {
 // such a map.
 func (fd *finding) literalStores(decl *ast.FuncDecl, mk ast.Expr) (*types.Named, []types.Type, []*types.Var, []mapStore) {
 	info := fd.pass.TypesInfo
-	c, ok := cursorOf(fd.root, mk)
+	c, ok := fd.find.FindNode(mk)
 	if !ok {
 		return nil, nil, nil, nil
 	}
@@ -636,7 +636,7 @@ func (r *resolver) lazyIndex(fd *finding) *lazyIndex {
 		}
 	}
 	// The uses of the package's map fields.
-	for c := range fd.root.Preorder((*ast.SelectorExpr)(nil)) {
+	for c := range fd.find.Root().Preorder((*ast.SelectorExpr)(nil)) {
 		sel := c.Node().(*ast.SelectorExpr)
 		s, ok := info.Selections[sel]
 		if !ok || s.Kind() != types.FieldVal || s.Obj().Pkg() != fd.pass.Pkg {
@@ -1042,7 +1042,7 @@ func (ix *lazyIndex) stayPut(fd *finding, path []*types.Var, inters []types.Type
 		kept, ok := ix.kept[f]
 		if !ok {
 			kept = true
-			for c := range fd.root.Preorder((*ast.SelectorExpr)(nil), (*ast.KeyValueExpr)(nil)) {
+			for c := range fd.find.Root().Preorder((*ast.SelectorExpr)(nil), (*ast.KeyValueExpr)(nil)) {
 				if strings.HasSuffix(fd.pass.Fset.File(c.Node().Pos()).Name(), "_test.go") {
 					continue
 				}
@@ -1073,7 +1073,7 @@ func (ix *lazyIndex) stayPut(fd *finding, path []*types.Var, inters []types.Type
 				if rn == nil || rn.Origin().Obj() != obj || d.decl.Body == nil {
 					continue
 				}
-				body, ok := cursorOf(fd.root, d.decl.Body)
+				body, ok := fd.find.FindNode(d.decl.Body)
 				if !ok {
 					kept = false
 					break
@@ -1180,20 +1180,4 @@ func (fd *finding) staysPut(c inspector.Cursor, f *types.Var) bool {
 		return true
 	}
 	return false
-}
-
-// cursorOf returns the cursor of n, which root's tree holds, found by its
-// position: faster than FindNode, which visits every node before it.
-func cursorOf(root inspector.Cursor, n ast.Node) (inspector.Cursor, bool) {
-	c, ok := root.FindByPos(n.Pos(), n.End())
-	if !ok {
-		return c, false
-	}
-	// The innermost node of n's range is n or a node inside it.
-	for ; c.Node() != nil; c = c.Parent() {
-		if c.Node() == n {
-			return c, true
-		}
-	}
-	return root.FindNode(n)
 }

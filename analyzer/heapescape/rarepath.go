@@ -91,7 +91,7 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 		// scope when two statements share a block.
 		blocks := make(map[ast.Node]bool)
 		for st := range done {
-			cur, ok := fd.root.FindNode(st)
+			cur, ok := fd.find.FindNode(st)
 			if !ok || blocks[cur.Parent().Node()] {
 				return "", ""
 			}
@@ -124,7 +124,7 @@ func usesName(body *ast.BlockStmt, name string) bool {
 
 // stmtOf returns the statement of a block (or case clause) that holds n.
 func (fd *finding) stmtOf(n ast.Node) ast.Stmt {
-	cur, ok := fd.root.FindNode(n)
+	cur, ok := fd.find.FindNode(n)
 	if !ok {
 		return nil
 	}

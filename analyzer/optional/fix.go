@@ -62,7 +62,7 @@ func (c *checker) fix(s *types.Named, fv *types.Var, elem types.Type, refs []*re
 // declEdits changes the declaration of the field from *T to T and adds the
 // flag field after it.
 func (c *checker) declEdits(fv *types.Var, flag string) ([]analysis.TextEdit, string) {
-	path := syntax.Path(c.root, &ast.Ident{NamePos: fv.Pos(), Name: fv.Name()})
+	path := syntax.Path(c.find, &ast.Ident{NamePos: fv.Pos(), Name: fv.Name()})
 	field, ok := syntax.Parent(path, 0).(*ast.Field)
 	if !ok {
 		return nil, "its declaration was not found"

@@ -17,7 +17,7 @@ import (
 // or "".
 func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 	v := r.local
-	ampPath := syntax.Path(c.root, r.amp)
+	ampPath := syntax.Path(c.find, r.amp)
 	fn := innermostFunc(ampPath)
 	if fn == nil || v.Pos() < fn.Pos() || v.Pos() >= fn.End() {
 		return fmt.Sprintf("%s is not a local of the function that stores its address at %s", v.Name(), c.where(r.amp.Pos()))
@@ -47,7 +47,7 @@ func (c *checker) localWhy(r *ref, amps map[*ast.UnaryExpr]bool) string {
 		}
 	}
 	for _, id := range c.uses[v] {
-		path := syntax.Path(c.root, id)
+		path := syntax.Path(c.find, id)
 		if u, ok := syntax.Parent(path, syntax.ClimbParens(path, 0)).(*ast.UnaryExpr); ok && amps[u] {
 			continue
 		}

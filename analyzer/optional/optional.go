@@ -46,7 +46,7 @@ type checker struct {
 	esc       *optlog.Result
 	hot       *hotpath.Result
 	insp      *inspector.Inspector
-	root      inspector.Cursor
+	find      *syntax.Finder
 	uses      map[types.Object][]*ast.Ident    // uses of the package's objects, in source order
 	names     map[string]bool                  // every identifier of the package's files
 	flags     map[*types.Named]map[string]bool // flag names given to each struct's fields in this pass
@@ -68,7 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 		esc:       esc,
 		hot:       pass.ResultOf[hotpath.Analyzer].(*hotpath.Result),
 		insp:      insp,
-		root:      insp.Root(),
+		find:      syntax.NewFinder(insp),
 		uses:      make(map[types.Object][]*ast.Ident),
 		names:     make(map[string]bool),
 		flags:     make(map[*types.Named]map[string]bool),
@@ -289,15 +289,9 @@ func (c *checker) movedToHeap(v *types.Var) *optlog.Record {
 	if own != nil && !inlined {
 		return own
 	}
-	p := c.pass.Fset.Position(v.Pos())
-	recs := c.esc.Records()
-	for i := range recs {
-		r := &recs[i]
-		if r.Kind == optlog.MovedToHeap && len(r.InlinedFrom) > 0 {
-			in := r.InlinedFrom[0]
-			if in.Line == p.Line && in.Col == p.Column && sameFile(in.File, p.Filename) {
-				return r
-			}
+	for _, r := range c.esc.InlinedAt(c.pass.Fset.Position(v.Pos())) {
+		if r.Kind == optlog.MovedToHeap {
+			return r
 		}
 	}
 	if own != nil && fd.Name.IsExported() {
@@ -308,7 +302,7 @@ func (c *checker) movedToHeap(v *types.Var) *optlog.Record {
 
 // funcDecl returns the function declaration that contains pos, or nil.
 func (c *checker) funcDecl(pos token.Pos) *ast.FuncDecl {
-	cur, ok := c.root.FindByPos(pos, pos)
+	cur, ok := c.find.FindByPos(pos, pos)
 	if !ok {
 		return nil
 	}
@@ -320,19 +314,7 @@ func (c *checker) funcDecl(pos token.Pos) *ast.FuncDecl {
 
 // inlinable reports whether the compiler can inline fd.
 func (c *checker) inlinable(fd *ast.FuncDecl) bool {
-	if fd.Body == nil {
-		return false
-	}
-	for _, r := range c.esc.Records() {
-		if r.Kind == optlog.CanInline && r.TokPos >= fd.Pos() && r.TokPos < fd.Body.Lbrace {
-			return true
-		}
-	}
-	return false
-}
-
-func sameFile(a, b string) bool {
-	return a == b || filepath.Clean(a) == filepath.Clean(b)
+	return fd.Body != nil && c.esc.CanInlineIn(fd.Pos(), fd.Body.Lbrace)
 }
 
 // tested reports whether any of refs compares the field with nil.

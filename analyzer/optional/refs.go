@@ -43,7 +43,7 @@ type ref struct {
 
 // classify returns what the use id of the field does.
 func (c *checker) classify(id *ast.Ident) *ref {
-	path := syntax.Path(c.root, id)
+	path := syntax.Path(c.find, id)
 	r := &ref{id: id, path: path, pos: id.Pos()}
 	switch p := syntax.Parent(path, 0).(type) {
 	case *ast.KeyValueExpr:

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
@@ -54,6 +55,7 @@ var wrapped = func() []*analysis.Analyzer {
 		}
 		out[i] = directive.Wrap(hideCold(a))
 		guard(out[i])
+		readOnce(out[i])
 		run := out[i].Run
 		out[i].Run = func(pass *analysis.Pass) (any, error) {
 			defer completed.Add(1)
@@ -153,6 +155,36 @@ func guardAll(a *analysis.Analyzer, seen map[*analysis.Analyzer]bool) {
 		guardAll(r, seen)
 	}
 	guard(a)
+	readOnce(a)
+}
+
+// readOnce makes pass.ReadFile read each file once in a's passes: the
+// analyzers read a file's source for each finding (to quote it or to
+// indent a fix), and reading a large generated file again each time took
+// time quadratic in its length. The analyzers only read the content.
+func readOnce(a *analysis.Analyzer) {
+	run := a.Run
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		read := pass.ReadFile
+		if read == nil {
+			return run(pass)
+		}
+		var mu sync.Mutex
+		contents := make(map[string][]byte)
+		pass.ReadFile = func(name string) ([]byte, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if b, ok := contents[name]; ok {
+				return b, nil
+			}
+			b, err := read(name)
+			if err == nil {
+				contents[name] = b
+			}
+			return b, err
+		}
+		return run(pass)
+	}
 }
 
 // guard makes a panic in a's Run an error of that analysis, naming the

@@ -142,3 +142,41 @@ const testKind kind.ID = "tiers/test"
 func init() {
 	kind.Register(kind.Kind{ID: testKind, Title: "a test finding", Doc: "A finding of TestHideCold.", Scoring: kind.ScoreFlat, CostNS: 10, Rewrite: true})
 }
+
+// TestReadOnce checks that an analyzer of the suite reads each file of
+// its pass once, however often it asks for it, and still gets errors for
+// files that are not the package's.
+func TestReadOnce(t *testing.T) {
+	reads := 0
+	var errs []string
+	reader := &analysis.Analyzer{
+		Name: "reader",
+		Doc:  "reads its files many times",
+		Run: func(pass *analysis.Pass) (any, error) {
+			for _, f := range pass.Files {
+				name := pass.Fset.File(f.FileStart).Name()
+				first, err := pass.ReadFile(name)
+				if err != nil {
+					return nil, err
+				}
+				for range 100 {
+					again, err := pass.ReadFile(name)
+					if err != nil || &again[0] != &first[0] {
+						errs = append(errs, fmt.Sprintf("%s read again: %v", name, err))
+						break
+					}
+				}
+				reads++
+			}
+			if _, err := pass.ReadFile("/etc/passwd"); err == nil {
+				errs = append(errs, "a file outside the package was read")
+			}
+			return nil, nil
+		},
+	}
+	readOnce(reader)
+	analysistest.Run(t, analysistest.TestData(), reader, "p")
+	if reads == 0 || len(errs) > 0 {
+		t.Errorf("%d files read; %q", reads, errs)
+	}
+}

@@ -328,6 +328,19 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		return exitError
 	}
 	defer lockModule(dir, cf.fix && !cf.diff)()
+	tmp, err := newTemp()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
+	}
+	interrupted := false
+	defer func() {
+		if interrupted {
+			cleanUp(tmp)
+		} else {
+			removeTemp(tmp)
+		}
+	}()
 	cfg := driver.Config{
 		Dir:              dir,
 		Patterns:         patterns,
@@ -349,14 +362,20 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Version:          version(),
 		Warn:             func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}
-	// Ctrl-C stops the analysis; the go commands it runs are interrupted
-	// too, and remove their work directories, as the driver removes its
-	// own.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Ctrl-C or SIGTERM stops the run: the go commands it runs are
+	// interrupted, the analysis stops between packages, and an analyzer
+	// in the middle of one is left to the process's exit. The go
+	// commands' work directories are in tmp, with the run's other
+	// temporary files.
 	st := newStatus(cf.format != "json" && cf.format != "sarif")
-	res, err := driver.Run(ctx, cfg, st.set)
+	in := onInterrupt(tmp, st.stop)
+	res, err := driver.Run(in.ctx, cfg, st.set)
+	interrupted = in.end()
 	st.stop()
-	stop()
+	if interrupted {
+		fmt.Fprintln(os.Stderr, "goadvise: interrupted")
+		return exitError
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError

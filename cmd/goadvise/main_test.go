@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/internal/toolexec"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -20,6 +21,12 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	if helper := os.Getenv(helperEnv); helper != "" {
+		// The test binary runs as goadvise, changed for a test (see
+		// signal_test.go).
+		toolexec.Serve()
+		os.Exit(runHelper(helper, os.Args[1:]))
+	}
 	dir, err := os.MkdirTemp("", "goadvise-e2e-")
 	if err != nil {
 		panic(err)

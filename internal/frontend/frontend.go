@@ -218,7 +218,7 @@ func build(ctx context.Context, real, path string) error {
 		"GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH, "GOEXPERIMENT=", "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	if err := gocmd.Run(cmd); err != nil {
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			return errors.New(gocmd.Tail(msg, 5))
 		}

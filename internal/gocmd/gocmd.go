@@ -1,5 +1,6 @@
 // Package gocmd holds what goadvise's packages that run the go command
-// share: stopping it gently, running it for its output with what it said
+// share: stopping it gently, ending every one still running when goadvise
+// exits after an interrupt, running it for its output with what it said
 // as the error, keeping the end of its output for an error message, and
 // learning how much memory its compiles took.
 package gocmd
@@ -16,9 +17,10 @@ import (
 // InterruptOnCancel makes cmd, and on Unix the processes it starts (the
 // go command's compiles), receive an interrupt, rather than be killed,
 // when its context is cancelled, so that the go command can remove its own
-// temporary files; it is killed if it has not exited 10 seconds later.
+// temporary files; it is killed if it has not exited 10 seconds later,
+// or by Stop.
 func InterruptOnCancel(cmd *exec.Cmd) {
-	interruptGroup(cmd)
+	running.interruptOnCancel(cmd)
 	cmd.WaitDelay = 10 * time.Second
 }
 
@@ -46,21 +48,20 @@ func Tail(s string, n int) string {
 }
 
 // Output runs the go command with args in dir and env (nil: the
-// process's), stopped as InterruptOnCancel says when ctx is cancelled, and
-// returns its standard output. If it fails, the error is what it printed
+// process's), stopped as InterruptOnCancel says when ctx is cancelled or
+// by Stop, and returns its standard output. If it fails, the error is what it printed
 // on standard error, trimmed, or else how it failed.
 func Output(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	InterruptOnCancel(cmd)
 	cmd.Dir, cmd.Env = dir, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := Run(cmd); err != nil {
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			return nil, errors.New(msg)
 		}
 		return nil, err
 	}
-	return out, nil
+	return stdout.Bytes(), nil
 }

@@ -18,3 +18,19 @@ func interruptGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setpgid = true
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
 }
+
+// signalGroup interrupts, or kills, the process group of the command
+// with process ID pid (see interruptGroup).
+func signalGroup(pid int, kill bool) {
+	sig := syscall.SIGINT
+	if kill {
+		sig = syscall.SIGKILL
+	}
+	syscall.Kill(-pid, sig)
+}
+
+// groupAlive reports whether a process of the group of the command with
+// process ID pid remains.
+func groupAlive(pid int) bool {
+	return syscall.Kill(-pid, 0) == nil
+}

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // OtherFiles parses the package's files in its directory that the pass
@@ -54,9 +53,10 @@ func OtherFiles(pass *analysis.Pass) []*ast.File {
 	return files
 }
 
-// Path returns the nodes enclosing n under root, from n outwards.
-func Path(root inspector.Cursor, n ast.Node) []ast.Node {
-	cur, ok := root.FindByPos(n.Pos(), n.End())
+// Path returns the nodes enclosing n in the files of find, from n
+// outwards.
+func Path(find *Finder, n ast.Node) []ast.Node {
+	cur, ok := find.FindByPos(n.Pos(), n.End())
 	if !ok {
 		return []ast.Node{n}
 	}
