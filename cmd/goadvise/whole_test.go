@@ -37,12 +37,12 @@ func TestCheckWhole(t *testing.T) {
 	for _, r := range log.Runs[0].Tool.Driver.Rules {
 		rules[r.ID] = true
 	}
-	if !rules["devirt"] || !rules["loopalloc"] || !rules["deepequal"] {
+	if !rules["devirt/single-implementation"] || !rules["loopalloc/pass-buffer"] || !rules["deepequal/direct-compare"] {
 		t.Errorf("SARIF rules %v, want deepequal, devirt and loopalloc", rules)
 	}
 	found := false
 	for _, r := range log.Runs[0].Results {
-		if r.RuleID == "loopalloc" && strings.Contains(r.Message.Text, "(*Reader).Next") && strings.Contains(r.Message.Text, "per iteration of the loop in (*Mix).Run") {
+		if r.RuleID == "loopalloc/pass-buffer" && strings.Contains(r.Message.Text, "(*Reader).Next") && strings.Contains(r.Message.Text, "per iteration of the loop in (*Mix).Run") {
 			found = true
 		}
 	}
