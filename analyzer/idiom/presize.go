@@ -1,0 +1,413 @@
+package idiom
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
+	"github.com/goadvise/goadvise/analyzer/kind"
+	"github.com/goadvise/goadvise/optlog"
+)
+
+// block checks the statements of a block: slices declared empty and
+// grown in a loop that follows (presize), variables that only hold a
+// conversion of bytes to a string (bytes-lookup), consecutive appends
+// (append-combine).
+func (c *checker) block(b *ast.BlockStmt) {
+	for i, s := range b.List {
+		for _, d := range c.emptySlices(s) {
+			c.presize(b, i, d)
+		}
+		c.stringVar(b, i)
+		if i+1 < len(b.List) {
+			c.appendCombine(s, b.List[i+1])
+		}
+	}
+}
+
+// emptyDecl is a slice variable declared empty by a statement.
+type emptyDecl struct {
+	v     *types.Var
+	stmt  ast.Stmt
+	value ast.Expr // the empty value; nil for var v []T
+	spec  *ast.ValueSpec
+}
+
+// emptySlices returns the slice variables s declares empty: var v []T,
+// var v = []T{}, v := []T{}, v := make([]T, 0), v := []T(nil).
+func (c *checker) emptySlices(s ast.Stmt) []emptyDecl {
+	var out []emptyDecl
+	add := func(id *ast.Ident, value ast.Expr, spec *ast.ValueSpec) {
+		v, ok := c.info.Defs[id].(*types.Var)
+		if !ok || id.Name == "_" {
+			return
+		}
+		if _, ok := v.Type().Underlying().(*types.Slice); !ok {
+			return
+		}
+		if value != nil && !c.isEmptySlice(value) {
+			return
+		}
+		if value != nil && c.info.Types[ast.Unparen(value)].IsNil() {
+			value = nil
+		}
+		out = append(out, emptyDecl{v: v, stmt: s, value: value, spec: spec})
+	}
+	switch s := s.(type) {
+	case *ast.DeclStmt:
+		g, ok := s.Decl.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			return nil
+		}
+		for _, sp := range g.Specs {
+			vs := sp.(*ast.ValueSpec)
+			for i, id := range vs.Names {
+				switch {
+				case len(vs.Values) == 0:
+					add(id, nil, vs)
+				case len(vs.Values) == len(vs.Names):
+					add(id, vs.Values[i], vs)
+				}
+			}
+		}
+	case *ast.AssignStmt:
+		if s.Tok != token.DEFINE || len(s.Lhs) != len(s.Rhs) {
+			return nil
+		}
+		for i, l := range s.Lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				add(id, s.Rhs[i], nil)
+			}
+		}
+	}
+	return out
+}
+
+// isEmptySlice reports whether e is an empty slice: nil, T{}, make(T, 0).
+func (c *checker) isEmptySlice(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if tv, ok := c.info.Types[e]; ok && tv.IsNil() {
+		return true
+	}
+	if conv, ok := e.(*ast.CallExpr); ok && len(conv.Args) == 1 {
+		if tv, ok := c.info.Types[conv.Fun]; ok && tv.IsType() {
+			return c.info.Types[conv.Args[0]].IsNil()
+		}
+	}
+	if lit, ok := e.(*ast.CompositeLit); ok {
+		return len(lit.Elts) == 0
+	}
+	if m, ok := e.(*ast.CallExpr); ok && isBuiltin(c.info, m.Fun, "make") && len(m.Args) == 2 {
+		v := c.info.Types[m.Args[1]].Value
+		return v != nil && constant.Sign(v) == 0
+	}
+	return false
+}
+
+// presize reports the slice d declares in b.List[i] when the first
+// statement after it that uses the slice is a loop of known trip count
+// that appends to it.
+func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
+	var loop ast.Stmt
+	j := i + 1
+	for ; j < len(b.List); j++ {
+		if c.mentions(b.List[j], d.v) {
+			loop = b.List[j]
+			break
+		}
+	}
+	if l, ok := loop.(*ast.LabeledStmt); ok {
+		loop = l.Stmt
+	}
+	var body *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.RangeStmt:
+		if c.mentions(l.X, d.v) || c.hasCall(l.X) {
+			return
+		}
+		body = l.Body
+	case *ast.ForStmt:
+		if l.Cond != nil && c.mentions(l.Cond, d.v) || l.Post != nil && c.mentions(l.Post, d.v) || l.Init != nil && c.mentions(l.Init, d.v) {
+			return
+		}
+		body = l.Body
+	default:
+		return
+	}
+	count := tripCount(c.info, loop)
+	if count == "" {
+		return
+	}
+	appends, per, cond, ok := c.loopAppends(body, d.v)
+	if !ok || len(appends) == 0 {
+		return
+	}
+	bound := count
+	if per > 1 {
+		bound = fmt.Sprintf("%d*%s", per, paren(count))
+	}
+	qual, bad := syntax.Qualifier(c.pass, d.stmt.Pos())
+	typ := types.TypeString(d.v.Type(), qual)
+	mk := fmt.Sprintf("make(%s, 0, %s)", typ, bound)
+
+	fd := finding{Fields: kind.Fields{Kind: Presize}}
+	name := d.v.Name()
+	if cond {
+		fd.What = fmt.Sprintf("%s starts empty and the loop appends to it at most %s times, growing it by reallocation", name, bound)
+		fd.Advice = fmt.Sprintf("declare it with %s, which allocates once; it may hold fewer elements than that", mk)
+		fd.CostNS = allocNS * 1.5
+		fd.NoFix = "the loop appends to it only on some iterations: whether to allocate for all of them is a judgement"
+	} else {
+		fd.What = fmt.Sprintf("%s starts empty and the loop appends exactly %s elements to it, growing it by reallocation", name, bound)
+		fd.Advice = fmt.Sprintf("declare it with %s, which allocates once", mk)
+	}
+	switch {
+	case d.value == nil:
+		fd.Behaviour = name + " is no longer nil when the loop does not run"
+		fd.Advice += " (behaviour change: " + fd.Behaviour + ")"
+		if fd.NoFix == "" {
+			fd.NoFix = "make gives a non-nil slice where the code has nil when the loop does not run"
+		}
+	case bad():
+		fd.NoFix = "the element type cannot be written in this file"
+	case !c.validBefore(b, i, j, loop):
+		fd.NoFix = "the length is known only after " + name + " is declared: declare it just before the loop"
+	case fd.NoFix == "":
+		fd.Fix = &analysis.SuggestedFix{Message: "Presize " + name, TextEdits: []analysis.TextEdit{replace(d.value, mk)}}
+	}
+	c.report(d.stmt.Pos(), d.stmt.End(), fd)
+	for _, a := range appends {
+		c.res.own(a.Pos(), a.Lparen+1, Presize, optlog.CauseAppend)
+	}
+}
+
+// paren parenthesizes an expression that is not an operand.
+func paren(s string) string {
+	if strings.ContainsAny(s, " +-*/") {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// loopAppends returns the appends to v in a loop's body, when every use
+// of v there is "v = append(v, x, ...)" (not in a nested loop or a
+// function literal), len(v) or an index v[i]; per is how many elements an
+// iteration appends at most, and cond whether some iterations may append
+// fewer (an append under a condition, a branch or return in the loop).
+func (c *checker) loopAppends(body *ast.BlockStmt, v *types.Var) (appends []*ast.CallExpr, per int, cond, ok bool) {
+	ok = true
+	allowed := make(map[*ast.Ident]bool)
+	var walk func(n ast.Node, depth int, conditional bool)
+	walk = func(n ast.Node, depth int, conditional bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if !ok {
+				return false
+			}
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				if c.mentions(m, v) {
+					ok = false
+				}
+				return false
+			case *ast.ForStmt, *ast.RangeStmt:
+				if m != n {
+					walk(m, depth+1, true)
+					return false
+				}
+			case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if m != n {
+					walk(m, depth, true)
+					return false
+				}
+			case *ast.BranchStmt, *ast.ReturnStmt:
+				cond = true
+			case *ast.CallExpr:
+				if hotpath.Terminal(c.info, m) {
+					cond = true
+				}
+				if isBuiltin(c.info, m.Fun, "len") && len(m.Args) == 1 {
+					if id, isID := ast.Unparen(m.Args[0]).(*ast.Ident); isID && c.info.Uses[id] == v {
+						allowed[id] = true
+					}
+				}
+			case *ast.IndexExpr:
+				if id, isID := ast.Unparen(m.X).(*ast.Ident); isID && c.info.Uses[id] == v {
+					allowed[id] = true
+				}
+			case *ast.AssignStmt:
+				if len(m.Lhs) != 1 || len(m.Rhs) != 1 {
+					return true
+				}
+				lhs, isID := m.Lhs[0].(*ast.Ident)
+				if !isID || c.info.Uses[lhs] != v {
+					return true
+				}
+				app, isCall := ast.Unparen(m.Rhs[0]).(*ast.CallExpr)
+				if m.Tok != token.ASSIGN || !isCall || !isBuiltin(c.info, app.Fun, "append") || app.Ellipsis.IsValid() || len(app.Args) < 2 {
+					ok = false
+					return false
+				}
+				first, isID := ast.Unparen(app.Args[0]).(*ast.Ident)
+				if !isID || c.info.Uses[first] != v || depth > 0 {
+					ok = false
+					return false
+				}
+				for _, a := range app.Args[1:] {
+					if c.mentions(a, v) {
+						ok = false
+						return false
+					}
+				}
+				allowed[lhs], allowed[first] = true, true
+				appends = append(appends, app)
+				per += len(app.Args) - 1
+				if conditional {
+					cond = true
+				}
+			}
+			return true
+		})
+	}
+	walk(body, 0, false)
+	if !ok {
+		return nil, 0, false, false
+	}
+	for _, id := range c.uses(body, v) {
+		if !allowed[id] {
+			return nil, 0, false, false
+		}
+	}
+	return appends, per, cond, true
+}
+
+// validBefore reports whether the loop's trip count can be computed at
+// the declaration b.List[i]: what the loop header reads is declared
+// before it and not assigned by the statements between it and the loop,
+// b.List[j].
+func (c *checker) validBefore(b *ast.BlockStmt, i, j int, loop ast.Stmt) bool {
+	var header ast.Node
+	switch l := loop.(type) {
+	case *ast.RangeStmt:
+		header = l.X
+	case *ast.ForStmt:
+		header = l.Cond
+	}
+	valid := true
+	ast.Inspect(header, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		obj, isVar := c.info.Uses[id].(*types.Var)
+		if !isVar || obj.Parent() == nil {
+			return true // a field, or not a local
+		}
+		if obj.Pos() >= b.List[i].Pos() && obj.Pos() < loop.Pos() {
+			valid = false
+		}
+		for _, s := range b.List[i+1 : j] {
+			if syntax.Changes(s, func(e ast.Expr) bool {
+				x, ok := ast.Unparen(e).(*ast.Ident)
+				return ok && c.info.Uses[x] == obj
+			}, nil) {
+				valid = false
+			}
+		}
+		return true
+	})
+	return valid
+}
+
+// tripCount returns the number of iterations of loop as an expression
+// valid before it ("len(xs)", "n"), or "" if it is not known at the start.
+func tripCount(info *types.Info, loop ast.Stmt) string {
+	switch l := loop.(type) {
+	case *ast.RangeStmt:
+		t := info.TypeOf(l.X)
+		if t == nil {
+			return ""
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Slice, *types.Map:
+			return "len(" + types.ExprString(l.X) + ")"
+		case *types.Array:
+			return fmt.Sprint(u.Len())
+		case *types.Pointer:
+			if a, ok := u.Elem().Underlying().(*types.Array); ok {
+				return fmt.Sprint(a.Len())
+			}
+		case *types.Basic:
+			if u.Info()&types.IsInteger != 0 {
+				return types.ExprString(l.X)
+			}
+		}
+		return ""
+	case *ast.ForStmt:
+		// for i := 0; i < n; i++, with n not assigned in the loop.
+		init, ok := l.Init.(*ast.AssignStmt)
+		if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 || init.Tok != token.DEFINE {
+			return ""
+		}
+		i, ok := init.Lhs[0].(*ast.Ident)
+		if c := info.Types[init.Rhs[0]].Value; !ok || c == nil || constant.Sign(c) != 0 {
+			return ""
+		}
+		cond, ok := l.Cond.(*ast.BinaryExpr)
+		if !ok || cond.Op != token.LSS {
+			return ""
+		}
+		if x, ok := cond.X.(*ast.Ident); !ok || info.ObjectOf(x) != info.ObjectOf(i) {
+			return ""
+		}
+		post, ok := l.Post.(*ast.IncDecStmt)
+		if !ok || post.Tok != token.INC {
+			return ""
+		}
+		if x, ok := post.X.(*ast.Ident); !ok || info.ObjectOf(x) != info.ObjectOf(i) {
+			return ""
+		}
+		// Neither i nor what the bound uses is assigned in the body.
+		assigned := false
+		ast.Inspect(l.Body, func(n ast.Node) bool {
+			var lhs []ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				lhs = n.Lhs
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{n.X}
+			}
+			for _, e := range lhs {
+				id, ok := ast.Unparen(e).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				obj := info.ObjectOf(id)
+				if obj == info.ObjectOf(i) {
+					assigned = true
+				}
+				ast.Inspect(cond.Y, func(m ast.Node) bool {
+					if y, ok := m.(*ast.Ident); ok && info.ObjectOf(y) == obj {
+						assigned = true
+					}
+					return true
+				})
+			}
+			return !assigned
+		})
+		if assigned {
+			return ""
+		}
+		if _, ok := ast.Unparen(cond.Y).(*ast.CallExpr); ok && !strings.HasPrefix(types.ExprString(cond.Y), "len(") {
+			return ""
+		}
+		return types.ExprString(cond.Y)
+	}
+	return ""
+}

@@ -1,0 +1,96 @@
+package presize
+
+type item struct{ name string }
+
+func Names(items []item) []string {
+	names := []string{} // want `^names starts empty and the loop appends exactly len\(items\) elements to it, growing it by reallocation; declare it with make\(\[\]string, 0, len\(items\)\), which allocates once \[`
+	for _, it := range items {
+		names = append(names, it.name)
+	}
+	return names
+}
+
+func Pairs(m map[string]int) []string {
+	kv := make([]string, 0) // want `appends exactly 2\*len\(m\) elements to it.*make\(\[\]string, 0, 2\*len\(m\)\)`
+	for k, v := range m {
+		kv = append(kv, k)
+		if len(kv) > 0 && kv[0] == "" {
+			v++
+		}
+		kv = append(kv, string(rune(v)))
+	}
+	return kv
+}
+
+func Counted(n int) []int {
+	var out []int // want `appends exactly n elements.*behaviour change: out is no longer nil when the loop does not run\); no automatic fix: make gives a non-nil slice`
+	for i := 0; i < n; i++ {
+		out = append(out, i*i)
+	}
+	return out
+}
+
+func Evens(xs []int) []int {
+	evens := []int{} // want `^evens starts empty and the loop appends to it at most len\(xs\) times.*; no automatic fix: the loop appends to it only on some iterations`
+	for _, x := range xs {
+		if x%2 == 0 {
+			evens = append(evens, x)
+		}
+	}
+	return evens
+}
+
+func Later(load func() []int) []int {
+	out := []int{} // want `no automatic fix: the length is known only after out is declared: declare it just before the loop`
+	xs := load()
+	for _, x := range xs {
+		out = append(out, x)
+	}
+	return out
+}
+
+// Not reported: the bound is not known before the loop, the slice is used
+// before the loop, a nested loop appends, the slice escapes into a closure.
+
+func Unknown(ch chan int) []int {
+	out := []int{}
+	for x := range ch {
+		out = append(out, x)
+	}
+	return out
+}
+
+func UsedBefore(xs []int, seed []int) []int {
+	out := []int{}
+	out = append(out, seed...)
+	for _, x := range xs {
+		out = append(out, x)
+	}
+	return out
+}
+
+func Nested(xss [][]int) []int {
+	out := []int{}
+	for _, xs := range xss {
+		for _, x := range xs {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func Captured(xs []int) []int {
+	out := []int{}
+	for _, x := range xs {
+		func() { out = append(out, x) }()
+	}
+	return out
+}
+
+func Presized(xs []int) []int {
+	out := make([]int, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, x)
+	}
+	return out
+}
