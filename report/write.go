@@ -416,6 +416,7 @@ func ParseSARIFLevels(s string) (map[string]string, error) {
 // without one has no name.
 var ruleNames = map[string]string{
 	"deepequal":       "DeepEqualReplaceable",
+	"idiom":           "KnownPerformanceIdiom",
 	"heapescape":      "AvoidableHeapAllocation",
 	"smallalloc":      "SmallPerCallAllocation",
 	"redundantbranch": "BranchArmsAlike",

@@ -55,18 +55,7 @@ func (c *checker) appendCall(cur inspector.Cursor, call *ast.CallExpr) {
 	}
 	im := c.imports(call.Pos())
 	pkg := im.name(fn.Pkg().Path())
-	args := []string{c.text(call.Args[0])}
-	for i, a := range inner.Args {
-		text := c.text(a)
-		if fn.Name() == "Itoa" && i == 0 {
-			text = "int64(" + text + ")"
-		}
-		args = append(args, text)
-	}
-	if fn.Name() == "Itoa" {
-		args = append(args, "10")
-	}
-	repl := pkg + "." + to + "(" + strings.Join(args, ", ") + ")"
+	repl := pkg + "." + to + "(" + c.appendArgs(c.text(call.Args[0]), fn.Name(), inner) + ")"
 	name := fn.Pkg().Name() + "." + fn.Name()
 	fd := finding{
 		Fields: kind.Fields{Kind: StrconvAppend, Callee: name,
@@ -84,6 +73,24 @@ func (c *checker) appendCall(cur inspector.Cursor, call *ast.CallExpr) {
 	}
 	c.report(call.Pos(), call.End(), fd)
 	c.res.own(call.Pos(), call.End(), StrconvAppend)
+}
+
+// appendArgs returns the arguments of the Append counterpart of the call
+// inner of strconv's or fmt's function name, appending to dst: Itoa's
+// int becomes AppendInt's int64 in base 10.
+func (c *checker) appendArgs(dst, name string, inner *ast.CallExpr) string {
+	args := []string{dst}
+	for i, a := range inner.Args {
+		text := c.text(a)
+		if name == "Itoa" && i == 0 {
+			text = "int64(" + text + ")"
+		}
+		args = append(args, text)
+	}
+	if name == "Itoa" {
+		args = append(args, "10")
+	}
+	return strings.Join(args, ", ")
 }
 
 // appendCombine reports "xs = append(xs, a)" followed by "xs =
@@ -130,7 +137,7 @@ func (c *checker) selfAppend(s ast.Stmt) (*ast.CallExpr, *types.Var, bool) {
 		return nil, nil, false
 	}
 	app, ok := as.Rhs[0].(*ast.CallExpr)
-	if !ok || !isBuiltin(c.info, app.Fun, "append") || app.Ellipsis.IsValid() || len(app.Args) < 2 {
+	if !ok || !syntax.IsBuiltin(c.info, app.Fun, "append") || app.Ellipsis.IsValid() || len(app.Args) < 2 {
 		return nil, nil, false
 	}
 	first, ok := app.Args[0].(*ast.Ident)
@@ -423,18 +430,7 @@ func (c *checker) writeAppended(call *ast.CallExpr, sel *ast.SelectorExpr, fn *t
 	}
 	im := c.imports(call.Pos())
 	x := c.text(sel.X)
-	args := []string{x + ".AvailableBuffer()"}
-	for i, a := range inner.Args {
-		t := c.text(a)
-		if sfn.Name() == "Itoa" && i == 0 {
-			t = "int64(" + t + ")"
-		}
-		args = append(args, t)
-	}
-	if sfn.Name() == "Itoa" {
-		args = append(args, "10")
-	}
-	repl := x + ".Write(" + im.name("strconv") + "." + strconvAppend[sfn.Name()] + "(" + strings.Join(args, ", ") + "))"
+	repl := x + ".Write(" + im.name("strconv") + "." + strconvAppend[sfn.Name()] + "(" + c.appendArgs(x+".AvailableBuffer()", sfn.Name(), inner) + "))"
 	fd := finding{
 		Fields: kind.Fields{Kind: StrconvAppend, Callee: "strconv." + sfn.Name(),
 			Advice: "write " + repl + ", which formats into the buffer's free space"},
@@ -685,7 +681,7 @@ func (c *checker) rangeValCopy(r *ast.RangeStmt, t types.Type) {
 			elem = a.Elem()
 		}
 	}
-	if elem == nil || hasTypeParam(elem) {
+	if elem == nil || syntax.HasTypeParam(elem) {
 		return
 	}
 	size := c.pass.TypesSizes.Sizeof(elem)
@@ -707,7 +703,7 @@ func (c *checker) rangeValCopy(r *ast.RangeStmt, t types.Type) {
 
 // rangeExprCopy reports range over an array value of 512 bytes or more.
 func (c *checker) rangeExprCopy(r *ast.RangeStmt, a *types.Array) {
-	if r.Value == nil || hasTypeParam(a) {
+	if r.Value == nil || syntax.HasTypeParam(a) {
 		return // with only the index, the array is not copied
 	}
 	if id, ok := r.Value.(*ast.Ident); ok && id.Name == "_" {
@@ -761,7 +757,7 @@ func (c *checker) hugeParams(recv *ast.FieldList, ft *ast.FuncType, name *ast.Id
 	}
 	for _, field := range ft.Params.List {
 		t := c.info.TypeOf(field.Type)
-		if t == nil || hasTypeParam(t) {
+		if t == nil || syntax.HasTypeParam(t) {
 			continue
 		}
 		switch t.Underlying().(type) {
@@ -793,28 +789,4 @@ func (c *checker) hugeParams(recv *ast.FieldList, ft *ast.FuncType, name *ast.Id
 			c.report(id.Pos(), field.Type.End(), fd)
 		}
 	}
-}
-
-// hasTypeParam reports whether t mentions a type parameter, whose size
-// is not known.
-func hasTypeParam(t types.Type) bool {
-	switch t := types.Unalias(t).(type) {
-	case *types.TypeParam:
-		return true
-	case *types.Named:
-		for a := range t.TypeArgs().Types() {
-			if hasTypeParam(a) {
-				return true
-			}
-		}
-	case *types.Array:
-		return hasTypeParam(t.Elem())
-	case *types.Struct:
-		for f := range t.Fields() {
-			if hasTypeParam(f.Type()) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
@@ -74,7 +75,7 @@ func (c *checker) fmtCall(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fu
 func (c *checker) appendedFmt(cur inspector.Cursor, call *ast.CallExpr) bool {
 	p := cur.Parent().Node()
 	a, ok := p.(*ast.CallExpr)
-	return ok && a.Ellipsis.IsValid() && len(a.Args) == 2 && a.Args[1] == call && isBuiltin(c.info, a.Fun, "append")
+	return ok && a.Ellipsis.IsValid() && len(a.Args) == 2 && a.Args[1] == call && syntax.IsBuiltin(c.info, a.Fun, "append")
 }
 
 // fmtRewrite returns the expression that builds what the call of the fmt

@@ -139,7 +139,7 @@ func (c *checker) call(cur inspector.Cursor, call *ast.CallExpr) {
 		c.stringsCall(call, fn)
 	case fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "io" && fn.Name() == "WriteString":
 		c.ioWriteString(call)
-	case isBuiltin(c.info, call.Fun, "append"):
+	case syntax.IsBuiltin(c.info, call.Fun, "append"):
 		c.appendCall(cur, call)
 	}
 	c.runeIndex(cur, call)
@@ -249,16 +249,6 @@ func replace(n ast.Node, text string) analysis.TextEdit {
 	return analysis.TextEdit{Pos: n.Pos(), End: n.End(), NewText: []byte(text)}
 }
 
-// isBuiltin reports whether fun names the builtin function name.
-func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
-	id, ok := ast.Unparen(fun).(*ast.Ident)
-	if !ok || id.Name != name {
-		return false
-	}
-	_, ok = info.Uses[id].(*types.Builtin)
-	return ok
-}
-
 // isMethodOf reports whether fn is a method of the named type pkg.name.
 func isMethodOf(fn *types.Func, pkg, name string) bool {
 	recv := fn.Signature().Recv()
@@ -361,7 +351,7 @@ func (c *checker) hasCall(n ast.Node) bool {
 			if tv, ok := c.info.Types[m.Fun]; ok && tv.IsType() {
 				return true
 			}
-			if isBuiltin(c.info, m.Fun, "len") || isBuiltin(c.info, m.Fun, "cap") {
+			if syntax.IsBuiltin(c.info, m.Fun, "len") || syntax.IsBuiltin(c.info, m.Fun, "cap") {
 				return true
 			}
 			found = true

@@ -104,7 +104,7 @@ func (c *checker) isEmptySlice(e ast.Expr) bool {
 	if lit, ok := e.(*ast.CompositeLit); ok {
 		return len(lit.Elts) == 0
 	}
-	if m, ok := e.(*ast.CallExpr); ok && isBuiltin(c.info, m.Fun, "make") && len(m.Args) == 2 {
+	if m, ok := e.(*ast.CallExpr); ok && syntax.IsBuiltin(c.info, m.Fun, "make") && len(m.Args) == 2 {
 		v := c.info.Types[m.Args[1]].Value
 		return v != nil && constant.Sign(v) == 0
 	}
@@ -232,7 +232,7 @@ func (c *checker) loopAppends(body *ast.BlockStmt, v *types.Var) (appends []*ast
 				if hotpath.Terminal(c.info, m) {
 					cond = true
 				}
-				if isBuiltin(c.info, m.Fun, "len") && len(m.Args) == 1 {
+				if syntax.IsBuiltin(c.info, m.Fun, "len") && len(m.Args) == 1 {
 					if id, isID := ast.Unparen(m.Args[0]).(*ast.Ident); isID && c.info.Uses[id] == v {
 						allowed[id] = true
 					}
@@ -250,7 +250,7 @@ func (c *checker) loopAppends(body *ast.BlockStmt, v *types.Var) (appends []*ast
 					return true
 				}
 				app, isCall := ast.Unparen(m.Rhs[0]).(*ast.CallExpr)
-				if m.Tok != token.ASSIGN || !isCall || !isBuiltin(c.info, app.Fun, "append") || app.Ellipsis.IsValid() || len(app.Args) < 2 {
+				if m.Tok != token.ASSIGN || !isCall || !syntax.IsBuiltin(c.info, app.Fun, "append") || app.Ellipsis.IsValid() || len(app.Args) < 2 {
 					ok = false
 					return false
 				}

@@ -21,6 +21,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/idiom"
 	"github.com/goadvise/goadvise/analyzer/inlinebudget"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/optional"
@@ -32,6 +33,7 @@ import (
 // reporting lists the analyzers that report findings, in documentation order.
 var reporting = []*analysis.Analyzer{
 	deepequal.Analyzer,
+	idiom.Analyzer,
 	heapescape.Analyzer,
 	smallalloc.Analyzer,
 	byvalue.Analyzer,

@@ -95,3 +95,46 @@ func Changes(n ast.Node, is func(ast.Expr) bool, method func(*ast.SelectorExpr) 
 	})
 	return found
 }
+
+// HasTypeParam reports whether t mentions a type parameter, whose size
+// is not known.
+func HasTypeParam(t types.Type) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Named:
+		for a := range t.TypeArgs().Types() {
+			if HasTypeParam(a) {
+				return true
+			}
+		}
+		return t.TypeParams().Len() > 0 && t.TypeArgs().Len() == 0
+	case *types.Pointer:
+		return HasTypeParam(t.Elem())
+	case *types.Slice:
+		return HasTypeParam(t.Elem())
+	case *types.Array:
+		return HasTypeParam(t.Elem())
+	case *types.Map:
+		return HasTypeParam(t.Key()) || HasTypeParam(t.Elem())
+	case *types.Chan:
+		return HasTypeParam(t.Elem())
+	case *types.Struct:
+		for f := range t.Fields() {
+			if HasTypeParam(f.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsBuiltin reports whether fun names the builtin function name.
+func IsBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
+	}
+	_, ok = info.Uses[id].(*types.Builtin)
+	return ok
+}

@@ -55,7 +55,7 @@ func Big() int {
 func Grow(n int) []int {
 	var out []int
 	for i := 0; i < n; i++ {
-		out = append(out, i) // want `append\(out, i\) escapes to heap because append grows it and it is returned; the loop appends exactly n elements: make out with make\(\[\]int, 0, n\) before the loop, which saves the reallocations as it grows; no automatic fix: make gives a non-nil slice where the code has nil when the loop does not run \[hot-loop: inside a loop\]`
+		out = append(out, i) // idiom/presize's
 	}
 	return out
 }
@@ -79,7 +79,7 @@ func Local() int {
 // out at once.
 func Format(w io.Writer, xs []int) (labels []string) {
 	for i, x := range xs {
-		labels = append(labels, fmt.Sprintf("%d: %d", i+1, x)) // want `i \+ 1 escapes to heap because .*; write strconv.Itoa\(i \+ 1\) \+ ": " \+ strconv.Itoa\(x\) instead of fmt.Sprintf: it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument; no automatic fix: the rewrite replaces the whole call and may need a strconv import, which heapescape does not add \[hot-loop: inside a loop\]` `x escapes to heap because .*; write strconv.Itoa`
+		labels = append(labels, fmt.Sprintf("%d: %d", i+1, x)) // idiom/sprintf-strconv's
 		io.WriteString(w, fmt.Sprintf("%d\n", x))              // inherent: written out at once
 		fmt.Fprintf(w, "%5d\n", x)                             // inherent: not reported by default
 	}
@@ -107,7 +107,7 @@ func (c *Conn) Next() int {
 func Squares(xs []int) []int {
 	var out []int
 	for _, x := range xs {
-		out = append(out, x*x) // want `append\(out, x \* x\) escapes to heap because append grows it and it is returned; the loop appends exactly len\(xs\) elements: make out with make\(\[\]int, 0, len\(xs\)\) before the loop`
+		out = append(out, x*x) // idiom/presize's
 	}
 	return out
 }
@@ -131,7 +131,7 @@ func conv[T any](x T) T { return x }
 func Convs[T any](xs []T) []T {
 	var out []T
 	for _, x := range xs {
-		out = append(out, conv(x)) // want `^append\(out, conv\(x\)\) escapes to heap because append grows it and it is returned; the loop appends exactly len\(xs\) elements`
+		out = append(out, conv(x)) // idiom/presize's
 	}
 	return out
 }
@@ -155,5 +155,5 @@ func Keys(ns string, ids []int) []string {
 }
 
 func key(ns string, id int) string {
-	return fmt.Sprintf("%s/%d", ns, id) // want `ns escapes to heap because it is converted to an interface and passed to fmt\.Sprintf; write ns \+ "/" \+ strconv\.Itoa\(id\) instead` `id escapes to heap because it is converted to an interface and passed to fmt\.Sprintf; write ns \+ "/" \+ strconv\.Itoa\(id\) instead of fmt\.Sprintf: .* \[per-item: called in a loop in Keys\]`
+	return fmt.Sprintf("%s/%d", ns, id) // idiom/sprintf-strconv's
 }

@@ -80,3 +80,18 @@ func Combine(xs []int, a, b int) []int {
 	xs = append(xs, len(xs)) // reads xs
 	return xs
 }
+
+type stringWriter interface {
+	io.Writer
+	io.StringWriter
+}
+
+// Encode writes through an interface that has WriteString, and through
+// a buffer, which copies too.
+func Encode(sw stringWriter, buf *bytes.Buffer, name string) error {
+	if _, err := sw.Write([]byte(name + "\n")); err != nil { // want `call sw\.WriteString\(name \+ "\\n"\)`
+		return err
+	}
+	_, err := buf.Write([]byte(name)) // want `call buf\.WriteString\(name\)`
+	return err
+}
