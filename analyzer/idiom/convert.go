@@ -748,14 +748,19 @@ func sameExpr(a, b ast.Expr) bool {
 
 // hugeParams reports parameters of 80 bytes or more passed by value.
 func (c *checker) hugeParams(recv *ast.FieldList, ft *ast.FuncType, name *ast.Ident) {
-	if ft.Params == nil {
-		return
-	}
 	var obj *types.Func
 	if name != nil {
 		obj, _ = c.info.Defs[name].(*types.Func)
 	}
-	for _, field := range ft.Params.List {
+	var fields []*ast.Field
+	if recv != nil {
+		fields = append(fields, recv.List...)
+	}
+	if ft.Params != nil {
+		fields = append(fields, ft.Params.List...)
+	}
+	for k, field := range fields {
+		isRecv := recv != nil && k < len(recv.List)
 		t := c.info.TypeOf(field.Type)
 		if t == nil || syntax.HasTypeParam(t) {
 			continue
@@ -776,6 +781,11 @@ func (c *checker) hugeParams(recv *ast.FieldList, ft *ast.FuncType, name *ast.Id
 					Advice: "pass *" + ts + " instead, which copies 8 bytes"},
 				What:  fmt.Sprintf("%s is a %d-byte %s copied at every call", id.Name, size, ts),
 				NoFix: "the signature, every call and what the function may do to the caller's value change with it",
+			}
+			if isRecv {
+				fd.What = fmt.Sprintf("the receiver %s is a %d-byte %s copied at every call", id.Name, size, ts)
+				fd.Advice = "give the method a pointer receiver (*" + ts + "), which copies 8 bytes"
+				fd.NoFix = "a pointer receiver changes the method sets of " + ts + " and *" + ts + ", and what the method may do to the caller's value"
 			}
 			switch {
 			case obj != nil && recv != nil && obj.Exported():

@@ -115,13 +115,31 @@ func (c *checker) isEmptySlice(e ast.Expr) bool {
 // statement after it that uses the slice is a loop of known trip count
 // that appends to it.
 func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
+	// Appends of single elements in the block before and after the loop
+	// add to its bound.
 	var loop ast.Stmt
+	var straight []*ast.CallExpr
+	extra := 0
 	j := i + 1
 	for ; j < len(b.List); j++ {
-		if c.mentions(b.List[j], d.v) {
-			loop = b.List[j]
+		if !c.mentions(b.List[j], d.v) {
+			continue
+		}
+		if app, v, ok := c.selfAppend(b.List[j]); ok && v == d.v && !c.argsMention(app, v) {
+			straight = append(straight, app)
+			extra += len(app.Args) - 1
+			continue
+		}
+		loop = b.List[j]
+		break
+	}
+	for k := j + 1; loop != nil && k < len(b.List); k++ {
+		app, v, ok := c.selfAppend(b.List[k])
+		if !ok || v != d.v || c.argsMention(app, v) {
 			break
 		}
+		straight = append(straight, app)
+		extra += len(app.Args) - 1
 	}
 	if l, ok := loop.(*ast.LabeledStmt); ok {
 		loop = l.Stmt
@@ -153,6 +171,10 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 	if per > 1 {
 		bound = fmt.Sprintf("%d*%s", per, paren(count))
 	}
+	if extra > 0 {
+		bound = fmt.Sprintf("%s+%d", bound, extra)
+	}
+	appends = append(appends, straight...)
 	qual, bad := syntax.Qualifier(c.pass, d.stmt.Pos())
 	typ := types.TypeString(d.v.Type(), qual)
 	mk := fmt.Sprintf("make(%s, 0, %s)", typ, bound)
@@ -186,6 +208,16 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 	for _, a := range appends {
 		c.res.own(a.Pos(), a.Lparen+1, Presize, optlog.CauseAppend)
 	}
+}
+
+// argsMention reports whether the values app appends mention v.
+func (c *checker) argsMention(app *ast.CallExpr, v *types.Var) bool {
+	for _, a := range app.Args[1:] {
+		if c.mentions(a, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // paren parenthesizes an expression that is not an operand.

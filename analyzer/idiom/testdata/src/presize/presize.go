@@ -60,6 +60,16 @@ func Unknown(ch chan int) []int {
 	return out
 }
 
+func Around(xs []string) []string {
+	out := []string{} // want `appends exactly len\(xs\)\+3 elements.*make\(\[\]string, 0, len\(xs\)\+3\)`
+	out = append(out, "[", "")
+	for _, x := range xs {
+		out = append(out, x)
+	}
+	out = append(out, "]")
+	return out
+}
+
 func UsedBefore(xs []int, seed []int) []int {
 	out := []int{}
 	out = append(out, seed...)
