@@ -55,6 +55,11 @@
 //     same, since growslice allocates on the heap anyway. prealloc also
 //     reports appends outside loops (a fixed number of them), which cost a
 //     few reallocations once: not reported;
+//   - idiom/concat-loop: s += x (or s = s + x) in a loop, for a string
+//     declared outside it and used in the loop only to be concatenated to,
+//     copies all s holds at every iteration: build it in a
+//     strings.Builder. No fix: the builder goes before the loop and its
+//     String() after it;
 //   - idiom/pool-pointer: sync.Pool.Put of a slice, string, struct or other
 //     value that is not pointer-shaped boxes a copy on every Put: put a
 //     pointer. No fix: every Get changes too;

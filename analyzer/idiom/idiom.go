@@ -108,12 +108,15 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok {
 			continue
 		}
-		for cur := range fc.Preorder((*ast.CallExpr)(nil), (*ast.RangeStmt)(nil), (*ast.BlockStmt)(nil), (*ast.FuncDecl)(nil)) {
+		for cur := range fc.Preorder((*ast.CallExpr)(nil), (*ast.RangeStmt)(nil), (*ast.ForStmt)(nil), (*ast.BlockStmt)(nil), (*ast.FuncDecl)(nil)) {
 			switch n := cur.Node().(type) {
 			case *ast.CallExpr:
 				c.call(cur, n)
 			case *ast.RangeStmt:
 				c.rangeStmt(n)
+				c.concatLoop(n, n.Body)
+			case *ast.ForStmt:
+				c.concatLoop(n, n.Body)
 			case *ast.BlockStmt:
 				c.block(n)
 			case *ast.FuncDecl:

@@ -20,6 +20,7 @@ const (
 	HugeParam      kind.ID = "idiom/huge-param"
 	RangeValCopy   kind.ID = "idiom/range-val-copy"
 	RangeExprCopy  kind.ID = "idiom/range-expr-copy"
+	ConcatLoop     kind.ID = "idiom/concat-loop"
 )
 
 // Costs of one execution, in nanoseconds, of the orders of magnitude the
@@ -123,5 +124,9 @@ func init() {
 			"range over an array value copies the whole array before the first iteration (the range expression is "+
 				"evaluated once, as a value); ranging over a pointer to it (range &a) or a slice of it (range a[:]) copies "+
 				"nothing and yields the same elements when the loop does not modify the array."),
+		k(ConcatLoop, "a string built by concatenation in a loop", kind.ScoreAlloc, allocNS*2, false, true, false,
+			"s += x in a loop makes a new string per iteration and copies into it all that s holds so far: n iterations "+
+				"copy O(n²) bytes and allocate n strings. A strings.Builder declared before the loop grows its buffer by "+
+				"doubling, copies each piece once, and String() returns its bytes without a copy."),
 	)
 }

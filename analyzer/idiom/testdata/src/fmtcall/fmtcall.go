@@ -71,3 +71,28 @@ func Appended(dst []byte, n int, x int64, f float64, s string, buf *bytes.Buffer
 	dst = append(dst, s...)                                   // nothing formatted
 	return dst
 }
+
+func Joined(names []string, n int) (s string, t string) {
+	for _, name := range names {
+		s += name + "," // want `^each iteration concatenates to s, copying all it holds so far into a new string; build it in a strings\.Builder`
+	}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			t = t + "," + names[i] // want `concatenates to t`
+		}
+		t += "x"
+	}
+	u := ""
+	for _, name := range names {
+		u += name
+		if len(u) > 10 { // u is read: not only built
+			break
+		}
+	}
+	for range names {
+		w := "" // declared in the loop
+		w += "x"
+		t += w // want `concatenates to t`
+	}
+	return s + u, t
+}
