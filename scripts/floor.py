@@ -16,6 +16,8 @@ usage: scripts/floor.py MODULE_DIR [PATTERN...]
        scripts/floor.py --linters L.json --goadvise G.json [--name NAME]
          compares saved outputs (the linters' golangci-lint JSON, goadvise's
          JSON)
+       scripts/floor.py --sum FIGURES.json...
+         sums the figures that --json wrote for several modules
 options: --json FILE  also write the figures as JSON (for summing modules)
          -q           print the figures only, not each unmatched report
 """
@@ -104,7 +106,29 @@ def compare(lint, ga, root):
     return figures, unmatched
 
 
+def print_figures(title, figures):
+    print("%s: per linter, matched/reports (unmatched, of which in cold code)" % title)
+    for n in sorted(figures, key=lambda n: (n.split(":")[0], ":" in n, n)):
+        f = figures[n]
+        indent = "    " if ":" in n else "  "
+        print("%s%-34s %4d/%-4d (%d unmatched, %d cold)" % (indent, n, f["matched"], f["reports"], f["unmatched"], f["cold"]))
+
+
+def sum_figures(paths):
+    total = defaultdict(lambda: {"reports": 0, "matched": 0, "unmatched": 0, "cold": 0})
+    for p in paths:
+        for n, f in load_json(p, "figures").get("figures", {}).items():
+            for k in total[n]:
+                total[n][k] += f.get(k, 0)
+    print_figures("%d modules" % len(paths), total)
+
+
 def main(argv):
+    if argv[:1] == ["--sum"]:
+        if len(argv) < 2:
+            usage("--sum needs figure files")
+        sum_figures(argv[1:])
+        return
     args = {"--linters": None, "--goadvise": None, "--name": None, "--json": None}
     quiet = False
     rest = []
@@ -137,11 +161,7 @@ def main(argv):
         lint, ga = run_tools(root, rest[1:])
     name = args["--name"] or os.path.basename(root)
     figures, unmatched = compare(lint, ga, root)
-    print("%s: per linter, matched/reports (unmatched, of which in cold code)" % name)
-    for n in sorted(figures, key=lambda n: (n.split(":")[0], ":" in n, n)):
-        f = figures[n]
-        indent = "    " if ":" in n else "  "
-        print("%s%-34s %4d/%-4d (%d unmatched, %d cold)" % (indent, n, f["matched"], f["reports"], f["unmatched"], f["cold"]))
+    print_figures(name, figures)
     if not quiet and unmatched:
         print("unmatched:")
         for check, where, state, text in sorted(unmatched):
