@@ -169,8 +169,27 @@ func (c *checker) report(pos, end token.Pos, fd finding) {
 	} else {
 		f.Advice += "; no automatic fix: " + orDefault(fd.NoFix, "the change spans more than this code")
 	}
+	f.Advice = oneLine(f.Advice)
 	f.Text = fd.What + "; " + f.Advice
 	kind.Report(c.pass, d, f)
+}
+
+// oneLine returns s with each line break, and the indentation after it,
+// replaced by a space: a message quotes code written over several lines
+// on one line.
+func oneLine(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	var b strings.Builder
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte(' ')
+			line = strings.TrimLeft(line, " \t")
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 func orDefault(s, def string) string {

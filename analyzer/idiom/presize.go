@@ -366,6 +366,16 @@ func tripCount(info *types.Info, loop ast.Stmt) string {
 		if t == nil {
 			return ""
 		}
+		if lit, ok := ast.Unparen(l.X).(*ast.CompositeLit); ok {
+			// A literal's length is the number of its elements, unless
+			// keys place them.
+			for _, e := range lit.Elts {
+				if _, keyed := e.(*ast.KeyValueExpr); keyed {
+					return ""
+				}
+			}
+			return fmt.Sprint(len(lit.Elts))
+		}
 		switch u := t.Underlying().(type) {
 		case *types.Slice, *types.Map:
 			return "len(" + types.ExprString(l.X) + ")"

@@ -96,3 +96,9 @@ func Joined(names []string, n int) (s string, t string) {
 	}
 	return s + u, t
 }
+
+func Table(w io.Writer, name string, n int) {
+	w.Write([]byte(fmt.Sprintf( // want `write fmt\.Fprintf\(w, "%s: "\+ "%5d\\n", name, n\), which`
+		"%s: "+
+			"%5d\n", name, n)))
+}

@@ -104,3 +104,11 @@ func Presized(xs []int) []int {
 	}
 	return out
 }
+
+func Literal() []string {
+	out := []string{} // want `appends exactly 3 elements.*make\(\[\]string, 0, 3\)`
+	for _, s := range []string{"a", "b", "c"} {
+		out = append(out, s+s)
+	}
+	return out
+}
