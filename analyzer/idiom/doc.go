@@ -47,8 +47,12 @@
 //     fix for a slice declared with an empty literal or make; appends under
 //     a condition, or a loop with a break, continue or return, give an
 //     upper bound ("at most"), advised without a fix and with a lower cost.
-//     A slice declared nil (var s []T) gets no fix: make would make it
-//     non-nil when the loop does not run. Where the bound is known only
+//     Single-element appends in the block before and after the loop, and
+//     later loops of known trip count that append to it, add to the bound
+//     (len(xs)+len(ys)+1); when later code appends in a way that has no
+//     bound, the finding gives the capacity the counted part needs, as a
+//     lower bound, without a fix. A slice declared nil (var s []T) gets no
+//     fix: make would make it non-nil when the loop does not run. Where the bound is known only
 //     after the declaration, the finding says to declare the slice just
 //     before the loop. The growth of a slice idiom reports is its finding,
 //     not heapescape's; a slice that does not escape is reported all the

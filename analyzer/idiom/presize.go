@@ -133,60 +133,122 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 		loop = b.List[j]
 		break
 	}
-	for k := j + 1; loop != nil && k < len(b.List); k++ {
-		app, v, ok := c.selfAppend(b.List[k])
-		if !ok || v != d.v || c.argsMention(app, v) {
-			break
-		}
-		straight = append(straight, app)
-		extra += len(app.Args) - 1
+	if loop == nil {
+		return
 	}
-	if l, ok := loop.(*ast.LabeledStmt); ok {
+	bound, appends, cond, ok := c.loopBound(loop, d.v)
+	if !ok || !c.validBefore(b, i, j, loop) {
+		if ok {
+			// The bound is known only after the declaration.
+			c.reportPresize(d, bound, appends, cond, false, false)
+		}
+		return
+	}
+	// What follows the loop: more appends, single or in loops of known
+	// trip count, add to the bound; any other use ends the count.
+	partial := false
+	for k := j + 1; k < len(b.List); k++ {
+		s := b.List[k]
+		if !c.mentions(s, d.v) {
+			continue
+		}
+		if app, v, ok := c.selfAppend(s); ok && v == d.v && !c.argsMention(app, v) {
+			straight = append(straight, app)
+			extra += len(app.Args) - 1
+			continue
+		}
+		if more, apps, moreCond, ok := c.loopBound(s, d.v); ok && c.validBefore(b, i, k, s) {
+			bound += "+" + more
+			appends = append(appends, apps...)
+			cond = cond || moreCond
+			continue
+		}
+		partial = c.appendsTo(s, d.v)
+		break
+	}
+	if extra > 0 {
+		bound = fmt.Sprintf("%s+%d", bound, extra)
+	}
+	c.reportPresize(d, bound, append(appends, straight...), cond, partial, true)
+}
+
+// appendsTo reports whether s assigns v an append to it.
+func (c *checker) appendsTo(s ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok && c.info.Uses[id] == v {
+				if call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && syntax.IsBuiltin(c.info, call.Fun, "append") {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// loopBound returns how many elements loop appends to v, at most, as an
+// expression valid before the loop, with the appends, and whether some
+// iterations may append fewer; ok is false if that is not known, or if
+// the loop uses v otherwise than to append to it, read its length or
+// index it.
+func (c *checker) loopBound(loop ast.Stmt, v *types.Var) (bound string, appends []*ast.CallExpr, cond, ok bool) {
+	if l, isLabeled := loop.(*ast.LabeledStmt); isLabeled {
 		loop = l.Stmt
 	}
 	var body *ast.BlockStmt
 	switch l := loop.(type) {
 	case *ast.RangeStmt:
-		if c.mentions(l.X, d.v) || c.hasCall(l.X) {
-			return
+		if c.mentions(l.X, v) || c.hasCall(l.X) {
+			return "", nil, false, false
 		}
 		body = l.Body
 	case *ast.ForStmt:
-		if l.Cond != nil && c.mentions(l.Cond, d.v) || l.Post != nil && c.mentions(l.Post, d.v) || l.Init != nil && c.mentions(l.Init, d.v) {
-			return
+		if l.Cond != nil && c.mentions(l.Cond, v) || l.Post != nil && c.mentions(l.Post, v) || l.Init != nil && c.mentions(l.Init, v) {
+			return "", nil, false, false
 		}
 		body = l.Body
 	default:
-		return
+		return "", nil, false, false
 	}
 	count := tripCount(c.info, loop)
 	if count == "" {
-		return
+		return "", nil, false, false
 	}
-	appends, per, cond, ok := c.loopAppends(body, d.v)
+	appends, per, cond, ok := c.loopAppends(body, v)
 	if !ok || len(appends) == 0 {
-		return
+		return "", nil, false, false
 	}
-	bound := count
+	bound = count
 	if per > 1 {
 		bound = fmt.Sprintf("%d*%s", per, paren(count))
 	}
-	if extra > 0 {
-		bound = fmt.Sprintf("%s+%d", bound, extra)
-	}
-	appends = append(appends, straight...)
+	return bound, appends, cond, true
+}
+
+// reportPresize reports the slice d, appended to bound elements at most
+// (exactly, unless cond) by appends; partial says that later code appends
+// more, valid that the bound can be computed where d is declared.
+func (c *checker) reportPresize(d emptyDecl, bound string, appends []*ast.CallExpr, cond, partial, valid bool) {
 	qual, bad := syntax.Qualifier(c.pass, d.stmt.Pos())
 	typ := types.TypeString(d.v.Type(), qual)
 	mk := fmt.Sprintf("make(%s, 0, %s)", typ, bound)
 
 	fd := finding{Fields: kind.Fields{Kind: Presize}}
 	name := d.v.Name()
-	if cond {
+	switch {
+	case partial:
+		fd.What = fmt.Sprintf("%s starts empty and the loop appends %s elements to it, growing it by reallocation, and later code more", name, bound)
+		fd.Advice = fmt.Sprintf("declare it with a capacity of at least %s, %s, which saves the reallocations up to there", bound, mk)
+		fd.CostNS = allocNS * 2
+		fd.NoFix = "later appends may need more: the capacity is a judgement"
+	case cond:
 		fd.What = fmt.Sprintf("%s starts empty and the loop appends to it at most %s times, growing it by reallocation", name, bound)
 		fd.Advice = fmt.Sprintf("declare it with %s, which allocates once; it may hold fewer elements than that", mk)
 		fd.CostNS = allocNS * 1.5
 		fd.NoFix = "the loop appends to it only on some iterations: whether to allocate for all of them is a judgement"
-	} else {
+	default:
 		fd.What = fmt.Sprintf("%s starts empty and the loop appends exactly %s elements to it, growing it by reallocation", name, bound)
 		fd.Advice = fmt.Sprintf("declare it with %s, which allocates once", mk)
 	}
@@ -199,7 +261,7 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 		}
 	case bad():
 		fd.NoFix = "the element type cannot be written in this file"
-	case !c.validBefore(b, i, j, loop):
+	case !valid:
 		fd.NoFix = "the length is known only after " + name + " is declared: declare it just before the loop"
 	case fd.NoFix == "":
 		fd.Fix = &analysis.SuggestedFix{Message: "Presize " + name, TextEdits: []analysis.TextEdit{replace(d.value, mk)}}

@@ -112,3 +112,27 @@ func Literal() []string {
 	}
 	return out
 }
+
+func TwoLoops(add, del []string, ok func(string) bool) []string {
+	changes := []string{} // want `appends to it at most len\(add\)\+len\(del\) times`
+	for _, a := range add {
+		changes = append(changes, a)
+	}
+	for _, d := range del {
+		if ok(d) {
+			changes = append(changes, d)
+		}
+	}
+	return changes
+}
+
+func ThenMore(xs []string, more chan string) []string {
+	out := []string{} // want `appends len\(xs\) elements to it, growing it by reallocation, and later code more; declare it with a capacity of at least len\(xs\)`
+	for _, x := range xs {
+		out = append(out, x)
+	}
+	for m := range more {
+		out = append(out, m)
+	}
+	return out
+}
