@@ -72,7 +72,7 @@ func VarOf(info *types.Info, e ast.Expr) (*types.Var, bool) {
 // Changes reports whether n may change a variable that is reports about:
 // it assigns it, increments it, takes its address, is a range loop over
 // it as key or value, or calls a method on it (x.m(...)) that method says
-// may change it.
+// may change it (nil: no method does).
 func Changes(n ast.Node, is func(ast.Expr) bool, method func(*ast.SelectorExpr) bool) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -89,7 +89,7 @@ func Changes(n ast.Node, is func(ast.Expr) bool, method func(*ast.SelectorExpr) 
 		case *ast.RangeStmt:
 			found = n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
 		case *ast.SelectorExpr:
-			found = is(n.X) && method(n)
+			found = method != nil && is(n.X) && method(n)
 		}
 		return !found
 	})

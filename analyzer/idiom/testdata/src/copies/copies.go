@@ -39,3 +39,17 @@ func Sum(bs []Big, table [64]int64) (n int64) { // want `^table is a 512-byte \[
 	}
 	return n
 }
+
+type cell struct {
+	v   int64
+	pad [7]int64
+}
+
+// Cells reads a field of the ranged array in the loop: a read, not a
+// change.
+func Cells(grid [8]cell) (n int64) { // want `grid is a 512-byte \[8\]cell copied at every call`
+	for _, c := range grid { // want `range over &grid`
+		n += c.v + grid[0].v
+	}
+	return n
+}
