@@ -386,12 +386,18 @@ func (c *checker) loopAppends(body *ast.BlockStmt, v *types.Var) (appends []*ast
 // before it and not assigned by the statements between it and the loop,
 // b.List[j].
 func (c *checker) validBefore(b *ast.BlockStmt, i, j int, loop ast.Stmt) bool {
+	if l, ok := loop.(*ast.LabeledStmt); ok {
+		loop = l.Stmt
+	}
 	var header ast.Node
 	switch l := loop.(type) {
 	case *ast.RangeStmt:
 		header = l.X
 	case *ast.ForStmt:
 		header = l.Cond
+	}
+	if header == nil {
+		return true
 	}
 	valid := true
 	ast.Inspect(header, func(n ast.Node) bool {

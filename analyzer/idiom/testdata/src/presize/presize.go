@@ -136,3 +136,15 @@ func ThenMore(xs []string, more chan string) []string {
 	}
 	return out
 }
+
+func Labeled(xs []int) []int {
+	out := []int{} // want `at most len\(xs\) times`
+outer:
+	for _, x := range xs {
+		out = append(out, x)
+		for range x {
+			continue outer
+		}
+	}
+	return out
+}
