@@ -56,9 +56,14 @@
 //     after the declaration, the finding says to declare the slice just
 //     before the loop. The growth of a slice idiom reports is its finding,
 //     not heapescape's; a slice that does not escape is reported all the
-//     same, since growslice allocates on the heap anyway. prealloc also
-//     reports appends outside loops (a fixed number of them), which cost a
-//     few reallocations once: not reported;
+//     same, since growslice allocates on the heap anyway. A slice made
+//     with its elements (a literal, make([]T, n)) and then extended by
+//     appends of known lengths (append(s, xs...) with xs unchanged since,
+//     single elements) before any other use than filling its elements
+//     reallocates at each append that outgrows it: the finding gives the
+//     capacity for all of them (make([]T, n, n+len(xs)), with a fix; for a
+//     literal, append(make([]T, 0, N), elements...), advised). One append
+//     to an empty slice allocates once either way: not reported;
 //   - idiom/concat-loop: s += x (or s = s + x) in a loop, for a string
 //     declared outside it and used in the loop only to be concatenated to,
 //     copies all s holds at every iteration: build it in a

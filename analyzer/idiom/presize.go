@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -25,6 +26,7 @@ func (c *checker) block(b *ast.BlockStmt) {
 		for _, d := range c.emptySlices(s) {
 			c.presize(b, i, d)
 		}
+		c.extended(b, i)
 		c.stringVar(b, i)
 		if i+1 < len(b.List) {
 			c.appendCombine(s, b.List[i+1])
@@ -396,6 +398,13 @@ func (c *checker) validBefore(b *ast.BlockStmt, i, j int, loop ast.Stmt) bool {
 	case *ast.ForStmt:
 		header = l.Cond
 	}
+	return c.readableAt(b, i, j, header)
+}
+
+// readableAt reports whether e, evaluated before b.List[j], has the same
+// value at b.List[i]: what it reads is declared before b.List[i] and not
+// assigned by the statements between.
+func (c *checker) readableAt(b *ast.BlockStmt, i, j int, header ast.Node) bool {
 	if header == nil {
 		return true
 	}
@@ -409,7 +418,7 @@ func (c *checker) validBefore(b *ast.BlockStmt, i, j int, loop ast.Stmt) bool {
 		if !isVar || obj.Parent() == nil {
 			return true // a field, or not a local
 		}
-		if obj.Pos() >= b.List[i].Pos() && obj.Pos() < loop.Pos() {
+		if obj.Pos() >= b.List[i].Pos() && obj.Pos() < b.List[j].Pos() {
 			valid = false
 		}
 		for _, s := range b.List[i+1 : j] {
@@ -520,4 +529,172 @@ func tripCount(info *types.Info, loop ast.Stmt) string {
 		return types.ExprString(cond.Y)
 	}
 	return ""
+}
+
+// extended reports a slice made with its elements (a literal, or
+// make([]T, n)), or empty, that the statements after it extend with
+// appends of known lengths before any other use: each append that
+// outgrows the capacity reallocates, where a capacity for all of them
+// from the start allocates once. An empty slice extended once allocates
+// once either way: not reported.
+func (c *checker) extended(b *ast.BlockStmt, i int) {
+	as, ok := b.List[i].(*ast.AssignStmt)
+	var id *ast.Ident
+	var value ast.Expr
+	switch {
+	case ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1:
+		id, _ = as.Lhs[0].(*ast.Ident)
+		value = as.Rhs[0]
+	default:
+		return
+	}
+	if id == nil {
+		return
+	}
+	v, ok := c.info.Defs[id].(*types.Var)
+	if !ok {
+		return
+	}
+	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
+		return
+	}
+	// The length it starts with, which is its capacity.
+	start := ""
+	var mk *ast.CallExpr
+	switch e := ast.Unparen(value).(type) {
+	case *ast.CompositeLit:
+		for _, el := range e.Elts {
+			if _, keyed := el.(*ast.KeyValueExpr); keyed {
+				return
+			}
+		}
+		start = fmt.Sprint(len(e.Elts))
+	case *ast.CallExpr:
+		if !syntax.IsBuiltin(c.info, e.Fun, "make") || len(e.Args) != 2 || c.hasCall(e.Args[1]) {
+			return
+		}
+		mk, start = e, c.text(e.Args[1])
+	default:
+		return
+	}
+	var appends []*ast.CallExpr
+	var terms []string
+	n := 0
+	for j := i + 1; j < len(b.List); j++ {
+		s := b.List[j]
+		if !c.mentions(s, v) {
+			continue
+		}
+		if app, av, ok := c.selfAppend(s); ok && av == v && !c.argsMention(app, v) {
+			appends = append(appends, app)
+			n += len(app.Args) - 1
+			continue
+		}
+		if app, av, ok := c.selfAppendSpread(s); ok && av == v {
+			// append(v, xs...), with xs readable at the start.
+			xs := app.Args[1]
+			if c.hasCall(xs) || c.mentions(xs, v) || !c.readableAt(b, i, j, xs) {
+				return
+			}
+			appends = append(appends, app)
+			terms = append(terms, "len("+c.text(xs)+")")
+			continue
+		}
+		if c.appendsTo(s, v) {
+			return // grown further: presize's, or unknown
+		}
+		if len(appends) == 0 && c.onlyFills(s, v) {
+			continue
+		}
+		break
+	}
+	grows := len(appends)
+	if grows == 0 || start == "0" && grows < 2 {
+		return
+	}
+	bound := start
+	if n > 0 {
+		bound = fmt.Sprintf("%s+%d", bound, n)
+	}
+	for _, t := range terms {
+		bound += "+" + t
+	}
+	if c, err := strconv.Atoi(start); err == nil && n > 0 && len(terms) == 0 {
+		bound = fmt.Sprint(c + n)
+	}
+	qual, bad := syntax.Qualifier(c.pass, b.List[i].Pos())
+	typ := types.TypeString(v.Type(), qual)
+	name := v.Name()
+	fd := finding{Fields: kind.Fields{Kind: Presize, CostNS: float64(allocNS * grows)}}
+	fd.What = fmt.Sprintf("%s starts with a capacity of %s and the appends after it grow it to %s elements, reallocating each time it outgrows it", name, start, bound)
+	if mk != nil {
+		repl := fmt.Sprintf("make(%s, %s, %s)", typ, start, bound)
+		fd.Advice = fmt.Sprintf("make it with %s, which allocates once", repl)
+		if bad() {
+			fd.NoFix = "the element type cannot be written in this file"
+		} else {
+			fd.Fix = &analysis.SuggestedFix{Message: "Presize " + name, TextEdits: []analysis.TextEdit{replace(mk, repl)}}
+		}
+	} else {
+		fd.Advice = fmt.Sprintf("start it with room for all of them, append(make(%s, 0, %s), ...the literal's elements), which allocates once", typ, bound)
+		fd.NoFix = "the literal's elements move into an append: a matter of style"
+	}
+	c.report(b.List[i].Pos(), b.List[i].End(), fd)
+	for _, a := range appends {
+		c.res.own(a.Pos(), a.Lparen+1, Presize, optlog.CauseAppend)
+	}
+}
+
+// onlyFills reports whether s uses v only to read or write its elements:
+// v[i], or v[a:b] passed to copy or to encoding/binary's functions, which
+// neither keep it nor append to it.
+func (c *checker) onlyFills(s ast.Stmt, v *types.Var) bool {
+	for _, id := range c.uses(s, v) {
+		cur, ok := c.root.FindNode(id)
+		if !ok {
+			return false
+		}
+		switch p := cur.Parent().Node().(type) {
+		case *ast.IndexExpr:
+			if p.X != id {
+				return false
+			}
+		case *ast.SliceExpr:
+			call, ok := cur.Parent().Parent().Node().(*ast.CallExpr)
+			if !ok || p.Slice3 {
+				return false
+			}
+			fn, _ := c.calleeFunc(call)
+			if !syntax.IsBuiltin(c.info, call.Fun, "copy") && (fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "encoding/binary") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// selfAppendSpread returns the append of "v = append(v, xs...)".
+func (c *checker) selfAppendSpread(s ast.Stmt) (*ast.CallExpr, *types.Var, bool) {
+	as, ok := s.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return nil, nil, false
+	}
+	lhs, ok := as.Lhs[0].(*ast.Ident)
+	if !ok {
+		return nil, nil, false
+	}
+	v, ok := c.info.Uses[lhs].(*types.Var)
+	if !ok {
+		return nil, nil, false
+	}
+	app, ok := as.Rhs[0].(*ast.CallExpr)
+	if !ok || !syntax.IsBuiltin(c.info, app.Fun, "append") || !app.Ellipsis.IsValid() || len(app.Args) != 2 {
+		return nil, nil, false
+	}
+	if first, ok := app.Args[0].(*ast.Ident); !ok || c.info.Uses[first] != v {
+		return nil, nil, false
+	}
+	return app, v, true
 }

@@ -148,3 +148,27 @@ outer:
 	}
 	return out
 }
+
+type option int
+
+func Options(extra []option, more []option) []option {
+	opts := []option{1} // want `^opts starts with a capacity of 1 and the appends after it grow it to 1\+len\(extra\)\+len\(more\) elements, reallocating each time it outgrows it; start it with room for all of them, append\(make\(\[\]option, 0, 1\+len\(extra\)\+len\(more\)\), \.\.\.the literal's elements\)`
+	opts = append(opts, extra...)
+	opts = append(opts, more...)
+	return opts
+}
+
+func Header(a, b []byte) []byte {
+	buf := make([]byte, 8) // want `make it with make\(\[\]byte, 8, 8\+len\(a\)\+len\(b\)\)`
+	buf[0] = 1
+	buf = append(buf, a...)
+	buf = append(buf, b...)
+	return buf
+}
+
+// Not reported: one append to an empty slice allocates once anyway.
+func Clone(xs []int) []int {
+	var out []int
+	out = append(out, xs...)
+	return out
+}
