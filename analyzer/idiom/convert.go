@@ -671,7 +671,10 @@ func (c *checker) rangeValCopy(r *ast.RangeStmt, t types.Type) {
 		return
 	}
 	var elem types.Type
+	isMap := false
 	switch u := t.Underlying().(type) {
+	case *types.Map:
+		elem, isMap = u.Elem(), true
 	case *types.Slice:
 		elem = u.Elem()
 	case *types.Array:
@@ -697,6 +700,11 @@ func (c *checker) rangeValCopy(r *ast.RangeStmt, t types.Type) {
 			Advice: fmt.Sprintf("range over the indexes and take %s := &%s[%s], which reads the element in place", id.Name, c.text(r.X), key)},
 		What:  fmt.Sprintf("each iteration copies a %d-byte element into %s", size, id.Name),
 		NoFix: "writes through a pointer change the element, where writes to the copy did not: a person must check the body",
+	}
+	if isMap {
+		ts := types.TypeString(elem, syntax.NameQualifier(c.pass.Pkg))
+		fd.Advice = "store *" + ts + " in the map, whose values are then pointers copied in 8 bytes"
+		fd.NoFix = "the map's type, and every use of it, changes: a person must judge"
 	}
 	c.report(r.Value.Pos(), r.Value.End(), fd)
 }

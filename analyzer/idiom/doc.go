@@ -109,7 +109,7 @@
 //     functions and methods the finding says that it changes the API;
 //   - idiom/range-val-copy: for _, v := range xs with elements of 128
 //     bytes or more copies each into v: index instead, when the body does
-//     not write to v;
+//     not write to v; over a map of such values, store pointers in it;
 //   - idiom/range-expr-copy: range over an array value of 512 bytes or
 //     more copies it first: range over &a, with a fix when the loop does
 //     not change the array.

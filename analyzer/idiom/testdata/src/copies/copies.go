@@ -53,3 +53,11 @@ func Cells(grid [8]cell) (n int64) { // want `grid is a 512-byte \[8\]cell copie
 	}
 	return n
 }
+
+// Peers ranges over a map of large values.
+func Peers(m map[string]Big) (n int64) {
+	for _, b := range m { // want `^each iteration copies a 144-byte element into b; store \*Big in the map`
+		n += b.data[0]
+	}
+	return n
+}
