@@ -23,6 +23,9 @@
 //     hex.EncodeToString, the string itself or string(b); literal text
 //     with %s, %d and %v of strings and integers is a concatenation;
 //     fmt.Errorf with a constant format and no arguments is errors.New.
+//     The format must be written as a literal: one named by a constant is
+//     shared with other calls, and spelling it out in one of them would
+//     part them.
 //     These have a fix, which adds the imports it needs (goadvise check
 //     -fix removes fmt's import when no use is left). %s of an error or of
 //     a Stringer is x.Error() or x.String(): advised without a fix, since

@@ -120,6 +120,9 @@ func (c *checker) fmtRewrite(name string, call *ast.CallExpr, im *imports) (rewr
 				behaviour: "fmt would treat a % in " + c.text(format) + " as a verb"}, true
 		}
 		f := constant.StringVal(tv.Value)
+		if !literal(format) && strings.Contains(f, "%") {
+			return rewrite{}, false // the rewrite would spell out a shared constant
+		}
 		if strings.Contains(strings.ReplaceAll(f, "%%", ""), "%") {
 			return rewrite{}, false // a verb without an argument: vet's business
 		}
@@ -129,7 +132,9 @@ func (c *checker) fmtRewrite(name string, call *ast.CallExpr, im *imports) (rewr
 		}
 		return rewrite{expr: wrap(text), exact: true, what: "with a constant format and no arguments"}, true
 	}
-	if name == "Errorf" || tv.Value == nil || tv.Value.Kind() != constant.String {
+	if name == "Errorf" || tv.Value == nil || tv.Value.Kind() != constant.String || !literal(format) {
+		// A format named by a constant is shared: inlining it in a
+		// rewrite would part this call from the others.
 		return rewrite{}, false
 	}
 	lits, verbs, ok := splitFormat(constant.StringVal(tv.Value))
@@ -158,6 +163,18 @@ func (c *checker) fmtRewrite(name string, call *ast.CallExpr, im *imports) (rewr
 		parts = append(parts, strconv.Quote(last))
 	}
 	return rewrite{expr: strings.Join(parts, " + "), exact: true, what: "only concatenates"}, true
+}
+
+// literal reports whether e is written as literal text: a string
+// literal, or a sum of them.
+func literal(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.BinaryExpr:
+		return literal(e.X) && literal(e.Y)
+	}
+	return false
 }
 
 // splitFormat splits a format into literal text and verbs: lits has one

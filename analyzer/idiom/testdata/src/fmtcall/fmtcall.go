@@ -102,3 +102,9 @@ func Table(w io.Writer, name string, n int) {
 		"%s: "+
 			"%5d\n", name, n)))
 }
+
+const blkScan = "%d.blk"
+
+func BlockName(index uint32) string {
+	return fmt.Sprintf(blkScan, index) // a shared format: not rewritten
+}
