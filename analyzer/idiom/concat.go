@@ -65,7 +65,18 @@ func (c *checker) concatLoop(loop ast.Stmt, body *ast.BlockStmt) {
 		}
 		c.report(g.first.Pos(), g.first.End(), fd)
 		for _, as := range g.all {
-			c.res.own(as.Pos(), as.End(), ConcatLoop)
+			// The concatenation's own allocation, not those of what
+			// it appends: s +=, or the + operators of s = s + x.
+			c.res.own(as.Pos(), as.Rhs[0].Pos(), ConcatLoop)
+			var ops func(e ast.Expr)
+			ops = func(e ast.Expr) {
+				if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.ADD {
+					c.res.own(b.OpPos, b.OpPos+1, ConcatLoop)
+					ops(b.X)
+					ops(b.Y)
+				}
+			}
+			ops(as.Rhs[0])
 		}
 	}
 }
