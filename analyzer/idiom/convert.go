@@ -122,8 +122,15 @@ func (c *checker) appendCombine(s1, s2 ast.Stmt) {
 	c.report(s1.Pos(), s2.End(), fd)
 }
 
-// selfAppend returns the append of "v = append(v, x...)" with no spread.
+// selfAppend returns the append of "v = append(v, x, ...)", with no
+// spread.
 func (c *checker) selfAppend(s ast.Stmt) (*ast.CallExpr, *types.Var, bool) {
+	return c.appendOf(s, false)
+}
+
+// appendOf returns the append of "v = append(v, ...)": of single values,
+// or, if spread, of one spread slice, "v = append(v, xs...)".
+func (c *checker) appendOf(s ast.Stmt, spread bool) (*ast.CallExpr, *types.Var, bool) {
 	as, ok := s.(*ast.AssignStmt)
 	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 		return nil, nil, false
@@ -137,7 +144,7 @@ func (c *checker) selfAppend(s ast.Stmt) (*ast.CallExpr, *types.Var, bool) {
 		return nil, nil, false
 	}
 	app, ok := as.Rhs[0].(*ast.CallExpr)
-	if !ok || !syntax.IsBuiltin(c.info, app.Fun, "append") || app.Ellipsis.IsValid() || len(app.Args) < 2 {
+	if !ok || !syntax.IsBuiltin(c.info, app.Fun, "append") || app.Ellipsis.IsValid() != spread || len(app.Args) < 2 || spread && len(app.Args) != 2 {
 		return nil, nil, false
 	}
 	first, ok := app.Args[0].(*ast.Ident)

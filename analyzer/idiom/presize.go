@@ -590,7 +590,7 @@ func (c *checker) extended(b *ast.BlockStmt, i int) {
 			n += len(app.Args) - 1
 			continue
 		}
-		if app, av, ok := c.selfAppendSpread(s); ok && av == v {
+		if app, av, ok := c.appendOf(s, true); ok && av == v {
 			// append(v, xs...), with xs readable at the start.
 			xs := app.Args[1]
 			if c.hasCall(xs) || c.mentions(xs, v) || !c.readableAt(b, i, j, xs) {
@@ -673,28 +673,4 @@ func (c *checker) onlyFills(s ast.Stmt, v *types.Var) bool {
 		}
 	}
 	return true
-}
-
-// selfAppendSpread returns the append of "v = append(v, xs...)".
-func (c *checker) selfAppendSpread(s ast.Stmt) (*ast.CallExpr, *types.Var, bool) {
-	as, ok := s.(*ast.AssignStmt)
-	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-		return nil, nil, false
-	}
-	lhs, ok := as.Lhs[0].(*ast.Ident)
-	if !ok {
-		return nil, nil, false
-	}
-	v, ok := c.info.Uses[lhs].(*types.Var)
-	if !ok {
-		return nil, nil, false
-	}
-	app, ok := as.Rhs[0].(*ast.CallExpr)
-	if !ok || !syntax.IsBuiltin(c.info, app.Fun, "append") || !app.Ellipsis.IsValid() || len(app.Args) != 2 {
-		return nil, nil, false
-	}
-	if first, ok := app.Args[0].(*ast.Ident); !ok || c.info.Uses[first] != v {
-		return nil, nil, false
-	}
-	return app, v, true
 }
