@@ -65,8 +65,11 @@
 //     single elements) before any other use than filling its elements
 //     reallocates at each append that outgrows it: the finding gives the
 //     capacity for all of them (make([]T, n, n+len(xs)), with a fix; for a
-//     literal, append(make([]T, 0, N), elements...), advised). One append
-//     to an empty slice allocates once either way: not reported;
+//     literal, append(make([]T, 0, N), elements...), advised; where a
+//     length is known only later, the make moves: advised). One append to
+//     an empty slice allocates once either way: not reported. Not reported
+//     either: a literal with elements followed by a loop of appends, and a
+//     slice made under a condition;
 //   - idiom/concat-loop: s += x (or s = s + x) in a loop, for a string
 //     declared outside it and used in the loop only to be concatenated to,
 //     copies all s holds at every iteration: build it in a

@@ -580,6 +580,7 @@ func (c *checker) extended(b *ast.BlockStmt, i int) {
 	var appends []*ast.CallExpr
 	var terms []string
 	n := 0
+	late := "" // a length known only after the slice is made
 	for j := i + 1; j < len(b.List); j++ {
 		s := b.List[j]
 		if !c.mentions(s, v) {
@@ -593,8 +594,11 @@ func (c *checker) extended(b *ast.BlockStmt, i int) {
 		if app, av, ok := c.appendOf(s, true); ok && av == v {
 			// append(v, xs...), with xs readable at the start.
 			xs := app.Args[1]
-			if c.hasCall(xs) || c.mentions(xs, v) || !c.readableAt(b, i, j, xs) {
+			if c.hasCall(xs) || c.mentions(xs, v) {
 				return
+			}
+			if !c.readableAt(b, i, j, xs) {
+				late = c.text(xs)
 			}
 			appends = append(appends, app)
 			terms = append(terms, "len("+c.text(xs)+")")
@@ -630,14 +634,21 @@ func (c *checker) extended(b *ast.BlockStmt, i int) {
 	if mk != nil {
 		repl := fmt.Sprintf("make(%s, %s, %s)", typ, start, bound)
 		fd.Advice = fmt.Sprintf("make it with %s, which allocates once", repl)
-		if bad() {
+		switch {
+		case late != "":
+			fd.Advice = fmt.Sprintf("make it with %s once %s is known, which allocates once", repl, late)
+			fd.NoFix = "len(" + late + ") is known only after " + name + " is made: the make moves"
+		case bad():
 			fd.NoFix = "the element type cannot be written in this file"
-		} else {
+		default:
 			fd.Fix = &analysis.SuggestedFix{Message: "Presize " + name, TextEdits: []analysis.TextEdit{replace(mk, repl)}}
 		}
 	} else {
 		fd.Advice = fmt.Sprintf("start it with room for all of them, append(make(%s, 0, %s), ...the literal's elements), which allocates once", typ, bound)
 		fd.NoFix = "the literal's elements move into an append: a matter of style"
+		if late != "" {
+			fd.Advice += ", once " + late + " is known"
+		}
 	}
 	c.report(b.List[i].Pos(), b.List[i].End(), fd)
 	for _, a := range appends {

@@ -172,3 +172,13 @@ func Clone(xs []int) []int {
 	out = append(out, xs...)
 	return out
 }
+
+func Manifest(body func() []byte) []byte {
+	buf := make([]byte, 8) // want `make it with make\(\[\]byte, 8, 8\+len\(crc\[:\]\)\+len\(payload\)\) once payload is known.*no automatic fix: len\(payload\) is known only after buf is made`
+	buf[0] = 'M'
+	payload := body()
+	var crc [4]byte
+	buf = append(buf, crc[:]...)
+	buf = append(buf, payload...)
+	return buf
+}
