@@ -8,7 +8,6 @@ import (
 	"go/types"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ast/inspector"
@@ -500,10 +499,10 @@ func appendedTo(info *types.Info, call *ast.CallExpr, parent ast.Node) bool {
 				return true
 			}
 		}
-		if isBuiltin(info, p.Fun, "append") && p.Ellipsis.IsValid() && len(p.Args) == 2 && p.Args[1] == call {
+		if syntax.IsBuiltin(info, p.Fun, "append") && p.Ellipsis.IsValid() && len(p.Args) == 2 && p.Args[1] == call {
 			return true
 		}
-		return isBuiltin(info, p.Fun, "copy") && len(p.Args) == 2 && p.Args[1] == call
+		return syntax.IsBuiltin(info, p.Fun, "copy") && len(p.Args) == 2 && p.Args[1] == call
 	}
 	return false
 }
@@ -882,11 +881,6 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		if a, noFix := fd.sortAdvice(); a != "" {
 			return why, fd.avoidFix(SlicesSort, a, noFix)
 		}
-		if a, k := fd.fmtAdvice(); a != "" {
-			return why, fd.avoid(fd.fmtKind(), a, fmtNoFix)
-		} else if k != "" {
-			return why, fd.keep(k)
-		}
 		return why, fd.keep("the interface value is what the code passes on or keeps")
 	case optlog.CauseInterfaceMethodCall:
 		why = "because " + itIs(orDefault(detail, "passed to a dynamic call")) + ", which the compiler cannot see through"
@@ -957,9 +951,6 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		why = "because append grows it"
 		if detail != "" {
 			why += " and " + itIs(detail)
-		}
-		if a, noFix := fd.preallocAdvice(); a != "" {
-			return why, fd.avoid(Presize, a, noFix)
 		}
 		if a, noFix := fd.startCapAdvice(); a != "" {
 			return why, fd.avoid(StackCapacity, a, noFix)
@@ -1042,11 +1033,6 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 		// The callee keeps the slice of its variadic arguments: that
 		// is what calling it costs.
 		return why, fd.keep(name + " keeps its variadic arguments")
-	}
-	if a, k := fd.fmtAdvice(); a != "" {
-		return why, fd.avoid(fd.fmtKind(), a, fmtNoFix)
-	} else if k != "" {
-		return why, fd.keep(k)
 	}
 	if readsOnly[callee.FullName()] {
 		if a := fd.zeroCopyAdvice(name); a != "" {
@@ -1151,7 +1137,6 @@ var conversionNames = map[string]bool{
 
 // Why the changes that no fix of heapescape makes are left to the user.
 const (
-	fmtNoFix    = "the rewrite replaces the whole call and may need a strconv import, which heapescape does not add"
 	bufferNoFix = "a field shared by calls would make the method unsafe for concurrent calls on one receiver"
 	callerNoFix = "where the buffer lives is a choice of the callers"
 )
@@ -1203,7 +1188,7 @@ func (fd *finding) constBuffer() (int64, string) {
 		t, n = arr.Elem(), arr.Len()
 	} else {
 		call, ok := fd.allocExpr().(*ast.CallExpr)
-		if !ok || !isBuiltin(info, call.Fun, "make") || len(call.Args) < 2 {
+		if !ok || !syntax.IsBuiltin(info, call.Fun, "make") || len(call.Args) < 2 {
 			return 0, ""
 		}
 		s, ok := info.TypeOf(call).Underlying().(*types.Slice)
@@ -1349,400 +1334,8 @@ func (fd *finding) calledInPlace(lit *ast.FuncLit) bool {
 func (fd *finding) sizedAtRunTime() bool {
 	call, ok := fd.allocExpr().(*ast.CallExpr)
 	loop := fd.enclosingLoop()
-	if !ok || loop == nil || !isBuiltin(fd.pass.TypesInfo, call.Fun, "make") {
+	if !ok || loop == nil || !syntax.IsBuiltin(fd.pass.TypesInfo, call.Fun, "make") {
 		return false
 	}
 	return !fd.loopInvariant(call, loop)
-}
-
-// fmtAdvice returns the fix for a value boxed to be passed to fmt.Sprintf
-// or fmt.Sprint when the call only concatenates strings and integers: the
-// expression that builds the same string without fmt (perfsprint's
-// rewrite), such as "user:" + strconv.Itoa(id) for
-// fmt.Sprintf("user:%d", id). Other formatting (widths, other verbs,
-// printing to a writer) is what fmt is for: it returns "" for those, and
-// for anything else. The rewrite is advised in loops, in functions a loop
-// calls and in per-item functions (not in code of unknown frequency, nor in
-// what per-item code calls outside its loops, unless a profile finds it
-// hot), and not where
-// the string is written out at once (b.WriteString(fmt.Sprintf(...)):
-// output, which fmt.Fprintf writes without the string); the second result
-// says why it is not.
-func (fd *finding) fmtAdvice() (advice, inherent string) {
-	call := fd.flowCall()
-	if call == nil {
-		return "", ""
-	}
-	fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || (fn.Name() != "Sprintf" && fn.Name() != "Sprint") {
-		return "", ""
-	}
-	repl, ok := fmtReplacement(fd.pass.TypesInfo, fn.Name(), call)
-	if !ok {
-		return "", ""
-	}
-	if fd.writtenOut(call) {
-		// fmt.Fprintf writes what it formats without building the
-		// string; its arguments are boxed all the same.
-		fd.fmtWrite = true
-		return "the string is written at once: write it with fmt.Fprintf (or append its parts to the buffer) instead of building it with " + fd.funcName(fn), ""
-	}
-	// One advice for every argument of the call, so that the escapes
-	// of one call make one finding. How often the call runs is the
-	// ranking's to weigh (its tier and cost), not a reason to say less.
-	return "write " + repl + " instead of " + fd.funcName(fn) +
-		": it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument", ""
-}
-
-// fmtKind returns the kind of fmtAdvice's rewrite.
-func (fd *finding) fmtKind() kind.ID {
-	if fd.fmtWrite {
-		return FmtWrite
-	}
-	return FmtConcat
-}
-
-// writtenOut reports whether the string call returns is passed straight
-// to a Write or WriteString method or to a fmt print function.
-func (fd *finding) writtenOut(call *ast.CallExpr) bool {
-	for i, n := range fd.path {
-		if n != call || i+1 >= len(fd.path) {
-			continue
-		}
-		outer, ok := fd.path[i+1].(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		if sel, ok := ast.Unparen(outer.Fun).(*ast.SelectorExpr); ok {
-			switch sel.Sel.Name {
-			case "Write", "WriteString":
-				return true
-			}
-		}
-		fn, ok := typeutil.Callee(fd.pass.TypesInfo, outer).(*types.Func)
-		return ok && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && strings.HasPrefix(fn.Name(), "Fprint") ||
-			ok && fn.Pkg() != nil && fn.Pkg().Path() == "io" && fn.Name() == "WriteString"
-	}
-	return false
-}
-
-// fmtReplacement returns the expression that builds what the call of
-// fmt.Sprintf or fmt.Sprint (name) returns by concatenation and strconv,
-// when its format has only %s, %d and %v verbs without flags, widths or
-// indexes, and each argument is a string or an integer of an unnamed type
-// (a named type may have a String or Format method that fmt would call).
-func fmtReplacement(info *types.Info, name string, call *ast.CallExpr) (string, bool) {
-	if call.Ellipsis.IsValid() || len(call.Args) == 0 {
-		return "", false
-	}
-	args := call.Args
-	var verbs []byte
-	var lits []string
-	if name == "Sprint" {
-		if len(args) != 1 {
-			return "", false // Sprint puts spaces between some operands
-		}
-		verbs, lits = []byte{'v'}, []string{"", ""}
-	} else {
-		tv := info.Types[args[0]]
-		if tv.Value == nil || tv.Value.Kind() != constant.String {
-			return "", false
-		}
-		format := constant.StringVal(tv.Value)
-		args = args[1:]
-		var lit strings.Builder
-		for i := 0; i < len(format); i++ {
-			if format[i] != '%' {
-				lit.WriteByte(format[i])
-				continue
-			}
-			if i+1 >= len(format) {
-				return "", false
-			}
-			i++
-			switch c := format[i]; c {
-			case '%':
-				lit.WriteByte('%')
-			case 's', 'd', 'v':
-				verbs = append(verbs, c)
-				lits = append(lits, lit.String())
-				lit.Reset()
-			default:
-				return "", false
-			}
-		}
-		lits = append(lits, lit.String())
-		if len(verbs) != len(args) || len(verbs) == 0 {
-			return "", false
-		}
-	}
-	var parts []string
-	for i, arg := range args {
-		if lits[i] != "" {
-			parts = append(parts, strconv.Quote(lits[i]))
-		}
-		t := info.TypeOf(arg)
-		if t == nil {
-			return "", false
-		}
-		if _, named := types.Unalias(t).(*types.Named); named {
-			return "", false
-		}
-		b, ok := t.Underlying().(*types.Basic)
-		if !ok || b.Kind() == types.UntypedNil {
-			return "", false
-		}
-		text := types.ExprString(arg)
-		switch {
-		case b.Info()&types.IsString != 0 && verbs[i] != 'd':
-			if _, bin := ast.Unparen(arg).(*ast.BinaryExpr); bin && len(args) > 1 {
-				text = "(" + text + ")"
-			}
-			parts = append(parts, text)
-		case b.Info()&types.IsInteger != 0 && verbs[i] != 's':
-			switch {
-			case b.Kind() == types.Int || b.Kind() == types.UntypedInt:
-				parts = append(parts, "strconv.Itoa("+text+")")
-			case b.Info()&types.IsUnsigned != 0:
-				parts = append(parts, "strconv.FormatUint(uint64("+text+"), 10)")
-			default:
-				parts = append(parts, "strconv.FormatInt(int64("+text+"), 10)")
-			}
-		default:
-			return "", false
-		}
-	}
-	if last := lits[len(lits)-1]; last != "" {
-		parts = append(parts, strconv.Quote(last))
-	}
-	return strings.Join(parts, " + "), true
-}
-
-// preallocAdvice returns the fix for append growth of a slice whose final
-// size is known before the loop that fills it: a local variable declared
-// empty before the loop, appended one element per iteration,
-// unconditionally, by the loop's only assignment to it, in a loop whose
-// trip count is known at its start (a range over a slice, array, map,
-// string or integer, or "for i := 0; i < n; i++" with n not changed in
-// the loop) and that has no break, continue, return or goto.
-func (fd *finding) preallocAdvice() (advice, noFix string) {
-	info := fd.pass.TypesInfo
-	call, ok := fd.exprAt().(*ast.CallExpr)
-	if !ok || !isBuiltin(info, call.Fun, "append") || len(call.Args) != 2 || call.Ellipsis.IsValid() {
-		return "", ""
-	}
-	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
-	if !ok {
-		return "", ""
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
-		return "", ""
-	}
-	as, ok := fd.parentOf(call).(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-		return "", ""
-	}
-	if lid, ok := as.Lhs[0].(*ast.Ident); !ok || info.ObjectOf(lid) != v {
-		return "", ""
-	}
-	loop := fd.enclosingLoop()
-	body := fd.funcBody()
-	if loop == nil || body == nil || v.Pos() < body.Pos() || v.Pos() >= loop.Pos() {
-		return "", ""
-	}
-	// The assignment is a statement of the loop's body itself.
-	lb := loopBody(loop)
-	direct := false
-	for _, s := range lb.List {
-		if s == as {
-			direct = true
-		}
-	}
-	if !direct {
-		return "", ""
-	}
-	// No other loop between the declaration and this one.
-	for _, n := range fd.path {
-		if n == loop {
-			continue
-		}
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			if n.Pos() > v.Pos() {
-				return "", ""
-			}
-		case *ast.FuncDecl, *ast.FuncLit:
-		}
-	}
-	// No early exit from the loop, and no other assignment to v.
-	exits := false
-	ast.Inspect(lb, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.BranchStmt, *ast.ReturnStmt:
-			exits = true
-		case *ast.CallExpr:
-			if hotpath.Terminal(info, n) {
-				exits = true
-			}
-		}
-		return !exits
-	})
-	empty, isNil := fd.onlyEmptyThenAppend(v, as, body)
-	if exits || !empty {
-		return "", ""
-	}
-	size := tripCount(info, loop)
-	if size == "" {
-		return "", ""
-	}
-	qual, _ := syntax.Qualifier(fd.pass, loop.Pos())
-	t := types.TypeString(v.Type(), qual)
-	noFix = "the count is known where the loop starts, which need not be where the slice is declared"
-	if isNil {
-		noFix = "make gives a non-nil slice where the code has nil when the loop does not run"
-	}
-	return fmt.Sprintf("the loop appends exactly %s elements: make %s with make(%s, 0, %s) before the loop, which saves the reallocations as it grows", size, v.Name(), t, size), noFix
-}
-
-// onlyEmptyThenAppend reports whether, in body, v is declared without a
-// value or with an empty one (nil, []T{}, make(T, 0)) and assigned only by
-// the statement as (and its declaration), and v's address is not taken;
-// and whether the declaration makes v nil.
-func (fd *finding) onlyEmptyThenAppend(v *types.Var, as *ast.AssignStmt, body *ast.BlockStmt) (empty, isNil bool) {
-	info := fd.pass.TypesInfo
-	isEmpty := func(e ast.Expr) bool {
-		e = ast.Unparen(e)
-		if tv, ok := info.Types[e]; ok && tv.IsNil() {
-			isNil = true
-			return true
-		}
-		if lit, ok := e.(*ast.CompositeLit); ok {
-			return len(lit.Elts) == 0
-		}
-		if m, ok := e.(*ast.CallExpr); ok && isBuiltin(info, m.Fun, "make") && len(m.Args) == 2 {
-			c := info.Types[m.Args[1]].Value
-			return c != nil && constant.Sign(c) == 0
-		}
-		return false
-	}
-	declared, ok := false, true
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				if info.Defs[name] == v {
-					isNil = len(n.Values) == 0
-					declared = isNil || i < len(n.Values) && isEmpty(n.Values[i])
-				}
-			}
-		case *ast.AssignStmt:
-			for i, l := range n.Lhs {
-				id, isID := l.(*ast.Ident)
-				if !isID || info.ObjectOf(id) != v {
-					continue
-				}
-				if info.Defs[id] == v && n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
-					declared = isEmpty(n.Rhs[i])
-				} else if n != as {
-					ok = false
-				}
-			}
-		case *ast.UnaryExpr:
-			if id, isID := ast.Unparen(n.X).(*ast.Ident); isID && n.Op == token.AND && info.Uses[id] == v {
-				ok = false
-			}
-		}
-		return ok
-	})
-	return ok && declared, isNil
-}
-
-// tripCount returns the number of iterations of loop as an expression
-// valid before it ("len(xs)", "n"), or "" if it is not known at the start.
-func tripCount(info *types.Info, loop ast.Stmt) string {
-	switch l := loop.(type) {
-	case *ast.RangeStmt:
-		t := info.TypeOf(l.X)
-		if t == nil {
-			return ""
-		}
-		switch u := t.Underlying().(type) {
-		case *types.Slice, *types.Map:
-			return "len(" + types.ExprString(l.X) + ")"
-		case *types.Array:
-			return fmt.Sprint(u.Len())
-		case *types.Pointer:
-			if a, ok := u.Elem().Underlying().(*types.Array); ok {
-				return fmt.Sprint(a.Len())
-			}
-		case *types.Basic:
-			if u.Info()&types.IsInteger != 0 && l.Key != nil {
-				return types.ExprString(l.X)
-			}
-		}
-		return ""
-	case *ast.ForStmt:
-		// for i := 0; i < n; i++, with n not assigned in the loop.
-		init, ok := l.Init.(*ast.AssignStmt)
-		if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 || init.Tok != token.DEFINE {
-			return ""
-		}
-		i, ok := init.Lhs[0].(*ast.Ident)
-		if c := info.Types[init.Rhs[0]].Value; !ok || c == nil || constant.Sign(c) != 0 {
-			return ""
-		}
-		cond, ok := l.Cond.(*ast.BinaryExpr)
-		if !ok || cond.Op != token.LSS {
-			return ""
-		}
-		if x, ok := cond.X.(*ast.Ident); !ok || info.ObjectOf(x) != info.ObjectOf(i) {
-			return ""
-		}
-		post, ok := l.Post.(*ast.IncDecStmt)
-		if !ok || post.Tok != token.INC {
-			return ""
-		}
-		if x, ok := post.X.(*ast.Ident); !ok || info.ObjectOf(x) != info.ObjectOf(i) {
-			return ""
-		}
-		// Neither i nor what the bound uses is assigned in the body.
-		assigned := false
-		ast.Inspect(l.Body, func(n ast.Node) bool {
-			var lhs []ast.Expr
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				lhs = n.Lhs
-			case *ast.IncDecStmt:
-				lhs = []ast.Expr{n.X}
-			}
-			for _, e := range lhs {
-				id, ok := ast.Unparen(e).(*ast.Ident)
-				if !ok {
-					continue
-				}
-				obj := info.ObjectOf(id)
-				if obj == info.ObjectOf(i) {
-					assigned = true
-				}
-				ast.Inspect(cond.Y, func(m ast.Node) bool {
-					if y, ok := m.(*ast.Ident); ok && info.ObjectOf(y) == obj {
-						assigned = true
-					}
-					return true
-				})
-			}
-			return !assigned
-		})
-		if assigned {
-			return ""
-		}
-		if _, ok := ast.Unparen(cond.Y).(*ast.CallExpr); ok && !strings.HasPrefix(types.ExprString(cond.Y), "len(") {
-			return ""
-		}
-		return types.ExprString(cond.Y)
-	}
-	return ""
 }

@@ -138,7 +138,7 @@ func (fd *finding) copyAssign() (*ast.AssignStmt, *types.Var) {
 		rhs = call
 	} else if e := fd.exprAt(); e != nil {
 		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok || !isBuiltin(info, call.Fun, "append") || !call.Ellipsis.IsValid() || len(call.Args) != 2 || !emptySlice(info, call.Args[0]) {
+		if !ok || !syntax.IsBuiltin(info, call.Fun, "append") || !call.Ellipsis.IsValid() || len(call.Args) != 2 || !emptySlice(info, call.Args[0]) {
 			return nil, nil
 		}
 		rhs = call
@@ -213,7 +213,7 @@ func (fd *finding) clones(fn *types.Func) bool {
 			return false
 		}
 		call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
-		return ok && isBuiltin(info, call.Fun, "append") && call.Ellipsis.IsValid() && len(call.Args) == 2 &&
+		return ok && syntax.IsBuiltin(info, call.Fun, "append") && call.Ellipsis.IsValid() && len(call.Args) == 2 &&
 			emptySlice(info, call.Args[0]) && isVar(info, call.Args[1], src)
 	case 3: // dst := make([]T, len(src)); copy(dst, src); return dst
 		def, ok := list[0].(*ast.AssignStmt)
@@ -221,7 +221,7 @@ func (fd *finding) clones(fn *types.Func) bool {
 			return false
 		}
 		mk, ok := def.Rhs[0].(*ast.CallExpr)
-		if !ok || !isBuiltin(info, mk.Fun, "make") || len(mk.Args) != 2 || !isLenOf(info, mk.Args[1], src) {
+		if !ok || !syntax.IsBuiltin(info, mk.Fun, "make") || len(mk.Args) != 2 || !isLenOf(info, mk.Args[1], src) {
 			return false
 		}
 		dst, ok := info.Defs[def.Lhs[0].(*ast.Ident)].(*types.Var)
@@ -233,7 +233,7 @@ func (fd *finding) clones(fn *types.Func) bool {
 			return false
 		}
 		cp, ok := es.X.(*ast.CallExpr)
-		if !ok || !isBuiltin(info, cp.Fun, "copy") || len(cp.Args) != 2 || !isVar(info, cp.Args[0], dst) || !isVar(info, cp.Args[1], src) {
+		if !ok || !syntax.IsBuiltin(info, cp.Fun, "copy") || len(cp.Args) != 2 || !isVar(info, cp.Args[0], dst) || !isVar(info, cp.Args[1], src) {
 			return false
 		}
 		ret, ok := list[2].(*ast.ReturnStmt)
@@ -248,7 +248,7 @@ func copiesFrom(info *types.Info, call *ast.CallExpr, x *types.Var) bool {
 	if len(call.Args) != 2 || !isVar(info, call.Args[1], x) || isVar(info, call.Args[0], x) {
 		return false
 	}
-	return (isBuiltin(info, call.Fun, "append") && call.Ellipsis.IsValid()) || isBuiltin(info, call.Fun, "copy")
+	return (syntax.IsBuiltin(info, call.Fun, "append") && call.Ellipsis.IsValid()) || syntax.IsBuiltin(info, call.Fun, "copy")
 }
 
 // inLoopAfter reports whether as is inside a loop of its function: the uses of
@@ -333,10 +333,10 @@ func (fd *finding) readUse(path []ast.Node, callee bool) (ok bool, kept string) 
 			if tv, ok := info.Types[p.Fun]; ok && tv.IsType() {
 				return types.Identical(tv.Type.Underlying(), types.Typ[types.String]), "" // string(x) copies
 			}
-			if isBuiltin(info, p.Fun, "len") || isBuiltin(info, p.Fun, "cap") {
+			if syntax.IsBuiltin(info, p.Fun, "len") || syntax.IsBuiltin(info, p.Fun, "cap") {
 				return true, ""
 			}
-			if isBuiltin(info, p.Fun, "append") || isBuiltin(info, p.Fun, "copy") {
+			if syntax.IsBuiltin(info, p.Fun, "append") || syntax.IsBuiltin(info, p.Fun, "copy") {
 				// A source of a copy is read; a destination is written.
 				return len(p.Args) == 2 && p.Args[1] == cur && p.Args[0] != cur, ""
 			}
@@ -487,5 +487,5 @@ func isVar(info *types.Info, e ast.Expr, v types.Object) bool {
 // isLenOf reports whether e is len(v).
 func isLenOf(info *types.Info, e ast.Expr, v types.Object) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	return ok && isBuiltin(info, call.Fun, "len") && len(call.Args) == 1 && isVar(info, call.Args[0], v)
+	return ok && syntax.IsBuiltin(info, call.Fun, "len") && len(call.Args) == 1 && isVar(info, call.Args[0], v)
 }

@@ -44,16 +44,6 @@
 //     keep what they are given. Outside such a method (a function, a
 //     method on a value, a function literal run elsewhere) the advice is
 //     to take the buffer from a caller that reuses it;
-//   - a string or integer boxed into the ...any arguments of fmt.Sprintf
-//     or fmt.Sprint when the call only concatenates strings and integers
-//     (verbs %s, %d and %v without flags or widths, arguments of unnamed
-//     types): the message gives the expression that builds the same
-//     string, "user:" + strconv.Itoa(id) for fmt.Sprintf("user:%d", id)
-//     (heapescape/fmt-concat), wherever it runs: its tier ranks it. A
-//     string formatted only to be written at once (passed straight to a
-//     Write or WriteString method or a print function) gets fmt.Fprintf
-//     (heapescape/fmt-write). Other formatting, and printing to a writer,
-//     is what fmt is for: no rewrite is known;
 //   - a variable whose address escapes only on a rare path, as the
 //     compiler's flow shows it (returned with an error, put in a panic,
 //     logged under a trace flag: code the hotpath analyzer calls cold),
@@ -153,10 +143,6 @@
 //     field only such new values and only reads and writes the struct
 //     through it: hold T by value in the field (the advice says how many
 //     literals and uses the change touches);
-//   - append of one element per iteration, unconditionally, to a local
-//     slice declared empty, in a loop whose trip count is known at its
-//     start and that has no break, continue, return or goto: preallocate
-//     with make(T, 0, n);
 //   - an allocation in a loop that provably stays in the iteration
 //     (passed to calls that do not keep it, or bound to a variable of the
 //     loop body that is not stored, appended, returned, sent, captured or
@@ -176,6 +162,11 @@
 //     analyzer has no replacement for: compare with a function written for
 //     the type. The boxing of a call deepequal reports is part of that
 //     finding (it goes away with its fix) and is not reported again.
+//
+// The same holds for the allocations an idiom finding owns (package idiom):
+// the boxing of the arguments of a fmt call that idiom rewrites with
+// strconv or a concatenation, the growth of a slice it presizes, a
+// conversion its rewrite drops, a value boxed by sync.Pool.Put.
 //
 // The hoist fix moves the allocation before the loop and resets the value
 // where it was allocated, so that each iteration sees what a fresh

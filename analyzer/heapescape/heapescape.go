@@ -16,6 +16,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/deepequal"
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/idiom"
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
 	"github.com/goadvise/goadvise/analyzer/internal/gen"
@@ -34,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.Section(doc, "heapescape"),
 	URL:      "https://pkg.go.dev/github.com/goadvise/goadvise/analyzer/heapescape",
 	Run:      run,
-	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer, deepequal.Analyzer, ssaform.Analyzer, kind.Analyzer},
+	Requires: []*analysis.Analyzer{escape.Analyzer, hotpath.Analyzer, inspect.Analyzer, deepequal.Analyzer, idiom.Analyzer, ssaform.Analyzer, kind.Analyzer},
 }
 
 var cold, all bool
@@ -48,6 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[escape.Analyzer].(*optlog.Result)
 	hot := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result)
 	deq := pass.ResultOf[deepequal.Analyzer].(*deepequal.Result)
+	idi := pass.ResultOf[idiom.Analyzer].(*idiom.Result)
 	if !res.Available() {
 		// The compiler's decisions are unknown (for example the package
 		// does not compile, or -escape.off): report nothing rather than
@@ -101,6 +103,12 @@ func run(pass *analysis.Pass) (any, error) {
 			// the deepequal finding, and goes away with its fix.
 			continue
 		}
+		if _, ok := idi.Owns(rec.TokPos, rec.Cause); ok {
+			// The boxing of a fmt call's arguments, the growth of a
+			// slice to presize, a conversion to drop: part of the
+			// idiom finding, which goes away with its change.
+			continue
+		}
 		if !cold && fd.tier == hotpath.Cold {
 			continue // not reported: spare explaining it
 		}
@@ -125,7 +133,6 @@ func run(pass *analysis.Pass) (any, error) {
 			Size:       fd.size(),
 			Text:       text,
 			Advice:     fd.advice,
-			Group:      fd.group(),
 		})
 	}
 	return nil, nil
@@ -220,8 +227,6 @@ type finding struct {
 	// callee names the function inlined at the allocation, when the
 	// allocation is in its code.
 	callee string
-	// fmtWrite says that fmtAdvice advises writing with fmt.Fprintf.
-	fmtWrite bool
 }
 
 // size returns the size in bytes of what the record allocates, when it
@@ -278,19 +283,6 @@ func (fd *finding) size() int64 {
 		return 0
 	}
 	return n
-}
-
-// group returns what names the one change that the finding shares with
-// others of its function, whatever their lines: the fmt call that one
-// rewrite replaces, all of whose arguments the compiler reports.
-func (fd *finding) group() string {
-	if fd.kind != FmtConcat && fd.kind != FmtWrite {
-		return ""
-	}
-	if call := fd.flowCall(); call != nil {
-		return fd.pass.Fset.Position(call.Lparen).String()
-	}
-	return ""
 }
 
 // storedIn returns the location the value is stored in when its escape

@@ -347,7 +347,7 @@ func (fd *finding) assignedAgain(v *types.Var, body *ast.BlockStmt, decl ast.Stm
 				}
 				why = "it is assigned again in the loop"
 				if len(n.Lhs) == len(n.Rhs) {
-					if c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr); ok && isBuiltin(info, c.Fun, "append") {
+					if c, ok := ast.Unparen(n.Rhs[i]).(*ast.CallExpr); ok && syntax.IsBuiltin(info, c.Fun, "append") {
 						why = "it is appended to, and append may move it"
 					}
 				}
@@ -368,7 +368,7 @@ func (fd *finding) assignedAgain(v *types.Var, body *ast.BlockStmt, decl ast.Stm
 
 func isBuiltinCall(info *types.Info, e ast.Expr, name string) bool {
 	call, ok := e.(*ast.CallExpr)
-	return ok && isBuiltin(info, call.Fun, name)
+	return ok && syntax.IsBuiltin(info, call.Fun, name)
 }
 
 // constArgs reports whether every expression is a constant.
@@ -470,13 +470,13 @@ func (fd *finding) sameEachIteration(args []ast.Expr, loop ast.Stmt, fnBody *ast
 		case *ast.UnaryExpr:
 			return (e.Op == token.SUB || e.Op == token.ADD || e.Op == token.XOR) && same(e.X)
 		case *ast.CallExpr:
-			if len(e.Args) != 1 && !isBuiltin(info, e.Fun, "min") && !isBuiltin(info, e.Fun, "max") {
+			if len(e.Args) != 1 && !syntax.IsBuiltin(info, e.Fun, "min") && !syntax.IsBuiltin(info, e.Fun, "max") {
 				return false
 			}
 			if tv, ok := info.Types[e.Fun]; ok && tv.IsType() {
 				return same(e.Args[0])
 			}
-			if isBuiltin(info, e.Fun, "min") || isBuiltin(info, e.Fun, "max") {
+			if syntax.IsBuiltin(info, e.Fun, "min") || syntax.IsBuiltin(info, e.Fun, "max") {
 				for _, a := range e.Args {
 					if !same(a) {
 						return false
@@ -484,7 +484,7 @@ func (fd *finding) sameEachIteration(args []ast.Expr, loop ast.Stmt, fnBody *ast
 				}
 				return true
 			}
-			if isBuiltin(info, e.Fun, "len") || isBuiltin(info, e.Fun, "cap") {
+			if syntax.IsBuiltin(info, e.Fun, "len") || syntax.IsBuiltin(info, e.Fun, "cap") {
 				id, ok := ast.Unparen(e.Args[0]).(*ast.Ident)
 				if !ok || !stable(id) {
 					return false

@@ -11,12 +11,9 @@ const (
 	HoistLoop        kind.ID = "heapescape/hoist-loop"
 	ReuseLoopBuffer  kind.ID = "heapescape/reuse-loop-buffer"
 	ReuseLargeBuffer kind.ID = "heapescape/reuse-large-buffer"
-	FmtConcat        kind.ID = "heapescape/fmt-concat"
-	FmtWrite         kind.ID = "heapescape/fmt-write"
 	SlicesSort       kind.ID = "heapescape/slices-sort"
 	ReuseField       kind.ID = "heapescape/reuse-field"
 	ResetSlice       kind.ID = "heapescape/reset-slice"
-	Presize          kind.ID = "heapescape/presize"
 	StackCapacity    kind.ID = "heapescape/stack-capacity"
 	FieldByValue     kind.ID = "heapescape/field-by-value"
 	AppendAPI        kind.ID = "heapescape/append-api"
@@ -60,13 +57,6 @@ func init() {
 		rw(ReuseLargeBuffer, "a buffer too large for the stack that does not outlive the call",
 			"A buffer too large for the stack is allocated and zeroed on every call; when it does not outlive the call, "+
 				"one kept across calls (a receiver field, a sync.Pool of pointers) saves both.", allocNS*4, false),
-		rw(FmtConcat, "fmt boxing strings and integers only to concatenate them",
-			"fmt.Sprintf and its kin box each argument into an interface (an allocation each for most values) and "+
-				"parse the format at run time. A format of plain %s, %d and %v verbs only concatenates: the + operator "+
-				"with strconv builds the same string, allocating only the result.", allocNS*3, false),
-		rw(FmtWrite, "a string formatted only to be written at once",
-			"A string built with fmt.Sprintf and passed straight to a Write or WriteString method or a print function "+
-				"is allocated only to be copied out; fmt.Fprintf formats into the writer without building it.", allocNS*2, false),
 		rw(SlicesSort, "a slice boxed to be sorted by package sort",
 			"sort.Sort, sort.Slice and their kin take the data as an interface, boxing the slice on every call, and "+
 				"call the comparison dynamically; slices.SortFunc takes the slice as it is and calls the comparison "+
@@ -77,9 +67,6 @@ func init() {
 		rw(ResetSlice, "a slice field reset to no capacity and grown again",
 			"A slice field that a method resets to nil (or an empty make) and then grows with append reallocates its "+
 				"storage every time; resetting it with s = s[:0] keeps the capacity of the last use.", allocNS*3, false),
-		rw(Presize, "a slice grown one element per iteration of a loop of known trip count",
-			"Appending one element per iteration to a slice declared empty grows it by reallocation, log(n) times; "+
-				"when the loop's trip count is known at its start, make(T, 0, n) allocates once.", allocNS*3, false),
 		rw(StackCapacity, "a work list declared empty and grown in a loop",
 			"A local slice used as a stack or work list starts empty and grows by reallocation; started with a "+
 				"capacity for its usual depth (an array on the stack, when small), it allocates rarely or never.", allocNS*2, false),

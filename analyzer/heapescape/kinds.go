@@ -385,7 +385,7 @@ func (fd *finding) freshValue(e ast.Expr, depth int) bool {
 			return fd.freshValue(v.X, depth) || fd.freshContainer(v.X, depth+1)
 		}
 	case *ast.CallExpr:
-		return isBuiltin(info, v.Fun, "new") || isBuiltin(info, v.Fun, "make")
+		return syntax.IsBuiltin(info, v.Fun, "new") || syntax.IsBuiltin(info, v.Fun, "make")
 	case *ast.SelectorExpr, *ast.IndexExpr:
 		return fd.freshContainer(v, depth+1)
 	case *ast.Ident:
@@ -471,7 +471,7 @@ func emptySlice(info *types.Info, e ast.Expr) bool {
 	case *ast.CompositeLit:
 		return len(e.Elts) == 0
 	case *ast.CallExpr:
-		if !isBuiltin(info, e.Fun, "make") || len(e.Args) < 2 {
+		if !syntax.IsBuiltin(info, e.Fun, "make") || len(e.Args) < 2 {
 			return false
 		}
 		v := info.Types[e.Args[1]].Value
@@ -742,7 +742,7 @@ func (fd *finding) sideEffectFree(e ast.Expr) bool {
 				return true
 			}
 			id, isID := ast.Unparen(n.Fun).(*ast.Ident)
-			if !isID || (id.Name != "len" && id.Name != "cap") || !isBuiltin(info, id, id.Name) {
+			if !isID || (id.Name != "len" && id.Name != "cap") || !syntax.IsBuiltin(info, id, id.Name) {
 				if !info.Types[n.Fun].IsType() {
 					ok = false
 				}
@@ -758,7 +758,7 @@ func (fd *finding) sideEffectFree(e ast.Expr) bool {
 		}
 		return ok
 	})
-	if call, isCall := ast.Unparen(e).(*ast.CallExpr); isCall && isBuiltin(info, call.Fun, "make") {
+	if call, isCall := ast.Unparen(e).(*ast.CallExpr); isCall && syntax.IsBuiltin(info, call.Fun, "make") {
 		// A variable's size may be negative: make panics.
 		for _, a := range call.Args[1:] {
 			if _, isID := ast.Unparen(a).(*ast.Ident); isID && info.Types[a].Value == nil {
@@ -998,7 +998,7 @@ func newLit(e ast.Expr) bool {
 // when the package never lets the slice out of the field.
 func (fd *finding) resetFieldAdvice() (advice, noFix string) {
 	call, ok := fd.exprAt().(*ast.CallExpr)
-	if !ok || !isBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
+	if !ok || !syntax.IsBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
 		return "", ""
 	}
 	target := fd.storeTarget(call)
@@ -1064,7 +1064,7 @@ func noCap(info *types.Info, e ast.Expr) bool {
 func (fd *finding) startCapAdvice() (advice, noFix string) {
 	info := fd.pass.TypesInfo
 	call, ok := fd.exprAt().(*ast.CallExpr)
-	if !ok || !isBuiltin(info, call.Fun, "append") || len(call.Args) < 2 {
+	if !ok || !syntax.IsBuiltin(info, call.Fun, "append") || len(call.Args) < 2 {
 		return "", ""
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
@@ -1119,7 +1119,7 @@ func (fd *finding) startCapAdvice() (advice, noFix string) {
 // isAppendOf reports whether e is append(v, ...).
 func isAppendOf(info *types.Info, e ast.Expr, v *types.Var) bool {
 	call, ok := e.(*ast.CallExpr)
-	if !ok || !isBuiltin(info, call.Fun, "append") || len(call.Args) == 0 {
+	if !ok || !syntax.IsBuiltin(info, call.Fun, "append") || len(call.Args) == 0 {
 		return false
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // A constructor may make maps that index a value's other data (entries
@@ -391,7 +392,7 @@ func mapField(info *types.Info, sel *ast.SelectorExpr) *types.Var {
 func makesMap(info *types.Info, e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.CallExpr:
-		if !isBuiltin(info, e.Fun, "make") {
+		if !syntax.IsBuiltin(info, e.Fun, "make") {
 			return false
 		}
 	case *ast.CompositeLit:
@@ -674,7 +675,7 @@ func classifyMapUse(info *types.Info, c inspector.Cursor) (mapUse, bool) {
 		}
 	case *ast.CallExpr:
 		if len(n.Args) > 0 && ast.Unparen(n.Args[0]) == child.Node() &&
-			(isBuiltin(info, n.Fun, "delete") || isBuiltin(info, n.Fun, "clear") || isBuiltin(info, n.Fun, "len")) {
+			(syntax.IsBuiltin(info, n.Fun, "delete") || syntax.IsBuiltin(info, n.Fun, "clear") || syntax.IsBuiltin(info, n.Fun, "len")) {
 			return u, true
 		}
 	case *ast.IndexExpr:
@@ -811,7 +812,7 @@ func upkeepStmt(info *types.Info, st ast.Stmt) ([]*types.Var, bool) {
 	switch st := st.(type) {
 	case *ast.ExprStmt:
 		call, ok := ast.Unparen(st.X).(*ast.CallExpr)
-		if !ok || len(call.Args) == 0 || !isBuiltin(info, call.Fun, "delete") && !isBuiltin(info, call.Fun, "clear") {
+		if !ok || len(call.Args) == 0 || !syntax.IsBuiltin(info, call.Fun, "delete") && !syntax.IsBuiltin(info, call.Fun, "clear") {
 			return nil, false
 		}
 		f := field(call.Args[0])
@@ -846,7 +847,7 @@ func upkeepStmt(info *types.Info, st ast.Stmt) ([]*types.Var, bool) {
 func callsNothing(info *types.Info, e ast.Expr) bool {
 	ok := true
 	ast.Inspect(e, func(n ast.Node) bool {
-		if call, isCall := n.(*ast.CallExpr); isCall && !info.Types[call.Fun].IsType() && !isBuiltin(info, call.Fun, "len") {
+		if call, isCall := n.(*ast.CallExpr); isCall && !info.Types[call.Fun].IsType() && !syntax.IsBuiltin(info, call.Fun, "len") {
 			ok = false
 		}
 		return ok

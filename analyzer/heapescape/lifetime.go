@@ -53,7 +53,7 @@ func (fd *finding) nonAllocating() bool {
 	if tv, ok := info.Types[e]; ok && tv.Value != nil {
 		return true
 	}
-	if call, ok := e.(*ast.CallExpr); ok && isBuiltin(info, call.Fun, "make") && len(call.Args) >= 2 {
+	if call, ok := e.(*ast.CallExpr); ok && syntax.IsBuiltin(info, call.Fun, "make") && len(call.Args) >= 2 {
 		for _, a := range call.Args[1:] {
 			if v := info.Types[a].Value; v == nil || constant.Sign(v) != 0 {
 				return false
@@ -258,15 +258,6 @@ func (fd *finding) convertedExpr() ast.Expr {
 		}
 	}
 	return fd.exprAt()
-}
-
-func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
-	id, ok := ast.Unparen(fun).(*ast.Ident)
-	if !ok || id.Name != name {
-		return false
-	}
-	_, ok = info.Uses[id].(*types.Builtin)
-	return ok
 }
 
 // enclosingLoop returns the innermost for or range statement around the
@@ -673,7 +664,7 @@ func (fd *finding) leaksRecv(fn *types.Func) bool {
 
 // isAppendTo reports whether call is append(v, ...) assigned back to v.
 func isAppendTo(info *types.Info, call *ast.CallExpr, arg ast.Expr, parent ast.Node, v types.Object) bool {
-	if !isBuiltin(info, call.Fun, "append") || len(call.Args) == 0 || call.Args[0] != arg {
+	if !syntax.IsBuiltin(info, call.Fun, "append") || len(call.Args) == 0 || call.Args[0] != arg {
 		return false
 	}
 	as, ok := parent.(*ast.AssignStmt)
@@ -1022,7 +1013,7 @@ func returnsAddrOf(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
 // function: the code already preallocates it.
 func (fd *finding) presized() bool {
 	call, ok := fd.exprAt().(*ast.CallExpr)
-	if !ok || !isBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
+	if !ok || !syntax.IsBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
 		return false
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
@@ -1037,7 +1028,7 @@ func (fd *finding) presized() bool {
 	}
 	sized := func(e ast.Expr) bool {
 		m, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok || !isBuiltin(info, m.Fun, "make") || len(m.Args) != 3 {
+		if !ok || !syntax.IsBuiltin(info, m.Fun, "make") || len(m.Args) != 3 {
 			return false
 		}
 		// make(T, 0, 0) has no capacity: it is not presized.
@@ -1069,7 +1060,7 @@ func (fd *finding) presized() bool {
 // the growth of a field that is the data structure's own storage.
 func (fd *finding) growsField() bool {
 	call, ok := fd.exprAt().(*ast.CallExpr)
-	if !ok || !isBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
+	if !ok || !syntax.IsBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
 		return false
 	}
 	target := fd.storeTarget(call)

@@ -86,11 +86,6 @@
 // tier: "...; no automatic fix: the package builds Pair with an unkeyed
 // literal, which a new field would break [per-item: ...]".
 //
-// A []byte(s) conversion passed to the Write method of a value whose type
-// also has WriteString(string) (int, error), such as *bufio.Writer, is
-// reported when the compiler puts the copy on the heap, with a fix that
-// calls WriteString(s) instead.
-//
 // Not reported: string(b) conversions (when they escape the string is
 // usually kept), closures (those passed to the standard library's sort,
 // slices and strings functions already stay on the stack; the ones that

@@ -48,7 +48,6 @@ const (
 	kindNew                       // new(T)
 	kindAddr                      // &T{...}
 	kindSliceLit                  // []T{a, b, c}
-	kindWrite                     // w.Write([]byte(s)) where w has WriteString
 )
 
 // candidate is one allocation that may be worth avoiding.
@@ -61,7 +60,6 @@ type candidate struct {
 	length   int64     // kindMake: the length
 	capacity int64     // kindMake: the capacity (== length without a third argument)
 	typ      types.Type
-	write    *ast.CallExpr // kindWrite: the call of Write
 }
 
 // checker holds the state of one pass.
@@ -201,9 +199,6 @@ func (c *checker) candidate(e ast.Expr, parent ast.Node) *candidate {
 	sizes := c.pass.TypesSizes
 	switch e := e.(type) {
 	case *ast.CallExpr:
-		if cand := c.writeConversion(e, parent); cand != nil {
-			return cand
-		}
 		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
 		if !ok {
 			return nil
@@ -226,7 +221,7 @@ func (c *checker) candidate(e ast.Expr, parent ast.Node) *candidate {
 			if !ok1 || !ok2 || m <= 0 || n > m {
 				return nil
 			}
-			if hasTypeParam(sl.Elem()) {
+			if syntax.HasTypeParam(sl.Elem()) {
 				return nil
 			}
 			esize := sizes.Sizeof(sl.Elem())
@@ -241,7 +236,7 @@ func (c *checker) candidate(e ast.Expr, parent ast.Node) *candidate {
 				elemType: lit.Elt, length: n, capacity: m, typ: info.TypeOf(e)}
 		case "new":
 			t := info.TypeOf(e).(*types.Pointer).Elem()
-			if hasTypeParam(t) {
+			if syntax.HasTypeParam(t) {
 				return nil
 			}
 			if s := sizes.Sizeof(t); s == 0 || s > threshold {
@@ -255,7 +250,7 @@ func (c *checker) candidate(e ast.Expr, parent ast.Node) *candidate {
 			return nil
 		}
 		t := info.TypeOf(lit)
-		if hasTypeParam(t) {
+		if syntax.HasTypeParam(t) {
 			return nil
 		}
 		if s := sizes.Sizeof(t); s == 0 || s > threshold {
@@ -280,7 +275,7 @@ func (c *checker) candidate(e ast.Expr, parent ast.Node) *candidate {
 				return nil
 			}
 		}
-		if hasTypeParam(sl.Elem()) {
+		if syntax.HasTypeParam(sl.Elem()) {
 			return nil
 		}
 		esize := sizes.Sizeof(sl.Elem())
@@ -297,10 +292,6 @@ func (c *checker) candidate(e ast.Expr, parent ast.Node) *candidate {
 func (c *checker) check(fd *ast.FuncDecl, par parents, cand *candidate) {
 	hot := c.hot.At(cand.expr.Pos())
 	if hot.Tier == hotpath.Cold {
-		return
-	}
-	if cand.kind == kindWrite {
-		c.reportWrite(cand, hot)
 		return
 	}
 	var rec *optlog.Record
@@ -356,127 +347,6 @@ func (c *checker) check(fd *ast.FuncDecl, par parents, cand *candidate) {
 	}
 	// In a method with a pointer receiver: a field of the receiver.
 	c.reportField(fd, cand, v, stmt, because, saves, hot)
-}
-
-// writeConversion returns the candidate for a []byte(s) conversion, whose
-// parent is parent, passed to the Write method of a value that also has
-// WriteString.
-func (c *checker) writeConversion(conv *ast.CallExpr, parent ast.Node) *candidate {
-	info := c.pass.TypesInfo
-	if len(conv.Args) != 1 || !isBytes(info.TypeOf(conv)) {
-		return nil
-	}
-	if tv, ok := info.Types[conv.Fun]; !ok || !tv.IsType() {
-		return nil
-	}
-	if b, ok := info.TypeOf(conv.Args[0]).Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
-		return nil
-	}
-	call, ok := parent.(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 || call.Args[0] != conv {
-		return nil
-	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Write" {
-		return nil
-	}
-	s, ok := info.Selections[sel]
-	if !ok || s.Kind() != types.MethodVal || !ioMethod(s.Obj().(*types.Func)) {
-		return nil
-	}
-	obj, _, _ := types.LookupFieldOrMethod(info.TypeOf(sel.X), false, c.pass.Pkg, "WriteString")
-	ws, ok := obj.(*types.Func)
-	if !ok {
-		return nil
-	}
-	sig := ws.Type().(*types.Signature)
-	if sig.Params().Len() != 1 || !types.Identical(sig.Params().At(0).Type(), types.Typ[types.String]) ||
-		sig.Results().Len() != 2 || !isInt(sig.Results().At(0).Type()) || !isError(sig.Results().At(1).Type()) {
-		return nil
-	}
-	return &candidate{kind: kindWrite, expr: conv, heapPos: conv.Args[0].Pos(), desc: c.format(conv), typ: info.TypeOf(conv), write: call}
-}
-
-// reportWrite reports w.Write([]byte(s)) when the conversion escapes and
-// w has a WriteString method.
-func (c *checker) reportWrite(cand *candidate, hot hotpath.Info) {
-	conv := cand.expr.(*ast.CallExpr)
-	var because string
-	if c.esc.Available() {
-		// The compiler reports the conversion at its operand's position,
-		// which for an operand like a+b is the operator's.
-		found := false
-		for _, rec := range c.esc.HeapIn(conv.Pos(), conv.End()) {
-			found = found || strings.Contains(rec.Message, "([]byte)(") || strings.HasPrefix(rec.Name, "([]byte)(")
-		}
-		if !found {
-			return // the compiler keeps the copy on the stack
-		}
-		because = "(passed to Write, which the compiler cannot see into)"
-	} else {
-		// Only a call through an interface surely makes the copy escape.
-		if !types.IsInterface(c.pass.TypesInfo.TypeOf(ast.Unparen(cand.write.Fun).(*ast.SelectorExpr).X)) {
-			return
-		}
-		because = "(heuristic: compiler escape data unavailable)"
-	}
-	sel := ast.Unparen(cand.write.Fun).(*ast.SelectorExpr)
-	x, arg := c.source(sel.X), c.source(conv.Args[0])
-	saves := "saves 1 allocation per call"
-	if hot.Tier == hotpath.Loop {
-		saves = "saves 1 allocation per iteration"
-	}
-	diag := analysis.Diagnostic{
-		Pos: conv.Pos(),
-		End: conv.End(),
-		Message: fmt.Sprintf("%s escapes to the heap %s; call %s.WriteString(%s) instead, which writes the string without copying it and %s",
-			cand.desc, because, x, arg, saves),
-	}
-	if c.inCommentBlock(conv.Pos()) {
-		c.report(diag, WriteString, cand, noFixComments, hot)
-		return
-	}
-	diag.SuggestedFixes = []analysis.SuggestedFix{{
-		Message: "Use WriteString",
-		TextEdits: []analysis.TextEdit{
-			{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("WriteString")},
-			{Pos: conv.Pos(), End: conv.End(), NewText: []byte(arg)},
-		},
-	}}
-	c.report(diag, WriteString, cand, "", hot)
-}
-
-// hasTypeParam reports whether t mentions a type parameter, whose size
-// is not known.
-func hasTypeParam(t types.Type) bool {
-	switch t := types.Unalias(t).(type) {
-	case *types.TypeParam:
-		return true
-	case *types.Named:
-		for a := range t.TypeArgs().Types() {
-			if hasTypeParam(a) {
-				return true
-			}
-		}
-		return t.TypeParams().Len() > 0 && t.TypeArgs().Len() == 0
-	case *types.Pointer:
-		return hasTypeParam(t.Elem())
-	case *types.Slice:
-		return hasTypeParam(t.Elem())
-	case *types.Array:
-		return hasTypeParam(t.Elem())
-	case *types.Map:
-		return hasTypeParam(t.Key()) || hasTypeParam(t.Elem())
-	case *types.Chan:
-		return hasTypeParam(t.Elem())
-	case *types.Struct:
-		for f := range t.Fields() {
-			if hasTypeParam(f.Type()) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // boundVar returns the local variable that the allocation e initializes
@@ -600,7 +470,6 @@ func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
 const (
 	HoistLoop   kind.ID = "smallalloc/hoist-loop"
 	FieldBuffer kind.ID = "smallalloc/field-buffer"
-	WriteString kind.ID = "smallalloc/write-string"
 )
 
 func init() {
@@ -615,10 +484,6 @@ func init() {
 				"forbids keeping it (io.Writer.Write, io.Reader.Read) escapes only because the compiler cannot see the " +
 				"implementation: an array field of the receiver, reused by each call, removes the allocation when the " +
 				"method is not called concurrently on one receiver.",
-			Scoring: kind.ScoreAlloc, CostNS: 30, Rewrite: true, Mechanical: true, Owns: true},
-		kind.Kind{ID: WriteString, Title: "a string converted to []byte to be written",
-			Doc: "w.Write([]byte(s)) copies the string into a new slice that escapes through the interface call; " +
-				"io.StringWriter's WriteString writes the string without the copy.",
 			Scoring: kind.ScoreAlloc, CostNS: 30, Rewrite: true, Mechanical: true, Owns: true},
 	)
 }

@@ -53,9 +53,9 @@ func TestMain(m *testing.M) {
 // compiler's escape decisions.
 func TestAnalyzer(t *testing.T) {
 	if *update {
-		updateGolden(t, "a", "b", "c", "reuse")
+		updateGolden(t, "a", "b", "reuse")
 	}
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c", "reuse")
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "reuse")
 }
 
 // TestOldGoVersion runs the analyzer on a module whose go.mod says go
@@ -68,7 +68,7 @@ func TestOldGoVersion(t *testing.T) {
 // its message, which stays one sentence ending in the tier, and that no
 // finding with a fix says it has none.
 func TestNoFixSaysWhy(t *testing.T) {
-	results := analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "c", "reuse")
+	results := analysistest.Run(fixtest.IgnoreWants{}, analysistest.TestData(), smallalloc.Analyzer, "a", "b", "reuse")
 	fixtest.SaysWhy(t, results)
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

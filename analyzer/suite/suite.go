@@ -22,6 +22,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/idiom"
 	"github.com/goadvise/goadvise/analyzer/inlinebudget"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/optional"
@@ -33,6 +34,7 @@ import (
 // reporting lists the analyzers that report findings, in documentation order.
 var reporting = []*analysis.Analyzer{
 	deepequal.Analyzer,
+	idiom.Analyzer,
 	heapescape.Analyzer,
 	smallalloc.Analyzer,
 	byvalue.Analyzer,

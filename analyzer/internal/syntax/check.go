@@ -72,7 +72,7 @@ func VarOf(info *types.Info, e ast.Expr) (*types.Var, bool) {
 // Changes reports whether n may change a variable that is reports about:
 // it assigns it, increments it, takes its address, is a range loop over
 // it as key or value, or calls a method on it (x.m(...)) that method says
-// may change it.
+// may change it (nil: no method does).
 func Changes(n ast.Node, is func(ast.Expr) bool, method func(*ast.SelectorExpr) bool) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -89,9 +89,52 @@ func Changes(n ast.Node, is func(ast.Expr) bool, method func(*ast.SelectorExpr) 
 		case *ast.RangeStmt:
 			found = n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value)
 		case *ast.SelectorExpr:
-			found = is(n.X) && method(n)
+			found = method != nil && is(n.X) && method(n)
 		}
 		return !found
 	})
 	return found
+}
+
+// HasTypeParam reports whether t mentions a type parameter, whose size
+// is not known.
+func HasTypeParam(t types.Type) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Named:
+		for a := range t.TypeArgs().Types() {
+			if HasTypeParam(a) {
+				return true
+			}
+		}
+		return t.TypeParams().Len() > 0 && t.TypeArgs().Len() == 0
+	case *types.Pointer:
+		return HasTypeParam(t.Elem())
+	case *types.Slice:
+		return HasTypeParam(t.Elem())
+	case *types.Array:
+		return HasTypeParam(t.Elem())
+	case *types.Map:
+		return HasTypeParam(t.Key()) || HasTypeParam(t.Elem())
+	case *types.Chan:
+		return HasTypeParam(t.Elem())
+	case *types.Struct:
+		for f := range t.Fields() {
+			if HasTypeParam(f.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsBuiltin reports whether fun names the builtin function name.
+func IsBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
+	}
+	_, ok = info.Uses[id].(*types.Builtin)
+	return ok
 }

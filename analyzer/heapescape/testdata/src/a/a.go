@@ -55,7 +55,7 @@ func Big() int {
 func Grow(n int) []int {
 	var out []int
 	for i := 0; i < n; i++ {
-		out = append(out, i) // want `append\(out, i\) escapes to heap because append grows it and it is returned; the loop appends exactly n elements: make out with make\(\[\]int, 0, n\) before the loop, which saves the reallocations as it grows; no automatic fix: make gives a non-nil slice where the code has nil when the loop does not run \[hot-loop: inside a loop\]`
+		out = append(out, i) // idiom/presize's
 	}
 	return out
 }
@@ -79,8 +79,8 @@ func Local() int {
 // out at once.
 func Format(w io.Writer, xs []int) (labels []string) {
 	for i, x := range xs {
-		labels = append(labels, fmt.Sprintf("%d: %d", i+1, x)) // want `i \+ 1 escapes to heap because .*; write strconv.Itoa\(i \+ 1\) \+ ": " \+ strconv.Itoa\(x\) instead of fmt.Sprintf: it builds the same string without boxing each argument in an interface, which saves one allocation per boxed argument; no automatic fix: the rewrite replaces the whole call and may need a strconv import, which heapescape does not add \[hot-loop: inside a loop\]` `x escapes to heap because .*; write strconv.Itoa`
-		io.WriteString(w, fmt.Sprintf("%d\n", x))              // want `x escapes to heap because it is converted to an interface and passed to fmt.Sprintf; the string is written at once: write it with fmt.Fprintf \(or append its parts to the buffer\) instead of building it with fmt.Sprintf`
+		labels = append(labels, fmt.Sprintf("%d: %d", i+1, x)) // idiom/sprintf-strconv's
+		io.WriteString(w, fmt.Sprintf("%d\n", x))              // inherent: written out at once
 		fmt.Fprintf(w, "%5d\n", x)                             // inherent: not reported by default
 	}
 	return labels
@@ -107,7 +107,7 @@ func (c *Conn) Next() int {
 func Squares(xs []int) []int {
 	var out []int
 	for _, x := range xs {
-		out = append(out, x*x) // want `append\(out, x \* x\) escapes to heap because append grows it and it is returned; the loop appends exactly len\(xs\) elements: make out with make\(\[\]int, 0, len\(xs\)\) before the loop`
+		out = append(out, x*x) // idiom/presize's
 	}
 	return out
 }
@@ -131,17 +131,17 @@ func conv[T any](x T) T { return x }
 func Convs[T any](xs []T) []T {
 	var out []T
 	for _, x := range xs {
-		out = append(out, conv(x)) // want `^append\(out, conv\(x\)\) escapes to heap because append grows it and it is returned; the loop appends exactly len\(xs\) elements`
+		out = append(out, conv(x)) // idiom/presize's
 	}
 	return out
 }
 
 var _ = Convs[*int]
 
-// Key builds a key with fmt outside a loop: nothing says how often it
-// runs, which its tier says; the rewrite is the same.
+// Key builds a key with fmt outside a loop: the rewrite is idiom's, so
+// heapescape does not report the boxing.
 func Key(ns string, id int) string {
-	return fmt.Sprintf("%s/%d", ns, id) // want `ns escapes to heap because .*; write ns \+ "/" \+ strconv.Itoa\(id\) instead of fmt.Sprintf: .* \[unknown: exported: how often its callers run it is not known\]` `id escapes to heap because .*; write ns \+ "/" \+ strconv.Itoa\(id\) instead of fmt.Sprintf`
+	return fmt.Sprintf("%s/%d", ns, id) // idiom/sprintf-strconv's
 }
 
 // Keys calls Key's twin in a loop: the rewrite is worth making there.
@@ -154,5 +154,5 @@ func Keys(ns string, ids []int) []string {
 }
 
 func key(ns string, id int) string {
-	return fmt.Sprintf("%s/%d", ns, id) // want `ns escapes to heap because it is converted to an interface and passed to fmt\.Sprintf; write ns \+ "/" \+ strconv\.Itoa\(id\) instead` `id escapes to heap because it is converted to an interface and passed to fmt\.Sprintf; write ns \+ "/" \+ strconv\.Itoa\(id\) instead of fmt\.Sprintf: .* \[per-item: called in a loop in Keys\]`
+	return fmt.Sprintf("%s/%d", ns, id) // idiom/sprintf-strconv's
 }

@@ -12,6 +12,6 @@ var sinkString string
 // not as the compiler does (time.Time.Format(time.Now(), ...)).
 func Stamps(names []string) {
 	for range names {
-		sinkString = fmt.Sprintf("%s.log", time.Now().Format("2006-01-02")) // want `^time\.Now\(\)\.Format\("2006-01-02"\) escapes to heap because it is converted to an interface and passed to fmt\.Sprintf`
+		sinkString = fmt.Sprintf("%-10s.log", time.Now().Format("2006-01-02")) // want `^time\.Now\(\)\.Format\("2006-01-02"\) escapes to heap because it is converted to an interface and passed to fmt\.Sprintf`
 	}
 }
