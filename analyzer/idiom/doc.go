@@ -23,9 +23,9 @@
 //     hex.EncodeToString, the string itself or string(b); literal text
 //     with %s, %d and %v of strings and integers is a concatenation;
 //     fmt.Errorf with a constant format and no arguments is errors.New.
-//     The format must be written as a literal: one named by a constant is
-//     shared with other calls, and spelling it out in one of them would
-//     part them.
+//     A format named by a constant may be shared with other calls:
+//     spelling it out in one of them would part them, so that rewrite is
+//     advised without a fix, for a person to judge.
 //     These have a fix, which adds the imports it needs (goadvise check
 //     -fix removes fmt's import when no use is left). %s of an error or of
 //     a Stringer is x.Error() or x.String(): advised without a fix, since
@@ -110,7 +110,7 @@
 //   - idiom/append-combine: xs = append(xs, a) followed by xs = append(xs,
 //     b) is xs = append(xs, a, b), when b does not read xs;
 //   - idiom/huge-param: a struct or array parameter of 80 bytes or more
-//     passed by value (cost: a nanosecond per 16 bytes per call). No fix:
+//     passed by value (cost: a nanosecond per 32 bytes per call). No fix:
 //     the advice to pass a pointer changes the signature; for exported
 //     functions and methods the finding says that it changes the API;
 //   - idiom/range-val-copy: for _, v := range xs with elements of 128

@@ -24,6 +24,9 @@ type rewrite struct {
 	// what names what the call does, for the message: "formats one
 	// int", "only concatenates".
 	what string
+	// shared names the constant the format is, when it is not written
+	// as a literal.
+	shared string
 }
 
 // fmtCall checks a call of package fmt: sprintf-strconv, and fprint
@@ -61,6 +64,9 @@ func (c *checker) fmtCall(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fu
 		fd.Advice += " (behaviour change: " + rw.behaviour + ")"
 	}
 	switch {
+	case rw.shared != "":
+		fd.Blocked = "the format is the constant " + rw.shared + ", which other calls may share: the rewrite spells its text out in this one"
+		fd.NoFix = fd.Blocked
 	case !rw.exact:
 		fd.NoFix = "the rewrite is not exact: " + rw.behaviour
 	default:
@@ -132,17 +138,24 @@ func (c *checker) fmtRewrite(name string, call *ast.CallExpr, im *imports) (rewr
 		}
 		return rewrite{expr: wrap(text), exact: true, what: "with a constant format and no arguments"}, true
 	}
-	if name == "Errorf" || tv.Value == nil || tv.Value.Kind() != constant.String || !literal(format) {
-		// A format named by a constant is shared: inlining it in a
-		// rewrite would part this call from the others.
+	if name == "Errorf" || tv.Value == nil || tv.Value.Kind() != constant.String {
 		return rewrite{}, false
+	}
+	shared := ""
+	if !literal(format) {
+		// A format named by a constant may be shared with other
+		// calls: the rewrite spells its text out in this one, which
+		// a person must judge.
+		shared = c.text(format)
 	}
 	lits, verbs, ok := splitFormat(constant.StringVal(tv.Value))
 	if !ok || len(verbs) != len(args)-1 {
 		return rewrite{}, false
 	}
 	if len(verbs) == 1 && lits[0] == "" && lits[1] == "" {
-		return c.oneValue(verbs[0], args[1], im)
+		rw, ok := c.oneValue(verbs[0], args[1], im)
+		rw.shared = shared
+		return rw, ok
 	}
 	// Literal text and values: a concatenation.
 	var parts []string
@@ -162,7 +175,7 @@ func (c *checker) fmtRewrite(name string, call *ast.CallExpr, im *imports) (rewr
 	if last := lits[len(lits)-1]; last != "" {
 		parts = append(parts, strconv.Quote(last))
 	}
-	return rewrite{expr: strings.Join(parts, " + "), exact: true, what: "only concatenates"}, true
+	return rewrite{expr: strings.Join(parts, " + "), exact: true, what: "only concatenates", shared: shared}, true
 }
 
 // literal reports whether e is written as literal text: a string

@@ -112,13 +112,13 @@ func init() {
 				"xs = append(xs, a, b) does both at once. The rewrite is exact when the second append's values do not "+
 				"read the slice."),
 		k(HugeParam, "a large struct passed by value", kind.ScoreFunc, 5, false, false, true,
-			"A parameter of 80 bytes or more passed by value is copied at every call (about a nanosecond per 16 bytes, "+
+			"A parameter of 80 bytes or more passed by value is copied at every call (about a nanosecond per 32 bytes, "+
 				"and stack space). A pointer passes 8 bytes, but changes the function's signature, every call, and what "+
 				"the function may do to the caller's value (writes become visible, the value may escape to the heap); "+
 				"for an exported function or a method that satisfies an interface it changes the API: the finding says so."),
 		k(RangeValCopy, "a large element copied in each iteration of a range loop", kind.ScoreFlat, 8, false, false, true,
 			"for _, v := range xs copies each element into v; for elements of 128 bytes or more that copy costs about a "+
-				"nanosecond per 16 bytes per iteration. for i := range xs with v := &xs[i] reads the element in place, "+
+				"nanosecond per 32 bytes per iteration. for i := range xs with v := &xs[i] reads the element in place, "+
 				"but writes through v then change xs, where writes to the copy did not: a person must check the body."),
 		k(RangeExprCopy, "an array copied to be ranged over", kind.ScoreFlat, 32, true, false, false,
 			"range over an array value copies the whole array before the first iteration (the range expression is "+

@@ -106,5 +106,27 @@ func Table(w io.Writer, name string, n int) {
 const blkScan = "%d.blk"
 
 func BlockName(index uint32) string {
-	return fmt.Sprintf(blkScan, index) // a shared format: not rewritten
+	return fmt.Sprintf(blkScan, index) // want `write strconv\.FormatUint\(uint64\(index\), 10\) \+ "\.blk".*no automatic fix: the format is the constant blkScan, which other calls may share`
+}
+
+const (
+	keyFormat  = "user:%s/%d"
+	subjPrefix = "$API.DELETE."
+	subjFormat = subjPrefix + "%s"
+)
+
+// Shared formats are advised without a fix whatever their shape: a
+// concatenation, a constant built of constants, a parenthesized one.
+func SharedFormats(ns, stream string, id int) []string {
+	return []string{
+		fmt.Sprintf(keyFormat, ns, id),    // want `write "user:" \+ ns \+ "/" \+ strconv\.Itoa\(id\).*the format is the constant keyFormat`
+		fmt.Sprintf(subjFormat, stream),   // want `write "\$API\.DELETE\." \+ stream.*the format is the constant subjFormat`
+		fmt.Sprintf((keyFormat), ns, id),  // want `the format is the constant \(keyFormat\)`
+		fmt.Sprintf(keyFormat+"!", ns, 1), // want `the format is the constant keyFormat\+"!"`
+	}
+}
+
+// A format that is not a constant is fmt's work.
+func VariableFormat(format string, n int) string {
+	return fmt.Sprintf(format, n)
 }
