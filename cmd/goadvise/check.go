@@ -23,6 +23,7 @@ import (
 	"github.com/goadvise/goadvise/driver"
 	"github.com/goadvise/goadvise/internal/atomicfile"
 	"github.com/goadvise/goadvise/internal/heapprof"
+	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/report/html"
 	"github.com/goadvise/goadvise/wholeprog"
@@ -488,8 +489,8 @@ func fixFindings(cf checkFlags, dir, modDir string, findings []report.Finding, s
 		}
 		nofix := len(findings) - res.Findings
 		fmt.Fprintf(os.Stderr, "goadvise: applied %d of %s to %s; %s no automatic fix\n",
-			res.Applied, report.Count(res.Findings, "fix", "fixes"), report.Count(len(res.Files), "file", "files"),
-			report.Count(nofix, "finding has", "findings have"))
+			res.Applied, plural.Count(res.Findings, "fix", "fixes"), plural.Count(len(res.Files), "file", "files"),
+			plural.Count(nofix, "finding has", "findings have"))
 	}
 	if status != exitOK {
 		return status

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/pgo"
-	"github.com/goadvise/goadvise/report"
 )
 
 func init() {
@@ -152,9 +152,9 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s merged (%d skipped), %s over %v, %s, %s, %s\n",
-		path, report.Count(stats.Inputs, "profile", "profiles"), stats.Skipped, report.Count(int(stats.Total), "sample", "samples"),
-		stats.Duration.Round(time.Millisecond), report.Count(int(stats.Samples), "stack", "stacks"),
-		report.Count(stats.Functions, "function", "functions"), report.Count(stats.HotEdges, "hot call edge", "hot call edges"))
+		path, plural.Count(stats.Inputs, "profile", "profiles"), stats.Skipped, plural.Count(int(stats.Total), "sample", "samples"),
+		stats.Duration.Round(time.Millisecond), plural.Count(int(stats.Samples), "stack", "stacks"),
+		plural.Count(stats.Functions, "function", "functions"), plural.Count(stats.HotEdges, "hot call edge", "hot call edges"))
 	return exitOK
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -473,10 +474,10 @@ func cpuChart(r *report.Report) chart {
 	}
 	var notes []string
 	if unsampled > 0 {
-		notes = append(notes, fmt.Sprintf("%d %s with findings never ran in the profile", unsampled, report.Plural(unsampled, "function", "functions")))
+		notes = append(notes, fmt.Sprintf("%d %s with findings never ran in the profile", unsampled, plural.Noun(unsampled, "function", "functions")))
 	}
 	if omitted > 0 {
-		notes = append(notes, fmt.Sprintf("%d cooler %s not shown", omitted, report.Plural(omitted, "function", "functions")))
+		notes = append(notes, fmt.Sprintf("%d cooler %s not shown", omitted, plural.Noun(omitted, "function", "functions")))
 	}
 	c.Omitted = strings.Join(notes, "; ")
 	top := 0.0
