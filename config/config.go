@@ -25,7 +25,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 // FileNames are the names of a configuration file, in the order they are
@@ -51,13 +51,7 @@ var Levels = []string{"error", "warning", "note", "none"}
 
 // Tiers returns the tiers of findings, from the hottest: the keys of
 // sarif-levels.
-func Tiers() []string {
-	var ts []string
-	for t := hotpath.Loop; t >= hotpath.Cold; t-- {
-		ts = append(ts, t.String())
-	}
-	return ts
-}
+func Tiers() []string { return slices.Clone(kind.Tiers) }
 
 // A Config is the content of a configuration file.
 type Config struct {

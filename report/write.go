@@ -347,9 +347,6 @@ func DocURL(name string) string {
 	return RepositoryURL + "/blob/HEAD/docs/analyzers.md#" + name
 }
 
-// Tiers are the tiers of findings, hottest first.
-var Tiers = []string{"hot-loop", "per-item", "unknown", "cold"}
-
 // DefaultSARIFLevel is the SARIF level of a finding whose tier
 // [SARIFOptions.Levels] does not name: a warning, which GitHub code
 // scanning shows without failing the check that uploads it (its default
@@ -393,8 +390,8 @@ func ParseSARIFLevels(s string) (map[string]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("%q is not tier=level", pair)
 		}
-		if !slices.Contains(Tiers, tier) {
-			return nil, fmt.Errorf("unknown tier %q (want %s)", tier, strings.Join(Tiers, ", "))
+		if !slices.Contains(kind.Tiers, tier) {
+			return nil, fmt.Errorf("unknown tier %q (want %s)", tier, strings.Join(kind.Tiers, ", "))
 		}
 		switch level {
 		case "error", "warning", "note", "none":

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/report"
@@ -39,9 +40,6 @@ type CheckOptions struct {
 	// if nil. A file that cannot be read gets a note instead of an excerpt.
 	ReadFile func(name string) ([]byte, error)
 }
-
-// Tiers in the order the page lists them, hottest first.
-var tierOrder = []string{"hot-loop", "per-item", "unknown", "cold"}
 
 // excerptContext is the number of source lines shown before and after the
 // lines of a finding.
@@ -149,7 +147,7 @@ func WriteCheck(w io.Writer, r *report.Report, opts CheckOptions) error {
 	}
 	// Known tiers hottest first, then any others, so that every finding
 	// has a filter that shows it.
-	for _, t := range tierOrder {
+	for _, t := range kind.Tiers {
 		if byTier[t] > 0 {
 			p.Tiers = append(p.Tiers, filterOption{t, byTier[t]})
 			delete(byTier, t)
