@@ -103,7 +103,7 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 			if p.Module != nil && p.Module.Main && res.module == "" {
 				res.module, res.moduleDir = p.Module.Path, p.Module.Dir
 			}
-			if e, ok := memo.Get(p.Key()); ok {
+			if e := new(memoEntry); memo.Get(p.Key(), e) {
 				res.findings = append(res.findings, e.Findings...)
 				res.suppressed += e.Suppressed
 				if e.Hot != nil {
@@ -337,6 +337,16 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 	return res, nil
 }
 
+// A memoEntry is what the findings cache (package memo) holds for a
+// package.
+type memoEntry struct {
+	Findings   []report.Finding
+	Suppressed int
+	// Hot is the package's hot-path summary, from which check follows
+	// hotness across packages (see hotpath.Propagate).
+	Hot *hotpath.Summary
+}
+
 // A loadedBatch is a batch of packages loaded (and their compiler
 // decisions kept) for analysis.
 type loadedBatch struct {
@@ -539,7 +549,7 @@ func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*a
 	}
 	for _, p := range run.Roots {
 		if loaded[p.ImportPath] && !failed[p.ImportPath] {
-			memo.Put(p.Key(), &memo.Entry{Findings: byRoot[p.ImportPath], Suppressed: suppressedBy[p.ImportPath], Hot: hot[p.ImportPath]})
+			memo.Put(p.Key(), &memoEntry{Findings: byRoot[p.ImportPath], Suppressed: suppressedBy[p.ImportPath], Hot: hot[p.ImportPath]})
 		}
 	}
 	return nil

@@ -20,10 +20,8 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/load"
-	"github.com/goadvise/goadvise/report"
 )
 
 // A Package is one package of the run, as go list describes it, with its
@@ -44,15 +42,6 @@ func (p *Package) Files(tests bool) int {
 		n += len(p.TestGoFiles) + len(p.XTestGoFiles)
 	}
 	return n
-}
-
-// Entry is what the cache holds for one package.
-type Entry struct {
-	Findings   []report.Finding
-	Suppressed int
-	// Hot is the package's hot-path summary, from which check follows
-	// hotness across packages (see hotpath.Propagate).
-	Hot *hotpath.Summary
 }
 
 // A Run lists the packages of one check run and computes their keys.
@@ -126,26 +115,23 @@ func goEnv(ctx context.Context, dir string) (string, error) {
 // findings is the cache of findings, by package key.
 var findings = cache.New("findings")
 
-// Get returns the cached entry for a key. A missing or damaged entry is a
-// miss.
-func Get(key string) (*Entry, bool) {
+// Get reads the entry cached under key into e, a pointer to what [Put]
+// stored (the caller's record of a package's findings), and reports
+// whether there was one. A missing or damaged entry is a miss.
+func Get(key string, e any) bool {
 	if key == "" {
-		return nil, false
+		return false
 	}
 	data, ok := findings.Get(key)
 	if !ok {
-		return nil, false
+		return false
 	}
-	e := new(Entry)
-	if err := json.Unmarshal(data, e); err != nil {
-		return nil, false
-	}
-	return e, true
+	return json.Unmarshal(data, e) == nil
 }
 
-// Put stores an entry under a key, atomically. Failures are ignored: the
-// cache only saves time.
-func Put(key string, e *Entry) {
+// Put stores e, the entry of a package, as JSON under key, atomically.
+// Failures are ignored: the cache only saves time.
+func Put(key string, e any) {
 	if key == "" {
 		return
 	}
