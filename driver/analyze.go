@@ -507,7 +507,7 @@ func (res *analysisResult) analyzeBatch(pkgs []*packages.Package, analyzers []*a
 	if err != nil {
 		return err
 	}
-	fresh, toolErrs := report.Collect(graph)
+	fresh, toolErrs := collect(graph)
 	res.toolErrs = append(res.toolErrs, toolErrs...)
 	suppressedBy := make(map[string]int)
 	failed := make(map[string]bool) // root import path -> an analyzer failed

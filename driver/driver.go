@@ -118,6 +118,8 @@ type Result struct {
 	// BenchRuns is the number of test binaries Config.Bench built or
 	// ran: 0 when every measurement came from the cache.
 	BenchRuns int
+	// Rules describe the analyzers and passes of the run, for SARIF.
+	Rules []report.Rule
 }
 
 // Run runs the pipeline. progress, if not nil, is told what the run is
@@ -210,7 +212,22 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 		return nil, err
 	}
 	res.Report, res.Ranked, res.BenchRuns = r, ranked, cfg.benchRuns
+	res.Rules = rules(&cfg)
 	return res, nil
+}
+
+// rules describes the analyzers and the whole-program passes of the run.
+func rules(cfg *Config) []report.Rule {
+	var out []report.Rule
+	for _, a := range cfg.Analyzers {
+		out = append(out, report.Rule{Name: a.Name, Doc: a.Doc})
+	}
+	for _, p := range wholeprog.Passes() {
+		if slices.Contains(cfg.Passes, p.Name) {
+			out = append(out, report.Rule{Name: p.Name, Doc: p.Doc})
+		}
+	}
+	return out
 }
 
 // runPasses runs the whole-program passes on the packages analysed, from

@@ -112,8 +112,12 @@ type sarifLog struct {
 
 func writeSARIF(t *testing.T, r *report.Report, analyzers []*analysis.Analyzer, opts report.SARIFOptions) sarifLog {
 	t.Helper()
+	var rules []report.Rule
+	for _, a := range analyzers {
+		rules = append(rules, report.Rule{Name: a.Name, Doc: a.Doc})
+	}
 	var b bytes.Buffer
-	if err := report.WriteSARIF(&b, r, analyzers, opts); err != nil {
+	if err := report.WriteSARIF(&b, r, rules, opts); err != nil {
 		t.Fatal(err)
 	}
 	var log sarifLog

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/plural"
 )
@@ -431,12 +429,21 @@ func sarifVersion(v string) string {
 	return "0.0.0-" + v
 }
 
-// WriteSARIF writes r as a SARIF 2.1.0 log. Paths are written relative to
+// A Rule is an analyzer or a whole-program pass as a SARIF log describes
+// it: its name and its documentation, whose first line (after "NAME: ")
+// is its short description.
+type Rule struct {
+	Name string
+	Doc  string
+}
+
+// WriteSARIF writes r as a SARIF 2.1.0 log, with rules describing the
+// analyzers and passes that ran. Paths are written relative to
 // opts.Root (the repository or module root) under the base id %SRCROOT%,
 // which is how GitHub code scanning expects them; each rule's helpUri is
 // its documentation in the repository ([DocURL]) and each result's level
 // is its tier's in opts.Levels.
-func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, opts SARIFOptions) error {
+func WriteSARIF(w io.Writer, r *Report, rules []Rule, opts SARIFOptions) error {
 	root := opts.Root
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
@@ -453,7 +460,7 @@ func WriteSARIF(w io.Writer, r *Report, analyzers []*analysis.Analyzer, opts SAR
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{"%SRCROOT%": {URI: fileURI(root) + "/"}}
 	}
 	index := make(map[string]int)
-	for _, a := range analyzers {
+	for _, a := range rules {
 		index[a.Name] = len(run.Tool.Driver.Rules)
 		short, _, _ := strings.Cut(a.Doc, "\n")
 		if name, rest, ok := strings.Cut(short, ": "); ok && name == a.Name {

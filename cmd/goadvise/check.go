@@ -271,18 +271,6 @@ func selectChecks(enable, disable []string, whole bool) ([]*analysis.Analyzer, [
 	return analyzers, passes, err
 }
 
-// passAnalyzers describes whole-program passes as analyzers (name,
-// documentation, URL) for the SARIF rules and help; they are never run.
-func passAnalyzers(names []string) []*analysis.Analyzer {
-	var out []*analysis.Analyzer
-	for _, p := range wholeprog.Passes() {
-		if slices.Contains(names, p.Name) {
-			out = append(out, &analysis.Analyzer{Name: p.Name, Doc: p.Doc, URL: p.URL})
-		}
-	}
-	return out
-}
-
 // splitList splits a comma-separated flag value.
 func splitList(s string) []string {
 	var out []string
@@ -414,7 +402,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		if root == "" {
 			root = dir
 		}
-		err = report.WriteSARIF(&buf, r, append(analyzers, passAnalyzers(cf.passes)...),
+		err = report.WriteSARIF(&buf, r, res.Rules,
 			report.SARIFOptions{Root: root, Version: version(), Levels: cf.levels()})
 	case "html":
 		opts := html.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
