@@ -657,17 +657,13 @@ func executable(version string) string {
 	return cache.Executable() + " " + version
 }
 
-// loadPackages loads the packages matching patterns with go/packages.
-// Packages with errors are reported (one line each, naming the package)
-// and left out; the error result is for failures that stop the whole run.
+// loadPackages loads the packages matching patterns with go/packages
+// (load.Source). Packages with errors are reported (one line each, naming
+// the package) and left out; the error result is for failures that stop
+// the whole run.
 func loadPackages(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, int, error) {
-	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
-	if needFacts(analyzers) {
-		mode |= packages.NeedDeps
-	}
-	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: tests, BuildFlags: buildFlags}
-	pkgs, err := packages.Load(cfg, patterns...)
+	cfg := load.SourceConfig{Dir: dir, Tests: tests, Deps: needFacts(analyzers), BuildFlags: buildFlags}
+	pkgs, err := load.Source(context.Background(), cfg, patterns...)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}

@@ -101,8 +101,8 @@ func TestRankHides(t *testing.T) {
 
 // TestRunListsOnce runs a cold check through a go command that logs its
 // arguments: the packages are listed (go list -deps) once, for the
-// findings cache and the compiler's decisions alike, and the findings
-// come out ranked.
+// findings cache and the compiler's decisions alike, go env runs once,
+// and the findings come out ranked.
 func TestRunListsOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a fixture module")
@@ -121,14 +121,22 @@ func TestRunListsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var listings []string
+	var listings, envs []string
 	for _, line := range strings.Split(string(data), "\n") {
 		if strings.HasPrefix(line, "list ") && strings.Contains(line, "-deps") && !strings.Contains(line, "-export") {
 			listings = append(listings, line)
 		}
+		if strings.HasPrefix(line, "env ") {
+			envs = append(envs, line)
+		}
 	}
 	if len(listings) != 1 {
 		t.Errorf("a cold run listed the packages %d times, want once:\n%s", len(listings), strings.Join(listings, "\n"))
+	}
+	// The findings cache's keys and the compiler's settings come from one
+	// go env (load.ReadEnv).
+	if len(envs) != 1 {
+		t.Errorf("a cold run ran go env %d times, want once:\n%s", len(envs), strings.Join(envs, "\n"))
 	}
 
 	// With a profile, the run lists once too: the profile's coverage of

@@ -16,8 +16,6 @@ package memo
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os/exec"
 	"strings"
 
 	"github.com/goadvise/goadvise/internal/cache"
@@ -101,15 +99,18 @@ func List(ctx context.Context, opts Options) (*Run, error) {
 	return r, nil
 }
 
-// goEnv returns the go command's settings that change what it builds.
+// goEnv returns the go command's settings that change what it builds,
+// one a line.
 func goEnv(ctx context.Context, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED", "GOWORK", "GOMOD")
-	cmd.Dir = dir
-	out, err := cmd.Output()
+	e, err := load.ReadEnv(ctx, dir, nil)
 	if err != nil {
-		return "", fmt.Errorf("go env: %w", err)
+		return "", err
 	}
-	return string(out), nil
+	var b strings.Builder
+	for _, v := range []string{e.GOVERSION, e.GOOS, e.GOARCH, e.GOAMD64, e.GOARM64, e.GOFLAGS, e.GOEXPERIMENT, e.CGO_ENABLED, e.GOWORK, e.GOMOD} {
+		b.WriteString(v + "\n")
+	}
+	return b.String(), nil
 }
 
 // findings is the cache of findings, by package key.

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/load"
 )
 
 var errNoResult = errors.New("no escape result")
@@ -149,7 +150,7 @@ func standaloneOptions(pass *analysis.Pass, path string) LoadOptions {
 	base := strings.TrimSuffix(path, "_test")
 	suffix := string(filepath.Separator) + "src" + string(filepath.Separator) + filepath.FromSlash(base)
 	if strings.HasSuffix(dir, suffix) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		if module, _ := load.Roots(dir); module != dir {
 			gopath := strings.TrimSuffix(dir, suffix)
 			opts.Env = append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOWORK=off", "GOFLAGS=")
 			opts.Patterns = []string{base}

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/goadvise/goadvise/internal/cache"
+	"github.com/goadvise/goadvise/load"
 )
 
 func init() {
@@ -83,19 +84,6 @@ func lockModule(dir string, exclusive bool) (unlock func()) {
 // moduleRoot returns the directory of the go.work file above dir, or else
 // of the nearest go.mod file, or else dir.
 func moduleRoot(dir string) string {
-	root := dir
-	found := false
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			return d
-		}
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !found {
-			root, found = d, true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return root
-		}
-		d = parent
-	}
+	module, workspace := load.Roots(dir)
+	return cmp.Or(workspace, module, dir)
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/goadvise/goadvise/internal/gocmd"
+	"github.com/goadvise/goadvise/load"
 )
 
 // inModule returns an error, to print on one line, if packages matched by
@@ -28,25 +28,16 @@ func inModule(dir string, patterns []string) error {
 	if !need {
 		return nil
 	}
-	for d := dir; ; {
-		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !fi.IsDir() {
-			return nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
+	if module, _ := load.Roots(dir); module != "" {
+		return nil
 	}
 	// No go.mod above dir: ask the go command, which knows of GOWORK,
 	// GOFLAGS=-modfile and GO111MODULE.
-	out, err := gocmd.Output(context.Background(), dir, nil, "env", "GOMOD", "GOWORK")
+	env, err := load.ReadEnv(context.Background(), dir, nil)
 	if err != nil {
 		return nil // the go command will say what is wrong
 	}
-	gomod, gowork, _ := strings.Cut(string(out), "\n")
-	gowork = strings.TrimSpace(gowork)
-	if gomod != os.DevNull || (gowork != "" && gowork != "off") {
+	if env.GOMOD != os.DevNull || (env.GOWORK != "" && env.GOWORK != "off") {
 		return nil
 	}
 	return fmt.Errorf("%s is not inside a Go module (no go.mod): run it in a module or pass package patterns of one", dir)

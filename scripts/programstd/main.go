@@ -15,9 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/goadvise/goadvise/internal/heapprof"
+	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/wholeprog"
 )
 
@@ -36,10 +35,14 @@ func main() {
 		patterns = []string{"std"}
 	}
 	start := time.Now()
-	roots, err := packages.Load(&packages.Config{Mode: packages.NeedName}, patterns...)
+	listing, err := load.Packages(context.Background(), load.ListOptions{}, patterns...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "programstd: %v\n", err)
 		os.Exit(1)
+	}
+	var roots []string
+	for _, p := range listing.Packages {
+		roots = append(roots, p.ImportPath)
 	}
 	var stats wholeprog.Stats
 	opts := wholeprog.Options{Passes: strings.Split(*passes, ","), Stats: &stats, AssumeClosed: *closed}
@@ -47,7 +50,7 @@ func main() {
 	if *memprofile != "" {
 		stopProfile = heapprof.Peak(*memprofile, 100*time.Millisecond)
 	}
-	fs, err := wholeprog.Analyze(context.Background(), roots, opts)
+	fs, err := wholeprog.AnalyzePaths(context.Background(), roots, opts)
 	elapsed := time.Since(start)
 	if err := stopProfile(); err != nil {
 		fmt.Fprintf(os.Stderr, "programstd: %v\n", err)
