@@ -31,8 +31,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/kind"
+	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
@@ -52,12 +52,15 @@ type Config struct {
 	Heap      []string // heap profiles that also weigh allocation findings
 	HeapIndex string   // alloc_space (default) or alloc_objects
 
-	// All reports every finding found: not only the highest ranked (at
+	// Visibility says which findings to report. The analyzers report
+	// everything to the driver, which counts what it hides. With All,
+	// every finding found is reported: not only the highest ranked (at
 	// most kind.PerKLOC per 1,000 lines analysed), and with a production
-	// profile also those in code it never saw run.
-	All        bool
-	Cold       bool    // also report findings in cold code
-	HeapCold   bool    // report heapescape's findings in cold code (-heapescape.cold=true)
+	// profile also those in code it never saw run; with Cold, those in
+	// cold code too. The flags the user gave the analyzers widen it
+	// (suite.Visibility.Of): an analyzer's -all is All for every finding,
+	// its -cold (heapescape's) Cold for its own.
+	Visibility suite.Visibility
 	MinScore   float64 // with a profile, report only findings scoring at least this
 	NewFromRev string  // report only findings on lines changed since this git revision
 	// NewFromRevSource names where NewFromRev was given, for an error
@@ -148,10 +151,6 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 			return nil, fmt.Errorf("%s: %w", cfg.newFromRevSource(), err)
 		}
 	}
-	// The findings in cold code are counted and hidden below (Config.Cold
-	// shows them): the analyzers must report them all.
-	hotpath.SetReportCold(true)
-	hotpath.SetReportAll(true)
 	var benches []*measuredBench
 	if cfg.Bench != nil {
 		if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
@@ -186,9 +185,10 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 			hot.SetPartial()
 		}
 	}
-	// The analyzers see the same profile (or none) through the hot-path
-	// seam.
-	hotpath.SetProfile(hot)
+	// The analyzers see the profile (or none) through the hot-path seam,
+	// and report every finding: those in cold code and below the cut
+	// are counted and hidden below (Config.Visibility shows them).
+	cfg.Analyzers = suite.Configure(cfg.Analyzers, suite.Options{Visibility: suite.Everything, Profile: hot})
 	ar, err := analyze(ctx, &cfg)
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted")
@@ -248,6 +248,22 @@ func runPasses(cfg *Config, ar *analysisResult) ([]report.Finding, error) {
 // rank merges, hides, scores and ranks the findings, and describes the run.
 // It also returns the ranked findings before Config.Top cut them.
 func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysisResult) (*report.Report, []report.Finding, error) {
+	// What the user's flags for the analyzers add: an -all is every
+	// finding's, a -cold its analyzer's.
+	shown := cfg.Visibility
+	byName := make(map[string]suite.Visibility)
+	all := shown.All
+	for _, a := range suite.Analyzers() {
+		v := shown.Of(a)
+		byName[a.Name] = v
+		all = all || v.All
+	}
+	coldShown := func(analyzer string) bool {
+		if v, ok := byName[analyzer]; ok {
+			return v.Cold
+		}
+		return shown.Cold
+	}
 	if !cfg.Tests {
 		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
 	}
@@ -309,14 +325,12 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// tier, shown after what they measured.
 	partial := hot != nil && hot.Partial()
 	for _, fs := range []*[]report.Finding{&findings, &excludedFs} {
-		if hot != nil && !partial && !cfg.All {
+		if hot != nil && !partial && !all {
 			hide(fs, &hidden, func(f report.Finding) bool { return !f.Sampled })
 		}
-		if !cfg.Cold {
-			hide(fs, &hiddenCold, func(f report.Finding) bool {
-				return f.Tier == "cold" && (hot == nil || partial || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold) && !measured(f)
-			})
-		}
+		hide(fs, &hiddenCold, func(f report.Finding) bool {
+			return f.Tier == "cold" && (hot == nil || partial || f.Sampled) && !coldShown(f.Analyzer) && !measured(f)
+		})
 	}
 	excluded := len(excludedFs)
 	if hot != nil {
@@ -339,7 +353,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// a profile measured is evidence of a cost, and is shown whatever
 	// the density (it ranks first).
 	belowCut := 0
-	if n := kind.Budget(ar.lines); !cfg.All && cfg.Top == 0 && len(findings) > n {
+	if n := kind.Budget(ar.lines); !all && cfg.Top == 0 && len(findings) > n {
 		for n < len(findings) && (measured(findings[n]) || len(findings[n].Benchmarks) > 0) {
 			n++
 		}

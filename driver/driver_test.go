@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/gittest"
@@ -22,7 +24,7 @@ import (
 
 // TestRankHides checks what rank hides without a profile, and counts:
 // findings in test files (unless Tests), cold code (unless Cold;
-// heapescape's with HeapCold), and findings in excluded files, each once,
+// heapescape's with its -cold flag), and findings in excluded files, each once,
 // for the first reason that hides it (exclusion last); nothing for its
 // class; and the cut of the default output to kind.PerKLOC findings per
 // 1,000 lines, or of Top, after ranking by estimated saving.
@@ -61,16 +63,19 @@ func TestRankHides(t *testing.T) {
 	}{
 		{"default", Config{}, 10000, []int{7, 6, 8, 3}, 4, 3, 0, 0},
 		{"tests", Config{Tests: true}, 10000, []int{7, 5, 6, 8, 3}, 5, 3, 0, 0},
-		{"cold", Config{Cold: true}, 10000, []int{7, 6, 8, 1, 3, 2, 4}, 7, 0, 0, 0},
-		{"heapescape cold", Config{HeapCold: true}, 10000, []int{7, 6, 8, 3, 2, 4}, 6, 1, 0, 0},
+		{"cold", Config{Visibility: suite.Visibility{Cold: true}}, 10000, []int{7, 6, 8, 1, 3, 2, 4}, 7, 0, 0, 0},
+		{"heapescape cold", Config{}, 10000, []int{7, 6, 8, 3, 2, 4}, 6, 1, 0, 0},
 		{"density", Config{}, 400, []int{7, 6}, 2, 3, 2, 0},
-		{"all", Config{All: true}, 400, []int{7, 6, 8, 3}, 4, 3, 0, 0},
+		{"all", Config{Visibility: suite.Visibility{All: true}}, 400, []int{7, 6, 8, 3}, 4, 3, 0, 0},
 		{"top", Config{Top: 1}, 10000, []int{7}, 4, 3, 0, 0},
 		// Excluded counts only what the exclusion alone hides.
 		{"exclude", Config{Exclude: excludeA}, 10000, nil, 0, 3, 0, 4},
-		{"exclude, cold", Config{Exclude: excludeA, Cold: true, Tests: true}, 10000, []int{5}, 1, 0, 0, 7},
+		{"exclude, cold", Config{Exclude: excludeA, Visibility: suite.Visibility{Cold: true}, Tests: true}, 10000, []int{5}, 1, 0, 0, 7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "heapescape cold" {
+				setFlag(t, heapescape.Analyzer, "cold", "true")
+			}
 			r, ranked, err := rank(&tc.cfg, findings(), nil, &analysisResult{lines: tc.loc})
 			if err != nil {
 				t.Fatal(err)
@@ -110,7 +115,7 @@ func TestRunListsOnce(t *testing.T) {
 	log := logGoCommand(t)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := gittest.NewTree(t, manyPackages("example.com/once", 3))
-	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true, All: true}, nil)
+	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Everything}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +153,7 @@ func TestRunListsOnce(t *testing.T) {
 		if err := os.Remove(log); err != nil {
 			t.Fatal(err)
 		}
-		res, err = Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true, Profiles: []string{prof}, All: true}, nil)
+		res, err = Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Everything, Profiles: []string{prof}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,4 +335,16 @@ func TestNewFromRevFirst(t *testing.T) {
 	if data, err := os.ReadFile(log); err == nil && len(data) > 0 {
 		t.Errorf("go commands ran before the revision was refused:\n%s", data)
 	}
+}
+
+// setFlag sets the flag name of a for the test, as the user's command line
+// does.
+func setFlag(t *testing.T, a *analysis.Analyzer, name, value string) {
+	t.Helper()
+	f := a.Flags.Lookup(name)
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Value.Set(old) })
 }

@@ -100,7 +100,7 @@ func run(pass *analysis.Pass) (any, error) {
 			// the deepequal finding, and goes away with its fix.
 			continue
 		}
-		if !cold && fd.tier == hotpath.Cold {
+		if !cold && !hot.ColdReported() && fd.tier == hotpath.Cold {
 			continue // not reported: spare explaining it
 		}
 		text, ok := fd.message()

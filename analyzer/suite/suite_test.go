@@ -1,16 +1,21 @@
 package suite
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/pprof/profile"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/kind"
+	"github.com/goadvise/goadvise/pgo"
 )
 
 func TestGuard(t *testing.T) {
@@ -110,8 +115,8 @@ func TestNoFacts(t *testing.T) {
 // check shows by default, for the drivers that print every diagnostic
 // (go vet, golangci-lint): no findings in cold code, and of the others
 // the highest ranked of the package, at most kind.PerKLOC per 1,000
-// lines (here one); and all of them when hotpath.SetReportCold and
-// hotpath.SetReportAll ask, as check's driver does.
+// lines (here one); and all of them when the driver's options ask for
+// everything, as check's driver does.
 func TestHideCold(t *testing.T) {
 	tiers := &analysis.Analyzer{
 		Name:     "tiers",
@@ -129,16 +134,74 @@ func TestHideCold(t *testing.T) {
 			return nil, nil
 		},
 	}
-	analysistest.Run(t, analysistest.TestData(), hideCold(tiers), "tiers")
-	hotpath.SetReportCold(true)
-	hotpath.SetReportAll(true)
-	defer hotpath.SetReportCold(false)
-	defer hotpath.SetReportAll(false)
-	analysistest.Run(t, analysistest.TestData(), hideCold(tiers), "tiersall")
+	analysistest.Run(t, analysistest.TestData(), hideCold(tiers, Options{}), "tiers")
+	analysistest.Run(t, analysistest.TestData(), hideCold(tiers, Options{Visibility: Everything}), "tiersall")
 }
 
 const testKind kind.ID = "tiers/test"
 
 func init() {
 	kind.Register(kind.Kind{ID: testKind, Title: "a test finding", Doc: "A finding of TestHideCold.", Scoring: kind.ScoreFlat, CostNS: 10, Rewrite: true})
+}
+
+// TestConfigure checks that a driver's options reach the suite's
+// analyzers: the profile decides their tiers (Setup, never sampled, is
+// cold; Same, sampled, is hot), and the visibility which findings they
+// report (the cold one only with Cold). The analyzers as Analyzers
+// returns them, and hotpath's own state, are left as they were.
+func TestConfigure(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.pprof")
+	writeProfile(t, prof, "configured.Same", "configuredall.Same")
+	hot, err := pgo.LoadHotness(context.Background(), []string{prof}, pgo.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deq, err := Select([]string{"deepequal"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := Configure(deq, Options{Profile: hot})
+	all := Configure(deq, Options{Profile: hot, Visibility: Everything})
+	if cut[0] == deq[0] || all[0] == deq[0] || cut[0].Name != "deepequal" {
+		t.Fatalf("Configure returned the analyzer it was given")
+	}
+	analysistest.Run(t, analysistest.TestData(), cut[0], "configured")
+	analysistest.Run(t, analysistest.TestData(), all[0], "configuredall")
+	// Configured or not, analyzers that are not the suite's are kept.
+	if other := Configure([]*analysis.Analyzer{hotpath.Analyzer}, Options{}); other[0] != hotpath.Analyzer {
+		t.Errorf("Configure replaced an analyzer not of the suite")
+	}
+	if v := (Visibility{}).Of(deq[0]); v.Cold || v.All {
+		t.Errorf("the default visibility of deepequal is %+v after Configure, want none", v)
+	}
+}
+
+// writeProfile writes a CPU profile to name with 10 samples in each of
+// the functions fns.
+func writeProfile(t *testing.T, name string, fns ...string) {
+	t.Helper()
+	p := &profile.Profile{
+		SampleType:    []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
+		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		Period:        10000000,
+		DurationNanos: 1e9,
+	}
+	for i, fn := range fns {
+		f := &profile.Function{ID: uint64(i + 1), Name: fn, SystemName: fn, Filename: "configured.go"}
+		loc := &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f, Line: 7}}}
+		p.Function = append(p.Function, f)
+		p.Location = append(p.Location, loc)
+		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{10, 10 * 10000000}})
+	}
+	out, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -75,7 +75,6 @@ type checkFlags struct {
 	heapIndex string
 	all       bool
 	cold      bool // show findings in cold code
-	heapCold  bool // show heapescape's findings in cold code (-heapescape.cold=true)
 	minScore  float64
 	verify    verifyFlags
 	cpuprof   string
@@ -160,7 +159,6 @@ func runCheck(args []string) int {
 	if *showConfig {
 		return printConfig(fs, all, cf)
 	}
-	findAll(fs, all, &cf)
 	// The whole-program passes are chosen with -whole or by name in
 	// -enable; they are not analyzers of the suite.
 	analyzers, passes, err := selectChecks(splitList(cf.enable), splitList(cf.disable), cf.whole)
@@ -282,32 +280,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// findAll makes heapescape report what check hides by default (cold
-// code), so that check can count what it hides. A value the user gave is
-// kept, and decides whether to show them: findAll records in cf whether
-// the user asked to see heapescape's cold findings (-heapescape.cold=true),
-// and whether -heapescape.all or -redundantbranch.all, which go vet reads
-// as "report every finding", asked for all of them, as -all does.
-func findAll(fs *flag.FlagSet, analyzers []*analysis.Analyzer, cf *checkFlags) {
-	given := make(map[string]bool)
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for _, a := range analyzers {
-		if f := a.Flags.Lookup("all"); f != nil && given[a.Name+".all"] && f.Value.String() == "true" {
-			cf.all = true
-		}
-		if a.Name != "heapescape" {
-			continue
-		}
-		if f := a.Flags.Lookup("cold"); f != nil {
-			if !given[a.Name+".cold"] {
-				f.Value.Set("true")
-			} else {
-				cf.heapCold = f.Value.String() == "true"
-			}
-		}
-	}
-}
-
 // registerAnalyzerFlags exposes each analyzer's flags as -NAME.FLAG, the
 // spelling go vet uses.
 func registerAnalyzerFlags(fs *flag.FlagSet, analyzers []*analysis.Analyzer) {
@@ -338,9 +310,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Profiles:         splitList(cf.profile),
 		Heap:             splitList(cf.heap),
 		HeapIndex:        cf.heapIndex,
-		All:              cf.all,
-		Cold:             cf.cold,
-		HeapCold:         cf.heapCold,
+		Visibility:       suite.Visibility{Cold: cf.cold, All: cf.all},
 		MinScore:         cf.minScore,
 		NewFromRev:       cf.newFromRev,
 		NewFromRevSource: cf.newFromRevSource,
