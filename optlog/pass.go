@@ -31,8 +31,8 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // ForPass returns the compiler's decisions for the package of pass, with
 // their positions resolved in the pass's file set. It gets them in one of
 // three ways, in this order: from the table filled by [Preload] or [Load]
-// (goadvise check), from compiling the unit described by the go vet
-// configuration given to [UseVetConfig] (go vet -vettool), or, as a
+// (goadvise check), from compiling the go vet unit given to
+// [VetUnit.Provide] (go vet -vettool), or, as a
 // fallback, by running go build for the single package (analysistest,
 // multichecker, golangci-lint). The escape Analyzer
 // (analyzer/escape) returns it as its result.
@@ -53,8 +53,8 @@ func ForPass(pass *analysis.Pass) *Result {
 	// program's. A test variant of a package is not compiled again: its
 	// non-test files have the decisions of the plain package.
 	pr := lookup(path, false)
-	if pr == nil && vetConfig != nil {
-		pr = vetResult(pass)
+	if u := unitFor(path); pr == nil && u != nil {
+		pr = u.result()
 	}
 	if pr == nil {
 		pr = fallback(pass, path, false)

@@ -298,30 +298,6 @@ func TestSARIFValidates(t *testing.T) {
 	}
 }
 
-// TestEscapeRuns checks when a go vet unit starts its compile early: only
-// when an analyzer that needs the compiler's decisions will run.
-func TestEscapeRuns(t *testing.T) {
-	for _, tc := range []struct {
-		flags []string
-		want  bool
-	}{
-		{nil, true},
-		{[]string{"-hotpath.profile=x.pprof"}, true},
-		{[]string{"-escape.off"}, false},
-		{[]string{"-escape.off=true"}, false},
-		{[]string{"-escape.off=false"}, true},
-		{[]string{"-deepequal"}, false},
-		{[]string{"-deepequal=true", "-redundantbranch"}, false},
-		{[]string{"-deepequal", "-heapescape"}, true},
-		{[]string{"-smallalloc=true"}, true},
-		{[]string{"-deepequal=false"}, true},
-	} {
-		if got := escapeRuns(tc.flags); got != tc.want {
-			t.Errorf("escapeRuns(%q) = %v, want %v", tc.flags, got, tc.want)
-		}
-	}
-}
-
 // TestStatusOff checks that a status line turned off (as with -format
 // json) never starts, terminal or not.
 func TestStatusOff(t *testing.T) {

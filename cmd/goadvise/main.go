@@ -16,7 +16,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/toolexec"
+	"github.com/goadvise/goadvise/vettool"
 )
 
 // A command is one goadvise subcommand. Files of this package register their
@@ -55,8 +57,10 @@ func main() {
 }
 
 func run(args []string) int {
-	if isVetInvocation(args) {
-		vetMain(args) // does not return
+	if vettool.IsInvocation(args) {
+		// The suite as go vet runs it: the helpers too, so that their
+		// flags (such as -hotpath.profile) can be given to go vet.
+		vettool.Main(args, append(suite.Analyzers(), suite.Helpers()...)...) // does not return
 	}
 	if len(args) == 0 {
 		return commands["check"].run(nil)
