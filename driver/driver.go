@@ -21,7 +21,10 @@
 package driver
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -33,6 +36,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
@@ -75,6 +79,13 @@ type Config struct {
 	// Bench, if set, measures the packages' benchmarks and ranks by
 	// their profiles instead of Profiles and Heap (check -bench).
 	Bench *BenchConfig
+
+	// Fix says that the caller will apply fixes to the findings (check
+	// -fix): Run then holds the module's lock exclusively until
+	// Result.Unlock, so that no other run reads the files while they are
+	// rewritten and the fixes apply to the files analysed. Without it, the
+	// lock is shared, and released when Run returns.
+	Fix bool
 
 	// Version is goadvise's version, part of the caches' keys.
 	Version string
@@ -123,12 +134,40 @@ type Result struct {
 	BenchRuns int
 	// Rules describe the analyzers and passes of the run, for SARIF.
 	Rules []report.Rule
+
+	unlock func() // releases the module's lock (Config.Fix)
+}
+
+// Unlock releases the module's lock that Run holds for the caller's fixes
+// (Config.Fix). It does nothing without Config.Fix, or the second time.
+func (r *Result) Unlock() {
+	if r.unlock != nil {
+		r.unlock()
+		r.unlock = nil
+	}
 }
 
 // Run runs the pipeline. progress, if not nil, is told what the run is
 // doing, in a few words, whenever that changes (from the goroutine that
 // called Run). Ctrl-C, as a cancelled ctx, stops the run.
-func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, error) {
+//
+// Runs on one module (or workspace) are kept apart: each holds the
+// module's lock, shared, or exclusively with Config.Fix, waiting (after a
+// warning) while another process holds it in a conflicting mode.
+func Run(ctx context.Context, cfg Config, progress func(msg string)) (res *Result, err error) {
+	unlock := lockModule(cfg.Dir, cfg.Fix, cfg.warn)
+	defer func() {
+		if res != nil && cfg.Fix {
+			res.unlock = unlock
+		} else {
+			unlock()
+		}
+	}()
+	return run(ctx, cfg, progress)
+}
+
+// run is Run under the module's lock.
+func run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
@@ -228,6 +267,26 @@ func rules(cfg *Config) []report.Rule {
 		}
 	}
 	return out
+}
+
+// lockModule takes the lock of the module (or workspace) that dir is in,
+// shared or exclusive, and returns the function that releases it. While
+// another process holds it in a conflicting mode it warns once and waits.
+// Without a usable cache directory it takes no lock.
+func lockModule(dir string, exclusive bool, warn func(string)) (unlock func()) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	module, workspace := load.Roots(dir)
+	root := cmp.Or(workspace, module, dir)
+	sum := sha256.Sum256([]byte(root))
+	unlock, err := cache.Lock("module-"+hex.EncodeToString(sum[:12]), exclusive, func() {
+		warn("waiting for another goadvise run on " + root + " to finish")
+	})
+	if err != nil {
+		return func() {}
+	}
+	return unlock
 }
 
 // runPasses runs the whole-program passes on the packages analysed, from

@@ -348,3 +348,49 @@ func setFlag(t *testing.T, a *analysis.Analyzer, name, value string) {
 	}
 	t.Cleanup(func() { f.Value.Set(old) })
 }
+
+// TestRunLocksModule checks that runs on one module are kept apart by the
+// driver itself: while a run whose findings are being fixed (Config.Fix)
+// holds the module's lock, another run, from a subdirectory, warns that it
+// waits and does not finish before Unlock.
+func TestRunLocksModule(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewTree(t, manyPackages("example.com/lock", 2))
+	deq, err := suite.Select([]string{"deepequal"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixing, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: deq, Fix: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), Config{
+			Dir: filepath.Join(dir, "p01"), Patterns: []string{"."}, Analyzers: deq,
+			Warn: func(msg string) { waiting <- msg },
+		}, nil)
+		done <- err
+	}()
+	select {
+	case msg := <-waiting:
+		if want := "waiting for another goadvise run on " + dir + " to finish"; msg != want {
+			t.Errorf("warning %q, want %q", msg, want)
+		}
+	case err := <-done:
+		t.Fatalf("a run finished (error %v) while another held the module's lock for its fixes", err)
+	case <-time.After(time.Minute):
+		t.Fatal("a run neither waited for the module's lock nor finished")
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("a run finished (error %v) before the fixing run unlocked the module", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	fixing.Unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	fixing.Unlock() // a second time does nothing
+}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 
@@ -62,23 +60,6 @@ func runCache(args []string) int {
 	}
 	fmt.Fprintf(os.Stderr, "goadvise cache: unknown subcommand %q (want clean or dir)\n", args[0])
 	return exitError
-}
-
-// lockModule keeps concurrent checks of one module apart, so that no check
-// reads the files that another one is rewriting: a check that applies
-// fixes holds the module's lock exclusively, any other check shares it.
-// It returns the function that releases the lock. Without a usable cache
-// directory it takes no lock.
-func lockModule(dir string, exclusive bool) (unlock func()) {
-	root := moduleRoot(dir)
-	sum := sha256.Sum256([]byte(root))
-	unlock, err := cache.Lock("module-"+hex.EncodeToString(sum[:12]), exclusive, func() {
-		fmt.Fprintf(os.Stderr, "goadvise: waiting for another goadvise run on %s to finish\n", root)
-	})
-	if err != nil {
-		return func() {}
-	}
-	return unlock
 }
 
 // moduleRoot returns the directory of the go.work file above dir, or else

@@ -300,7 +300,6 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
-	defer lockModule(dir, cf.fix && !cf.diff)()
 	cfg := driver.Config{
 		Dir:              dir,
 		Patterns:         patterns,
@@ -317,6 +316,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Exclude:          cf.conf.Excluded,
 		Top:              cf.top,
 		Bench:            cf.bench.config(),
+		Fix:              cf.fix && !cf.diff,
 		Version:          version(),
 		Warn:             func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}
@@ -332,6 +332,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
+	defer res.Unlock() // with -fix, held until the fixes are written
 	status := exitOK
 	for _, e := range res.Errors {
 		fmt.Fprintf(os.Stderr, "goadvise: %s\n", e)
