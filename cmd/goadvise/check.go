@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -11,7 +10,6 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -26,7 +24,6 @@ import (
 	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/report/html"
-	"github.com/goadvise/goadvise/wholeprog"
 )
 
 func init() {
@@ -112,7 +109,7 @@ func runCheck(args []string) int {
 	fs.BoolVar(&cf.fix, "fix", false, "apply the suggested fixes to the source files")
 	fs.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as unified diffs instead of applying them")
 	fs.BoolVar(&cf.tests, "tests", false, "also analyse _test.go files")
-	fs.StringVar(&cf.enable, "enable", "", "comma-separated `analyzers` to run (default all)")
+	fs.StringVar(&cf.enable, "enable", "", "comma-separated `analyzers` and whole-program passes to run, exactly those (default every analyzer, and with -whole every pass)")
 	fs.StringVar(&cf.disable, "disable", "", "comma-separated `analyzers` not to run")
 	fs.IntVar(&cf.top, "top", 0, "report only the first `N` findings (0: all)")
 	fs.StringVar(&cf.output, "o", "", "write the report to `file` instead of standard output (with -verify: a directory for fixes.patch and summary.md)")
@@ -126,7 +123,7 @@ func runCheck(args []string) int {
 	minIntVar(fs, &cf.verify.count, "verify-count", 6, 1, "with -verify, benchmark rounds per version, `N` at least 1")
 	benchtimeVar(fs, &cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks: a `duration` or Nx iterations (default the go test default)")
 	fs.StringVar(&cf.verify.bench, "verify-bench", "", "with -verify, the benchmarks to run for every fix, a `regexp` as for go test -bench (default: for each fix, the package's benchmarks that execute the finding's line, found by running each once with coverage, or else those that execute its function; a fix neither is executed by is not measured)")
-	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): builds SSA and a call graph of the module, reading its dependencies from export data")
+	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc, or those -enable names): builds SSA and a call graph of the module, reading its dependencies from export data; the program its main packages make is the closed world")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.memprof, "memprofile", "", "write a heap profile of goadvise itself at its largest live heap to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
@@ -161,7 +158,7 @@ func runCheck(args []string) int {
 	}
 	// The whole-program passes are chosen with -whole or by name in
 	// -enable; they are not analyzers of the suite.
-	analyzers, passes, err := selectChecks(splitList(cf.enable), splitList(cf.disable), cf.whole)
+	analyzers, passes, err := driver.Select(splitList(cf.enable), splitList(cf.disable), cf.whole)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
@@ -226,47 +223,6 @@ func runCheck(args []string) int {
 		}()
 	}
 	return check(cf, analyzers, patterns)
-}
-
-// selectChecks chooses the analyzers and the whole-program passes to run
-// from -enable, -disable and -whole. -enable and -disable take the names of
-// both; -whole adds every pass. An -enable list naming only passes runs
-// only them; with no -enable, every analyzer runs.
-func selectChecks(enable, disable []string, whole bool) ([]*analysis.Analyzer, []string, error) {
-	isPass := make(map[string]bool)
-	for _, p := range wholeprog.Passes() {
-		isPass[p.Name] = true
-	}
-	split := func(names []string) (as, ps []string) {
-		for _, n := range names {
-			if isPass[n] {
-				ps = append(ps, n)
-			} else {
-				as = append(as, n)
-			}
-		}
-		return as, ps
-	}
-	enableA, enableP := split(enable)
-	disableA, disableP := split(disable)
-	var passes []string
-	for _, p := range wholeprog.Passes() {
-		if (whole || slices.Contains(enableP, p.Name)) && !slices.Contains(disableP, p.Name) {
-			passes = append(passes, p.Name)
-		}
-	}
-	if len(enableA) == 0 && len(enableP) > 0 {
-		if len(passes) == 0 {
-			return nil, nil, errors.New("no analyzers left to run after -enable/-disable")
-		}
-		return nil, passes, nil
-	}
-	analyzers, err := suite.Select(enableA, disableA)
-	if err != nil && len(passes) > 0 && len(enableA) == 0 {
-		// Every analyzer disabled, but passes remain: run those.
-		return nil, passes, nil
-	}
-	return analyzers, passes, err
 }
 
 // splitList splits a comma-separated flag value.

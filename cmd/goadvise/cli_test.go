@@ -126,28 +126,6 @@ func TestOutsideModule(t *testing.T) {
 	}
 }
 
-// TestSelectChecks checks that -enable and -disable take the
-// whole-program passes by name: -enable with only passes runs only them,
-// and -whole with every analyzer disabled runs the passes.
-func TestSelectChecks(t *testing.T) {
-	t.Parallel() // an end-to-end run in its own directory
-	as, ps, err := selectChecks([]string{"devirt"}, nil, false)
-	if err != nil || len(as) != 0 || strings.Join(ps, ",") != "devirt" {
-		t.Errorf("-enable devirt: analyzers %d, passes %v, err %v; want devirt alone", len(as), ps, err)
-	}
-	as, ps, err = selectChecks([]string{"deepequal", "loopalloc"}, nil, false)
-	if err != nil || len(as) != 1 || as[0].Name != "deepequal" || strings.Join(ps, ",") != "loopalloc" {
-		t.Errorf("-enable deepequal,loopalloc: analyzers %v, passes %v, err %v", as, ps, err)
-	}
-	as, ps, err = selectChecks(nil, append(strings.Split(allNames(), ","), "devirt"), true)
-	if err != nil || len(as) != 0 || strings.Join(ps, ",") != "loopalloc" {
-		t.Errorf("-whole -disable (all analyzers),devirt: analyzers %d, passes %v, err %v; want loopalloc alone", len(as), ps, err)
-	}
-	if _, _, err := selectChecks(nil, strings.Split(allNames(), ","), false); err == nil {
-		t.Errorf("-disable of every analyzer without -whole: no error")
-	}
-}
-
 // TestJSONFlag checks that check -json is -format json, as go vet spells it.
 func TestJSONFlag(t *testing.T) {
 	t.Parallel() // an end-to-end run in its own directory
