@@ -78,7 +78,9 @@ func ReadEnv(ctx context.Context, dir string, env []string) (*Env, error) {
 }
 
 // envKey identifies a directory and an environment: the process's, if
-// env is nil, as it is now (a test may change it between runs).
+// env is nil, as it is now (a test may change it between runs), and the
+// go.mod and go.work files that the go command finds from there, as they
+// are now (one created or edited since can change what it says).
 func envKey(dir string, env []string) string {
 	if env == nil {
 		env = os.Environ()
@@ -86,7 +88,18 @@ func envKey(dir string, env []string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return dir + "\x00" + strings.Join(env, "\x00")
+	key := dir + "\x00" + strings.Join(env, "\x00")
+	module, workspace := Roots(dir)
+	for _, f := range [][2]string{{module, "go.mod"}, {workspace, "go.work"}} {
+		if f[0] == "" {
+			continue
+		}
+		name := filepath.Join(f[0], f[1])
+		if fi, err := os.Stat(name); err == nil {
+			key += fmt.Sprintf("\x00%s %d %d", name, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return key
 }
 
 func readEnv(ctx context.Context, dir string, env []string) (*Env, error) {
@@ -126,4 +139,49 @@ func Roots(dir string) (module, workspace string) {
 func isFile(name string) bool {
 	fi, err := os.Stat(name)
 	return err == nil && !fi.IsDir()
+}
+
+// InModule returns an error, to print on one line, if packages matched by
+// patterns in dir need a Go module and dir is not inside one: go list
+// would fail with its own words for each package and goadvise would then
+// report no findings in no packages. Patterns of the standard library
+// ("fmt", "std") need no module; a workspace (go.work) or GOPATH mode
+// (GO111MODULE=off) is left to the go command.
+func InModule(dir string, patterns []string) error {
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	need := false
+	for _, p := range patterns {
+		need = need || needsModule(p)
+	}
+	if !need {
+		return nil
+	}
+	if module, _ := Roots(dir); module != "" {
+		return nil
+	}
+	// No go.mod above dir: ask the go command, which knows of GOWORK,
+	// GOFLAGS=-modfile and GO111MODULE.
+	env, err := ReadEnv(context.Background(), dir, nil)
+	if err != nil {
+		return nil // the go command will say what is wrong
+	}
+	if env.GOMOD != os.DevNull || (env.GOWORK != "" && env.GOWORK != "off") {
+		return nil
+	}
+	return fmt.Errorf("%s is not inside a Go module (no go.mod): run it in a module or pass package patterns of one", dir)
+}
+
+// needsModule reports whether a package pattern names packages of a
+// module: a directory ("./...", "/src/x"), "all", or an import path whose
+// first element has a dot ("example.com/x"), unlike the standard
+// library's.
+func needsModule(pattern string) bool {
+	if pattern == "all" || pattern == "." || pattern == ".." || filepath.IsAbs(pattern) ||
+		strings.HasPrefix(pattern, "./") || strings.HasPrefix(pattern, "../") {
+		return true
+	}
+	first, _, _ := strings.Cut(pattern, "/")
+	return strings.Contains(first, ".")
 }
