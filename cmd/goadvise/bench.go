@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/report/html"
 )
 
@@ -51,7 +52,7 @@ func runBench(args []string) int {
 	fs.StringVar(&opts.Head, "head", "", "head git revision (default: the working tree)")
 	fs.StringVar(&opts.Bench, "bench", ".", "run only benchmarks matching this regular expression")
 	fs.IntVar(&opts.Count, "count", bench.DefaultCount, "number of rounds (samples per benchmark and version)")
-	benchtimeVar(fs, &opts.Benchtime, "benchtime", "", "run each benchmark for this `duration` or NNNx iterations")
+	cli.CheckedVar(fs, &opts.Benchtime, "benchtime", "", "run each benchmark for this `duration` or NNNx iterations", bench.CheckBenchtime)
 	fs.StringVar(&opts.CPU, "cpu", "", "comma-separated GOMAXPROCS values")
 	fs.StringVar(&opts.PGO, "pgo", "", "profile FILE: compare -pgo=off with -pgo=FILE on the same code; off: build both with -pgo=off")
 	fs.StringVar(&opts.BasePGO, "base-pgo", "", "-pgo build flag for the base (off, auto or a profile)")
@@ -61,8 +62,8 @@ func runBench(args []string) int {
 	format := fs.String("format", "text", "output format: text, json, csv or html (one self-contained page)")
 	oldFile := fs.String("old", "", "compare this file of benchmark output (with -new)")
 	newFile := fs.String("new", "", "against this one (with -old)")
-	pkgs, err := parseArgs(fs, commandUsage("bench"), args, os.Stdout, os.Stderr)
-	if err == errHelp {
+	pkgs, err := cli.Parse(fs, commandUsage("bench"), args, os.Stdout, os.Stderr)
+	if err == cli.ErrHelp {
 		return benchExitOK
 	} else if err != nil {
 		return benchExitError
@@ -111,7 +112,7 @@ func runBench(args []string) int {
 	// partial output.
 	var out bytes.Buffer
 	if *format == "html" {
-		err = html.WriteBench(&out, cmp, html.BenchOptions{Version: version(), Generated: time.Now()})
+		err = html.WriteBench(&out, cmp, html.BenchOptions{Version: cli.Version(), Generated: time.Now()})
 	} else {
 		err = bench.Write(&out, cmp, *format)
 	}

@@ -17,9 +17,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/config"
 	"github.com/goadvise/goadvise/driver"
 	"github.com/goadvise/goadvise/internal/atomicfile"
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/internal/heapprof"
 	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/report"
@@ -119,9 +121,9 @@ func runCheck(args []string) int {
 	fs.BoolVar(&cf.all, "all", false, "show every finding, not only the highest ranked (3 per 1,000 lines); with -profile, also those in code the profile never saw run")
 	fs.BoolVar(&cf.cold, "cold", false, "also show findings in cold code: error paths, init, main outside its loops, set-up, sync.Once bodies, code only tests call")
 	fs.BoolVar(&cf.verify.on, "verify", false, "try the fixes of the top findings in a copy of the module: run the package's tests and benchmarks before and after (with -fix, apply only the fixes that pass and do not regress)")
-	minIntVar(fs, &cf.verify.top, "verify-top", 5, 1, "with -verify, how many of the top findings with a fix to try, `N` at least 1")
-	minIntVar(fs, &cf.verify.count, "verify-count", 6, 1, "with -verify, benchmark rounds per version, `N` at least 1")
-	benchtimeVar(fs, &cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks: a `duration` or Nx iterations (default the go test default)")
+	cli.MinIntVar(fs, &cf.verify.top, "verify-top", 5, 1, "with -verify, how many of the top findings with a fix to try, `N` at least 1")
+	cli.MinIntVar(fs, &cf.verify.count, "verify-count", 6, 1, "with -verify, benchmark rounds per version, `N` at least 1")
+	cli.CheckedVar(fs, &cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks: a `duration` or Nx iterations (default the go test default)", bench.CheckBenchtime)
 	fs.StringVar(&cf.verify.bench, "verify-bench", "", "with -verify, the benchmarks to run for every fix, a `regexp` as for go test -bench (default: for each fix, the package's benchmarks that execute the finding's line, found by running each once with coverage, or else those that execute its function; a fix neither is executed by is not measured)")
 	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc, or those -enable names): builds SSA and a call graph of the module, reading its dependencies from export data; the program its main packages make is the closed world")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
@@ -137,8 +139,8 @@ func runCheck(args []string) int {
 	showConfig := fs.Bool("config", false, "print the effective configuration (the .goadvise.yaml file found from the module's root up, merged with the flags) and exit")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
-	patterns, err := parseArgs(fs, commandUsage("check"), args, os.Stdout, os.Stderr)
-	if err == errHelp {
+	patterns, err := cli.Parse(fs, commandUsage("check"), args, os.Stdout, os.Stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -273,16 +275,16 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Top:              cf.top,
 		Bench:            cf.bench.config(),
 		Fix:              cf.fix && !cf.diff,
-		Version:          version(),
+		Version:          cli.Version(),
 		Warn:             func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}
 	// Ctrl-C stops the analysis; the go commands it runs are interrupted
 	// too, and remove their work directories, as the driver removes its
 	// own.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	st := newStatus(cf.format != "json" && cf.format != "sarif")
-	res, err := driver.Run(ctx, cfg, st.set)
-	st.stop()
+	st := cli.NewStatus(cf.format != "json" && cf.format != "sarif")
+	res, err := driver.Run(ctx, cfg, st.Set)
+	st.Stop()
 	stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
@@ -330,9 +332,9 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 			root = dir
 		}
 		err = report.WriteSARIF(&buf, r, res.Rules,
-			report.SARIFOptions{Root: root, Version: version(), Levels: cf.levels()})
+			report.SARIFOptions{Root: root, Version: cli.Version(), Levels: cf.levels()})
 	case "html":
-		opts := html.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
+		opts := html.CheckOptions{Dir: dir, Version: cli.Version(), Generated: time.Now()}
 		if p := r.Stats.Profile; p != nil && p.Match != nil {
 			opts.Staleness = fmt.Sprintf("%.0f%% of the profile's call-edge weight matches the current source", *p.Match)
 			if len(p.Stale) > 0 {

@@ -275,16 +275,3 @@ func TestSARIFValidates(t *testing.T) {
 		t.Errorf("Sarif.Multitool validate: exit %d\n%s", code, report)
 	}
 }
-
-// TestStatusOff checks that a status line turned off (as with -format
-// json) never starts, terminal or not.
-func TestStatusOff(t *testing.T) {
-	s := newStatus(false)
-	select {
-	case <-s.ended:
-	default:
-		t.Fatal("a status line turned off is running")
-	}
-	s.set("listing packages")
-	s.stop()
-}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/goadvise/goadvise/decisions"
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -60,8 +61,8 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&opts.HotCDF, "cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent`")
 	failOn := fs.String("fail-on", "", "exit with status 3 on these `changes`: escapes, inline, bounds (comma-separated)")
 	format := fs.String("format", "text", "output `format`: text or json")
-	pkgs, err := parseArgs(fs, commandUsage("diff"), args, stdout, stderr)
-	if err == errHelp {
+	pkgs, err := cli.Parse(fs, commandUsage("diff"), args, stdout, stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -83,10 +84,10 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	// Ctrl-C cancels the run; Diff removes its worktree before returning.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st := newStatus(*format != "json")
-	opts.Progress = st.set
+	st := cli.NewStatus(*format != "json")
+	opts.Progress = st.Set
 	rep, err := decisions.Diff(ctx, opts)
-	st.stop()
+	st.Stop()
 	if err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("interrupted")

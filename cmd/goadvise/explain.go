@@ -15,6 +15,7 @@ import (
 
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/decisions"
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report/html"
 )
@@ -52,7 +53,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Profile, "profile", "", "the CPU profile `file` (default: default.pgo of the first main package)")
 	fs.StringVar(&opts.Bench, "bench", "", "also compare the benchmarks matching this `regexp` with and without the profile")
 	fs.IntVar(&opts.Count, "count", bench.DefaultCount, "benchmark rounds (with -bench)")
-	benchtimeVar(fs, &opts.Benchtime, "benchtime", "", "benchmark `duration` or NNNx (with -bench)")
+	cli.CheckedVar(fs, &opts.Benchtime, "benchtime", "", "benchmark `duration` or NNNx (with -bench)", bench.CheckBenchtime)
 	fs.IntVar(&opts.Cost.Runs, "runs", 3, "measured builds of each kind and variant")
 	fs.BoolVar(&opts.Cost.Clean, "clean", false, "also measure clean builds with an empty build cache (slow: the standard library is compiled, with the profile too)")
 	fs.IntVar(&opts.Cost.CleanRuns, "clean-runs", 1, "number of clean builds of each variant (with -clean)")
@@ -61,8 +62,8 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "output `format`: text, json or html (one self-contained page)")
 	output := fs.String("o", "", "write the output to `file`, which must not exist, instead of standard output")
 	line, long, _ := strings.Cut(strings.TrimPrefix(explainUsage, "usage: goadvise "), "\n")
-	pkgs, err := parseArgs(fs, usage{name: "pgo explain", line: line, long: long}, args, stdout, stderr)
-	if err == errHelp {
+	pkgs, err := cli.Parse(fs, cli.Usage{Name: "pgo explain", Line: line, Long: long}, args, stdout, stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -115,7 +116,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	var buf bytes.Buffer
 	if *format == "html" {
 		wd, _ := os.Getwd() // positions are shown relative to it when possible
-		err = html.WriteExplain(&buf, ex, html.ExplainOptions{Version: version(), Generated: time.Now(), Dir: wd})
+		err = html.WriteExplain(&buf, ex, html.ExplainOptions{Version: cli.Version(), Generated: time.Now(), Dir: wd})
 	} else {
 		err = ex.Write(&buf, *format)
 	}

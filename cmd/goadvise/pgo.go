@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/pgo"
 )
@@ -93,8 +94,8 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 	maxSize := fs.Int64("max-size", pgo.DefaultMaxSize, "limit on the decompressed size of one profile, in `bytes`")
 	timeout := fs.Duration("timeout", 0, "limit on one HTTP fetch (default: the seconds parameter + 30s)")
 	verbose := fs.Bool("v", false, "print each input's samples and duration")
-	sources, err := parseArgs(fs, usage{name: "pgo merge", line: pgoMergeUsage}, args, stdout, stderr)
-	if err == errHelp {
+	sources, err := cli.Parse(fs, cli.Usage{Name: "pgo merge", Line: pgoMergeUsage}, args, stdout, stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -164,8 +165,8 @@ func runPGOCheck(args []string, stdout, stderr io.Writer) int {
 	cdf := fs.Float64("cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent` (-d=pgoinlinecdfthreshold)")
 	top := fs.Int("top", 10, "list the `n` hottest stale functions and hot edges")
 	minShare := fs.Float64("min-match", 90, "exit with status 3 if less than `percent` of the checked weight matches the source")
-	patterns, err := parseArgs(fs, usage{name: "pgo check", line: "pgo check [-profile FILE] [flags] [packages]"}, args, stdout, stderr)
-	if err == errHelp {
+	patterns, err := cli.Parse(fs, cli.Usage{Name: "pgo check", Line: "pgo check [-profile FILE] [flags] [packages]"}, args, stdout, stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
