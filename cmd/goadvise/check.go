@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
-	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -203,27 +202,16 @@ func runCheck(args []string) int {
 	if !requireModule(patterns, os.Stderr) {
 		return exitError
 	}
-	if cf.cpuprof != "" {
-		f, err := os.Create(cf.cpuprof)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-			return exitError
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-			return exitError
-		}
-		defer pprof.StopCPUProfile()
+	stopProfiles, err := heapprof.Start(cf.cpuprof, cf.memprof)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
 	}
-	if cf.memprof != "" {
-		stop := heapprof.Peak(cf.memprof, 100*time.Millisecond)
-		defer func() {
-			if err := stop(); err != nil {
-				fmt.Fprintf(os.Stderr, "goadvise: -memprofile: %v\n", err)
-			}
-		}()
-	}
+	defer func() {
+		if err := stopProfiles(); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: -memprofile: %v\n", err)
+		}
+	}()
 	return check(cf, analyzers, patterns)
 }
 

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -47,35 +46,18 @@ func applyConfig(fs *flag.FlagSet, analyzers []*analysis.Analyzer) (*config.Conf
 // the command line, for check -config.
 func printConfig(fs *flag.FlagSet, analyzers []*analysis.Analyzer, cf checkFlags) int {
 	dir, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-		return exitError
-	}
-	e := &config.Effective{
-		File:        cf.conf.Path,
-		Searched:    moduleRoot(dir),
-		Enable:      splitList(cf.enable),
-		Disable:     splitList(cf.disable),
-		Analyzers:   make(map[string]map[string]string),
-		Exclude:     cf.conf.Exclude,
-		SARIFLevels: make(map[string]string),
-		NewFromRev:  cf.newFromRev,
-	}
-	// The analyzers' flags set by the file or the command line.
-	fs.Visit(func(f *flag.Flag) {
+	if err == nil {
+		var names []string
 		for _, a := range analyzers {
-			if name, ok := strings.CutPrefix(f.Name, a.Name+"."); ok {
-				if e.Analyzers[a.Name] == nil {
-					e.Analyzers[a.Name] = make(map[string]string)
-				}
-				e.Analyzers[a.Name][name] = f.Value.String()
-			}
+			names = append(names, a.Name)
 		}
-	})
-	for _, t := range config.Tiers() {
-		e.SARIFLevels[t] = report.SARIFOptions{Levels: cf.levels()}.Level(t)
+		e := cf.conf.Effective(fs, names, moduleRoot(dir))
+		for _, t := range config.Tiers() {
+			e.SARIFLevels[t] = report.SARIFOptions{Levels: cf.levels()}.Level(t)
+		}
+		err = e.Write(os.Stdout)
 	}
-	if err := e.Write(os.Stdout); err != nil {
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
