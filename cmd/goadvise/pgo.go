@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/goadvise/goadvise/internal/cli"
-	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -134,12 +131,8 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 		opts.Exclude = re
 	}
 	// Fail early, before reading any input, if the output exists.
-	dest := *out
-	if fi, err := os.Stat(dest); err == nil && fi.IsDir() {
-		dest = filepath.Join(dest, "default.pgo")
-	}
-	if _, err := os.Lstat(dest); err == nil && !*force {
-		fmt.Fprintf(stderr, "goadvise pgo merge: %s: file exists (use -force to replace it)\n", dest)
+	if _, err := pgo.Destination(*out, *force); err != nil {
+		fmt.Fprintf(stderr, "goadvise pgo merge: %v\n", err)
 		return exitError
 	}
 	p, stats, err := pgo.Merge(context.Background(), sources, opts)
@@ -152,10 +145,7 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goadvise pgo merge: %v\n", err)
 		return exitError
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s merged (%d skipped), %s over %v, %s, %s, %s\n",
-		path, plural.Count(stats.Inputs, "profile", "profiles"), stats.Skipped, plural.Count(int(stats.Total), "sample", "samples"),
-		stats.Duration.Round(time.Millisecond), plural.Count(int(stats.Samples), "stack", "stacks"),
-		plural.Count(stats.Functions, "function", "functions"), plural.Count(stats.HotEdges, "hot call edge", "hot call edges"))
+	fmt.Fprintln(stdout, stats.Summary(path))
 	return exitOK
 }
 
