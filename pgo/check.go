@@ -190,8 +190,16 @@ type CheckOptions struct {
 // patterns: whether it is valid, whether go tool preprofile accepts it,
 // how much of its call-edge weight still matches the source (the compiler
 // matches samples by function name and line offset from the function's
-// start), and which call edges the compiler will treat as hot.
+// start), and which call edges the compiler will treat as hot. Without a
+// source, it checks the default.pgo of the first main package (see
+// DefaultProfile).
 func Check(ctx context.Context, source string, patterns []string, opts CheckOptions) (*CheckReport, error) {
+	if source == "" {
+		var err error
+		if source, err = DefaultProfile(ctx, opts.Dir, patterns); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Top <= 0 {
 		opts.Top = 10
 	}
@@ -443,9 +451,10 @@ func (r *CheckReport) Format() string {
 }
 
 // DefaultProfile returns the default.pgo file of the first main package
-// matched by patterns that has one, the profile go build -pgo=auto uses.
-func DefaultProfile(patterns []string) (string, error) {
-	l, err := load.Packages(context.Background(), load.ListOptions{}, patterns...)
+// matched by patterns in dir that has one, the profile go build -pgo=auto
+// uses.
+func DefaultProfile(ctx context.Context, dir string, patterns []string) (string, error) {
+	l, err := load.Packages(ctx, load.ListOptions{Dir: dir}, patterns...)
 	if err != nil {
 		return "", fmt.Errorf("loading packages: %v", oneLine(err))
 	}

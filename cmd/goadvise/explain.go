@@ -16,7 +16,6 @@ import (
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/decisions"
 	"github.com/goadvise/goadvise/internal/cli"
-	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report/html"
 )
 
@@ -89,14 +88,6 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	}
 	if !requireModule(opts.Packages, stderr) {
 		return exitError
-	}
-	if opts.Profile == "" {
-		p, err := pgo.DefaultProfile(opts.Packages)
-		if err != nil {
-			fmt.Fprintf(stderr, "goadvise pgo explain: %v\n", err)
-			return exitError
-		}
-		opts.Profile = p
 	}
 	if benchIsTerminal(os.Stderr) {
 		opts.Progress = stderr

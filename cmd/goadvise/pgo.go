@@ -167,23 +167,14 @@ func runPGOCheck(args []string, stdout, stderr io.Writer) int {
 	if !requireModule(patterns, stderr) {
 		return exitError
 	}
-	source := *prof
-	if source == "" {
-		var err error
-		source, err = pgo.DefaultProfile(patterns)
-		if err != nil {
-			fmt.Fprintf(stderr, "goadvise pgo check: %v\n", err)
-			return exitError
-		}
-	}
-	rep, err := pgo.Check(context.Background(), source, patterns, pgo.CheckOptions{HotCDF: *cdf, Top: *top, Preprofile: true})
+	rep, err := pgo.Check(context.Background(), *prof, patterns, pgo.CheckOptions{HotCDF: *cdf, Top: *top, Preprofile: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "goadvise pgo check: %v\n", err)
 		return exitError
 	}
 	fmt.Fprint(stdout, rep.Format())
 	if rep.Checked == 0 {
-		fmt.Fprintf(stderr, "goadvise pgo check: %s: no call-edge weight of the profile falls in the packages %s (a profile of another program?)\n", source, strings.Join(patterns, " "))
+		fmt.Fprintf(stderr, "goadvise pgo check: %s: no call-edge weight of the profile falls in the packages %s (a profile of another program?)\n", rep.Profile, strings.Join(patterns, " "))
 		return exitError
 	}
 	if rep.Preprofile != "ok" && rep.Preprofile != "not run for a URL" {
