@@ -92,7 +92,7 @@ func runBench(args []string) int {
 		cmp, err = bench.CompareFiles(*oldFile, *newFile, bench.CompareOptions{Alpha: opts.Alpha, Threshold: opts.Threshold})
 	} else {
 		opts.Packages = pkgs
-		if benchIsTerminal(os.Stderr) {
+		if cli.IsTerminal(os.Stderr) {
 			opts.Progress = os.Stderr
 		}
 		// Ctrl-C cancels the run; Run removes its worktrees before
@@ -127,10 +127,4 @@ func runBench(args []string) int {
 		return benchExitRegression
 	}
 	return benchExitOK
-}
-
-// benchIsTerminal reports whether f is a character device, such as a terminal.
-func benchIsTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

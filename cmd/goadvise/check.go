@@ -322,14 +322,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		err = report.WriteSARIF(&buf, r, res.Rules,
 			report.SARIFOptions{Root: root, Version: cli.Version(), Levels: cf.levels()})
 	case "html":
-		opts := html.CheckOptions{Dir: dir, Version: cli.Version(), Generated: time.Now()}
-		if p := r.Stats.Profile; p != nil && p.Match != nil {
-			opts.Staleness = fmt.Sprintf("%.0f%% of the profile's call-edge weight matches the current source", *p.Match)
-			if len(p.Stale) > 0 {
-				opts.Staleness += "; no longer matching: " + strings.Join(p.Stale, ", ")
-			}
-		}
-		err = html.WriteCheck(&buf, r, opts)
+		err = html.WriteCheck(&buf, r, html.CheckOptions{Dir: dir, Version: cli.Version(), Generated: time.Now()})
 	default:
 		err = report.WriteText(&buf, r, dir)
 	}

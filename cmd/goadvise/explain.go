@@ -8,13 +8,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/decisions"
+	"github.com/goadvise/goadvise/internal/atomicfile"
 	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/report/html"
 )
@@ -73,7 +73,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	}
 	// Refuse a bad -o now rather than after minutes of builds.
 	if *output != "" {
-		if err := checkOutputDir(*output); err != nil {
+		if err := atomicfile.CheckDir(*output); err != nil {
 			fmt.Fprintf(stderr, "goadvise pgo explain: %v\n", err)
 			return exitError
 		}
@@ -89,7 +89,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	if !requireModule(opts.Packages, stderr) {
 		return exitError
 	}
-	if benchIsTerminal(os.Stderr) {
+	if cli.IsTerminal(os.Stderr) {
 		opts.Progress = stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -123,16 +123,4 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
-}
-
-// checkOutputDir reports an error if a file cannot be written at path
-// because its directory does not exist, before the measurements begin.
-func checkOutputDir(path string) error {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
-	} else if !fi.IsDir() {
-		return fmt.Errorf("-o %s: %s is not a directory", path, dir)
-	}
-	return nil
 }

@@ -21,8 +21,7 @@ type Status struct {
 // NewStatus returns a status line, on if on.
 func NewStatus(on bool) *Status {
 	s := &Status{done: make(chan struct{}), ended: make(chan struct{})}
-	fi, err := os.Stderr.Stat()
-	if !on || err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+	if !on || !IsTerminal(os.Stderr) {
 		close(s.ended)
 		return s
 	}
@@ -69,4 +68,10 @@ func (s *Status) Stop() {
 		close(s.done)
 	}
 	<-s.ended
+}
+
+// IsTerminal reports whether f is a character device, such as a terminal.
+func IsTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -31,11 +31,6 @@ type CheckOptions struct {
 	// Generated is when the report was made; omitted if zero.
 	Generated time.Time
 
-	// Staleness describes how well the profile matches the current
-	// source, such as "94% of the profile's weight matches the current
-	// source". The page shows "not measured" when it is empty.
-	Staleness string
-
 	// ReadFile reads source files for the excerpts and diffs; os.ReadFile
 	// if nil. A file that cannot be read gets a note instead of an excerpt.
 	ReadFile func(name string) ([]byte, error)
@@ -124,7 +119,7 @@ func WriteCheck(w io.Writer, r *report.Report, opts CheckOptions) error {
 		Stats:      r.Stats,
 		Ranking:    r.Stats.Ranking,
 		Profile:    r.Stats.Profile,
-		Staleness:  opts.Staleness,
+		Staleness:  staleness(r.Stats.Profile),
 		Errors:     r.Stats.Errors,
 		HasProfile: r.Stats.Ranking == "profile" || r.Stats.Profile != nil,
 	}
@@ -562,4 +557,18 @@ func funcShare(p float64) string {
 		return fmt.Sprintf("%.1f%%", p)
 	}
 	return fmt.Sprintf("%.2f%%", p)
+}
+
+// staleness describes how well the profile matches the current source
+// (pgo check's measure), or "" if that was not measured: the page then
+// says "not measured".
+func staleness(p *report.ProfileStats) string {
+	if p == nil || p.Match == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%.0f%% of the profile's call-edge weight matches the current source", *p.Match)
+	if len(p.Stale) > 0 {
+		s += "; no longer matching: " + strings.Join(p.Stale, ", ")
+	}
+	return s
 }
