@@ -22,7 +22,6 @@ import (
 	"github.com/goadvise/goadvise/internal/atomicfile"
 	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/internal/heapprof"
-	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/report/html"
 )
@@ -376,19 +375,13 @@ func fixFindings(cf checkFlags, dir, modDir string, findings []report.Finding, s
 		}
 		// All files or none: Ctrl-C before the last write restores them.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := report.CheckBuild(ctx, modDir, nil, res)
-		if err == nil {
-			err = report.WriteFiles(ctx, res)
-		}
+		err := res.Write(ctx, modDir)
 		stop()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return exitError
 		}
-		nofix := len(findings) - res.Findings
-		fmt.Fprintf(os.Stderr, "goadvise: applied %d of %s to %s; %s no automatic fix\n",
-			res.Applied, plural.Count(res.Findings, "fix", "fixes"), plural.Count(len(res.Files), "file", "files"),
-			plural.Count(nofix, "finding has", "findings have"))
+		fmt.Fprintf(os.Stderr, "goadvise: %s\n", res.Summary(len(findings)))
 	}
 	if status != exitOK {
 		return status
