@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/pprof/profile"
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/gittest"
+	"github.com/goadvise/goadvise/internal/proftest"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
 )
@@ -148,7 +148,7 @@ func TestRunListsOnce(t *testing.T) {
 	// the packages comes from the same listing (it used to take a second
 	// go list, of the test variants, on every run).
 	prof := filepath.Join(t.TempDir(), "cpu.pprof")
-	writeCPUProfile(t, prof, "example.com/once/p00.Same", "example.com/once/p01.Same")
+	proftest.WriteCPU(t, prof, "example.com/once/p00.Same", "example.com/once/p01.Same")
 	for _, run := range []string{"cold", "warm"} {
 		if err := os.Remove(log); err != nil {
 			t.Fatal(err)
@@ -173,35 +173,6 @@ func TestRunListsOnce(t *testing.T) {
 		if len(lists) != 1 {
 			t.Errorf("a %s run with a profile ran go list %d times, want once:\n%s", run, len(lists), strings.Join(lists, "\n"))
 		}
-	}
-}
-
-// writeCPUProfile writes a CPU profile to name with 10 samples in each of
-// the functions fns.
-func writeCPUProfile(t *testing.T, name string, fns ...string) {
-	t.Helper()
-	p := &profile.Profile{
-		SampleType:    []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
-		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
-		Period:        10000000,
-		DurationNanos: 1e9,
-	}
-	for i, fn := range fns {
-		f := &profile.Function{ID: uint64(i + 1), Name: fn, SystemName: fn, Filename: "p.go"}
-		loc := &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f, Line: 6}}}
-		p.Function = append(p.Function, f)
-		p.Location = append(p.Location, loc)
-		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{10, 10 * 10000000}})
-	}
-	out, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(out); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -246,7 +217,7 @@ func TestRunWholeProgress(t *testing.T) {
 // functions are listed with the number of findings shown in each.
 func TestRankProfileEvidence(t *testing.T) {
 	prof := filepath.Join(t.TempDir(), "cpu.pprof")
-	writeCPUProfile(t, prof, "example.com/m.Hot", "example.com/m.Warm")
+	proftest.WriteCPU(t, prof, "example.com/m.Hot", "example.com/m.Warm")
 	hot, err := pgo.Load(context.Background(), []string{prof}, nil, pgo.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

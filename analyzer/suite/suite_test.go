@@ -4,17 +4,16 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/pprof/profile"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/kind"
+	"github.com/goadvise/goadvise/internal/proftest"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -152,7 +151,7 @@ func init() {
 func TestConfigure(t *testing.T) {
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "cpu.pprof")
-	writeProfile(t, prof, "configured.Same", "configuredall.Same")
+	proftest.WriteCPU(t, prof, "configured.Same", "configuredall.Same")
 	hot, err := pgo.LoadHotness(context.Background(), []string{prof}, pgo.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -174,34 +173,5 @@ func TestConfigure(t *testing.T) {
 	}
 	if v := (Visibility{}).Of(deq[0]); v.Cold || v.All {
 		t.Errorf("the default visibility of deepequal is %+v after Configure, want none", v)
-	}
-}
-
-// writeProfile writes a CPU profile to name with 10 samples in each of
-// the functions fns.
-func writeProfile(t *testing.T, name string, fns ...string) {
-	t.Helper()
-	p := &profile.Profile{
-		SampleType:    []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
-		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
-		Period:        10000000,
-		DurationNanos: 1e9,
-	}
-	for i, fn := range fns {
-		f := &profile.Function{ID: uint64(i + 1), Name: fn, SystemName: fn, Filename: "configured.go"}
-		loc := &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f, Line: 7}}}
-		p.Function = append(p.Function, f)
-		p.Location = append(p.Location, loc)
-		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{10, 10 * 10000000}})
-	}
-	out, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(out); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
