@@ -28,20 +28,8 @@ func init() {
 		name:  "bench",
 		usage: "bench [-base REV] [-head REV] [-bench REGEX] [-count N] [-benchtime D] [-cpu LIST] [-pgo FILE|off] [-threshold PCT] [-format text|json|csv|html] [packages]\n       goadvise bench -old OLD.txt -new NEW.txt",
 		short: "compare the benchmarks of two versions with statistics",
-		long: `Bench builds the base revision (default HEAD, checked out in a temporary
-git worktree) and the head (default: the working tree as it is, uncommitted
-changes included) into test binaries, runs their benchmarks alternately for
--count rounds and prints a benchstat-style comparison: median ± 95% confidence
-interval, delta and Mann-Whitney p-value per benchmark and unit.
-
-With -pgo FILE it compares the head code built with -pgo=off against the same
-code built with the profile. With -old and -new it compares two files of
-benchmark output instead of running anything.
-
-Exit status: 0 no significant regression; 1 a significant regression larger
-than -threshold percent in some unit (any significant increase of B/op or
-allocs/op counts); 2 error.`,
-		run: runBench,
+		long:  helpText("bench"),
+		run:   runBench,
 	})
 }
 

@@ -14,21 +14,8 @@ func init() {
 		name:  "cache",
 		usage: "cache clean|dir",
 		short: "manage goadvise's cache of compiler decisions and findings",
-		long: `The cache holds the compiler's escape and inlining decisions per package,
-the findings of each package, and the benchmark profiles check -bench
-measured, keyed by the package's content, its
-dependencies, the Go version, GOOS/GOARCH, goadvise itself and the analyzers'
-flags, so that re-running goadvise on an unchanged tree is cheap and a change
-recomputes only the packages it can affect. GOADVISE_NOCACHE=1 bypasses the
-findings and benchmark caches.
-
-It lives in os.UserCacheDir()/goadvise; GOADVISE_CACHE overrides the location.
-Every entry is checked when read; a damaged one is recomputed.
-
-	goadvise cache dir     print the cache directory
-	goadvise cache clean   remove the cache: only what goadvise wrote there (it
-	                       refuses a directory without goadvise's CACHEDIR.TAG)`,
-		run: runCache,
+		long:  helpText("cache"),
+		run:   runCache,
 	})
 }
 

@@ -31,29 +31,8 @@ func init() {
 		name:  "check",
 		usage: "check [flags] [packages]",
 		short: "run the analyzers and print ranked findings (the default command)",
-		long: `Check loads the named packages (default ".") and runs goadvise's analyzers
-on them. Findings are printed by their estimated saving, highest first:
-by a profile's measure with -profile, -heap or -bench, otherwise by what
-one execution of their code costs, how often it runs (its hot-path tier)
-and whether a known rewrite removes it.
-
-The default output shows at most 3 findings per 1,000 lines analysed, the
-highest ranked; findings in cold code are not shown either. Both are
-counted in the summary: -all and -cold show them.
-
-The flags not given take their values from the configuration file,
-.goadvise.yaml or goadvise.yaml, in the module's root directory or one
-above it up to the repository's top (docs/config.md); -config prints the
-configuration in effect.
-
-Exit status: 0 no findings, 3 findings reported (findings not shown do
-not count), 1 bad input, load failure or tool error, 2 a flag check does
-not define (or one after the packages), or a value a flag refuses. With -fix, 0 when every finding
-was fixed. With -verify: 0 every measured fix kept, 1 a fix broke the
-tests, regressed or was rejected, 2 the verification could not be done;
-with -fix -verify, the kept fixes are applied and the status is -verify's
-if a fix was not kept.`,
-		run: runCheck,
+		long:  helpText("check"),
+		run:   runCheck,
 	})
 }
 

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -18,28 +17,6 @@ import (
 	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/report/html"
 )
-
-// explainUsage documents goadvise pgo explain.
-const explainUsage = `usage: goadvise pgo explain [-profile FILE] [-bench REGEX] [flags] [packages]
-
-Explain builds the named main packages (for other packages: their test
-binaries) with -pgo=off and with the profile and reports what the compiler
-decides differently: the call sites inlined only because the profile marks
-them hot (hot-budget inlining), the calls PGO devirtualized (with the
-concrete callee and its weight), the values that stay on the stack only
-because of PGO inlining (and the reverse), the build cost of each variant
-(median and range of repeated builds), and, with -bench, the benchmark
-comparison of goadvise bench -pgo. It ends with a verdict line and warns
-about known PGO hazards.
-
-With -format html it writes one self-contained page (no network access
-needed) with the verdict, the build cost table with each run plotted, the
-decisions, the hazards and, with -bench, the benchmark distributions as
-goadvise bench -format html shows them. -o FILE writes the output to FILE
-instead of standard output, replacing it atomically, as go build -o does.
-
-Flags:
-`
 
 // runPGOExplain runs goadvise pgo explain.
 func runPGOExplain(args []string) int {
@@ -60,8 +37,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.BigCaller, "big-caller", decisions.DefaultBigCaller, "warn when the calls hot-inlined into one function cost more than `n` in total")
 	format := fs.String("format", "text", "output `format`: text, json or html (one self-contained page)")
 	output := fs.String("o", "", "write the output to `file`, which must not exist, instead of standard output")
-	line, long, _ := strings.Cut(strings.TrimPrefix(explainUsage, "usage: goadvise "), "\n")
-	pkgs, err := cli.Parse(fs, cli.Usage{Name: "pgo explain", Line: line, Long: long}, args, stdout, stderr)
+	pkgs, err := cli.Parse(fs, cli.Usage{Name: "pgo explain", Line: "pgo explain [-profile FILE] [-bench REGEX] [flags] [packages]", Long: helpText("explain")}, args, stdout, stderr)
 	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {

@@ -11,6 +11,7 @@
 package main
 
 import (
+	"embed"
 	"fmt"
 	"os"
 	"sort"
@@ -32,6 +33,21 @@ type command struct {
 }
 
 var commands = map[string]*command{}
+
+// The commands' descriptions, for -h and help: help/NAME.txt.
+//
+//go:embed help
+var helpFiles embed.FS
+
+// helpText returns the description help/name.txt, without its final
+// newline.
+func helpText(name string) string {
+	data, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("goadvise: no help text " + name) // a file of the binary
+	}
+	return strings.TrimRight(string(data), "\n")
+}
 
 func register(c *command) {
 	if _, dup := commands[c.name]; dup {

@@ -18,37 +18,8 @@ func init() {
 		name:  "pgo",
 		usage: "pgo merge|check|explain [flags] ...",
 		short: "merge CPU profiles into a PGO profile, check one against the code, or explain what it changes",
-		long: `Usage:
-
-	goadvise pgo merge [-o PATH] [flags] SOURCES...
-	goadvise pgo check [-profile FILE] [flags] [packages]
-	goadvise pgo explain [-profile FILE] [-bench REGEX] [flags] [packages]
-
-Sources are profile files (gzip-compressed or not), directories of them, and
-http(s) URLs of net/http/pprof endpoints such as
-http://host:6060/debug/pprof/profile?seconds=30.
-
-merge folds CPU profiles into one profile for go build -pgo, one input at a
-time, keeping Function.start_line. With -o naming a directory (a main
-package), it writes default.pgo there. It never replaces an existing file
-without -force.
-
-check reports whether a profile is valid, whether go tool preprofile
-accepts it, how much of its call-edge weight still matches the current
-source (the compiler matches samples by function name and line offset), the
-hottest functions that no longer match, and the call edges the compiler
-will treat as hot. Without -profile it uses default.pgo of the first main
-package matched.
-
-explain builds the packages with -pgo=off and with the profile and reports
-what the compiler decided differently (hot-budget inlining, devirtualized
-calls, escapes that changed), what it costs (build time, rebuild time, peak
-compile memory, binary and text size, measured), the runtime difference
-with -bench, a verdict, and known PGO hazards.
-
-Run 'goadvise pgo merge -h', 'goadvise pgo check -h' or 'goadvise pgo
-explain -h' for the flags.`,
-		run: runPGO,
+		long:  helpText("pgo"),
+		run:   runPGO,
 	})
 }
 
