@@ -44,6 +44,9 @@ func TestHelpFlags(t *testing.T) {
 		if tc.flag != "" && !strings.Contains(stdout, "\n  "+tc.flag) {
 			t.Errorf("goadvise %s does not list %s:\n%s", strings.Join(tc.args, " "), tc.flag, stdout)
 		}
+		if n := strings.Count(stdout, "\nFlags:\n"); n > 1 || (tc.flag != "" && n != 1) {
+			t.Errorf("goadvise %s heads its flags %d times:\n%s", strings.Join(tc.args, " "), n, stdout)
+		}
 	}
 }
 
