@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/tools/cover"
 
+	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/worktree"
 
 	"github.com/goadvise/goadvise/internal/gocmd"
@@ -466,15 +467,12 @@ func copyTree(ctx context.Context, dir, dst string) (string, error) {
 		}
 		return top, nil
 	}
-	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	gomod := strings.TrimSpace(string(out))
-	if err != nil || gomod == "" || gomod == os.DevNull {
+	module, _ := load.Roots(dir)
+	if module == "" {
 		return "", fmt.Errorf("verify: %s is not in a Go module", dir)
 	}
-	root := realPath(filepath.Dir(gomod))
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	root := realPath(module)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

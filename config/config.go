@@ -25,7 +25,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 // FileNames are the names of a configuration file, in the order they are
@@ -51,13 +51,7 @@ var Levels = []string{"error", "warning", "note", "none"}
 
 // Tiers returns the tiers of findings, from the hottest: the keys of
 // sarif-levels.
-func Tiers() []string {
-	var ts []string
-	for t := hotpath.Loop; t >= hotpath.Cold; t-- {
-		ts = append(ts, t.String())
-	}
-	return ts
-}
+func Tiers() []string { return slices.Clone(kind.Tiers) }
 
 // A Config is the content of a configuration file.
 type Config struct {
@@ -518,6 +512,47 @@ type Effective struct {
 	Exclude     []string
 	SARIFLevels map[string]string // the level of every tier
 	NewFromRev  string
+}
+
+// Effective returns the configuration in effect after Apply: the flags of
+// fs (-enable, -disable, -new-from-rev, and -NAME.FLAG of the analyzers
+// names, those the file or the command line set), the file's exclude
+// globs, and where the file was looked for from (searched). The SARIF
+// levels are left to the caller, who knows their defaults.
+func (c *Config) Effective(fs *flag.FlagSet, names []string, searched string) *Effective {
+	e := &Effective{
+		File:        c.Path,
+		Searched:    searched,
+		Analyzers:   make(map[string]map[string]string),
+		Exclude:     c.Exclude,
+		SARIFLevels: make(map[string]string),
+	}
+	list := func(name string) []string {
+		var out []string
+		if f := fs.Lookup(name); f != nil {
+			for _, x := range strings.Split(f.Value.String(), ",") {
+				if x = strings.TrimSpace(x); x != "" {
+					out = append(out, x)
+				}
+			}
+		}
+		return out
+	}
+	e.Enable, e.Disable = list(KeyEnable), list(KeyDisable)
+	if f := fs.Lookup(KeyNewFromRev); f != nil {
+		e.NewFromRev = f.Value.String()
+	}
+	fs.Visit(func(f *flag.Flag) {
+		for _, a := range names {
+			if name, ok := strings.CutPrefix(f.Name, a+"."); ok {
+				if e.Analyzers[a] == nil {
+					e.Analyzers[a] = make(map[string]string)
+				}
+				e.Analyzers[a][name] = f.Value.String()
+			}
+		}
+	})
+	return e
 }
 
 // Write writes e as a configuration file that has the same effect as the

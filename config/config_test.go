@@ -261,6 +261,15 @@ func TestApply(t *testing.T) {
 		}
 	}
 
+	// What is in effect: the flags as the file and the command line set
+	// them, the file's exclusions.
+	e := c.Effective(fs, names, "/m")
+	if e.File != "/m/.goadvise.yaml" || e.Searched != "/m" || strings.Join(e.Enable, ",") != "heapescape" ||
+		strings.Join(e.Disable, ",") != "inlinebudget" || e.NewFromRev != "" || !slices.Equal(e.Exclude, c.Exclude) ||
+		e.Analyzers["heapescape"]["all"] != "false" || e.Analyzers["hotpath"]["profile"] != "cpu.pprof" || len(e.SARIFLevels) != 0 {
+		t.Errorf("Effective = %+v", e)
+	}
+
 	for _, tc := range []struct{ data, want string }{
 		{"enable: [deepequal, deepequl]\n", `/m/.goadvise.yaml:1: enable: unknown analyzer "deepequl"`},
 		{"# one name\nenable: deepequl\n", `/m/.goadvise.yaml:2: enable: unknown analyzer "deepequl"`},

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // The checks of a CI gate (goadvise diff -fail-on).
@@ -85,7 +85,7 @@ func (rep *DiffReport) regressions(checks []string) []Regression {
 				add(nil, "%s is no longer inlinable: %s", name, f.Inlinable.Reason)
 			}
 			for _, c := range f.InlinedRemoved {
-				add(nil, "%s: %s to %s no longer inlined", name, report.Count(c.N, "call", "calls"), c.Callee)
+				add(nil, "%s: %s to %s no longer inlined", name, plural.Count(c.N, "call", "calls"), c.Callee)
 			}
 		}
 		// A bounds check moved (an early check that replaces later
@@ -114,7 +114,7 @@ func (rep *DiffReport) Write(w io.Writer, format string) error {
 }
 
 func (rep *DiffReport) writeText(w *bytes.Buffer) {
-	fmt.Fprintf(w, "goadvise diff: %s -> %s, %s, both built with -pgo=%s\n", rep.Base, rep.Head, report.Count(len(rep.Packages), "package", "packages"), rep.PGO)
+	fmt.Fprintf(w, "goadvise diff: %s -> %s, %s, both built with -pgo=%s\n", rep.Base, rep.Head, plural.Count(len(rep.Packages), "package", "packages"), rep.PGO)
 	for _, e := range rep.Errors {
 		fmt.Fprintf(w, "not compared: %s\n", e)
 	}
@@ -156,10 +156,10 @@ func (rep *DiffReport) writeText(w *bytes.Buffer) {
 			}
 		}
 		for _, c := range f.InlinedRemoved {
-			fmt.Fprintf(w, "    - call to %s no longer inlined (%s)\n", c.Callee, report.Count(c.N, "site", "sites"))
+			fmt.Fprintf(w, "    - call to %s no longer inlined (%s)\n", c.Callee, plural.Count(c.N, "site", "sites"))
 		}
 		for _, c := range f.InlinedAdded {
-			fmt.Fprintf(w, "    + call to %s now inlined (%s)\n", c.Callee, report.Count(c.N, "site", "sites"))
+			fmt.Fprintf(w, "    + call to %s now inlined (%s)\n", c.Callee, plural.Count(c.N, "site", "sites"))
 		}
 		for _, e := range f.EscapesAdded {
 			fmt.Fprintf(w, "    + heap: %s  %s\n", e.Pos, describeEscape(e))
@@ -174,7 +174,7 @@ func (rep *DiffReport) writeText(w *bytes.Buffer) {
 			fmt.Fprintf(w, "    - %s bounds check: %s  %s\n", b.Kind, b.Pos, b.Line)
 		}
 	}
-	fmt.Fprintf(w, "\n%s changed, %d of them not touched by the diff (marked !)\n", report.Count(len(rep.Funcs), "function", "functions"), untouched)
+	fmt.Fprintf(w, "\n%s changed, %d of them not touched by the diff (marked !)\n", plural.Count(len(rep.Funcs), "function", "functions"), untouched)
 	rep.writeFailures(w)
 }
 

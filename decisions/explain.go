@@ -2,7 +2,6 @@ package decisions
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,7 +23,8 @@ type ExplainOptions struct {
 	// built with go build, other packages with tests into test binaries.
 	Packages []string
 
-	// Profile is the CPU profile given to -pgo. It is required.
+	// Profile is the CPU profile given to -pgo; by default the
+	// default.pgo of the first main package of Packages.
 	Profile string
 
 	// Bench, if not empty, also compares the benchmarks matching it with
@@ -144,8 +144,15 @@ type EscapeChange struct {
 // reports what the compiler decided differently, what it costs to build
 // and, with opts.Bench, what it gains at run time.
 func Explain(ctx context.Context, opts ExplainOptions) (*Explanation, error) {
+	if len(opts.Packages) == 0 {
+		opts.Packages = []string{"."}
+	}
 	if opts.Profile == "" {
-		return nil, errors.New("no profile given")
+		p, err := pgo.DefaultProfile(ctx, opts.Dir, opts.Packages)
+		if err != nil {
+			return nil, err
+		}
+		opts.Profile = p
 	}
 	prof, err := filepath.Abs(opts.Profile)
 	if err != nil {
@@ -161,9 +168,6 @@ func Explain(ctx context.Context, opts ExplainOptions) (*Explanation, error) {
 	dir, err := filepath.Abs(orDot(opts.Dir))
 	if err != nil {
 		return nil, err
-	}
-	if len(opts.Packages) == 0 {
-		opts.Packages = []string{"."}
 	}
 	env := opts.Env
 	if env == nil {

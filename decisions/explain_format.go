@@ -12,7 +12,7 @@ import (
 
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/internal/funcname"
-	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // verdict weighs the runtime change against the build cost in one line.
@@ -122,7 +122,7 @@ func (ex *Explanation) writeJSON(w io.Writer) error {
 }
 
 func (ex *Explanation) writeText(w *bytes.Buffer) {
-	fmt.Fprintf(w, "PGO explain: -pgo=off vs -pgo=%s, %s of the main module\n", filepath.Base(ex.Profile), report.Count(len(ex.Packages), "package", "packages"))
+	fmt.Fprintf(w, "PGO explain: -pgo=off vs -pgo=%s, %s of the main module\n", filepath.Base(ex.Profile), plural.Count(len(ex.Packages), "package", "packages"))
 
 	section := func(title string, n int) bool {
 		fmt.Fprintf(w, "\n%s", title)

@@ -224,7 +224,7 @@ func TestExplainBadProfile(t *testing.T) {
 	dir := t.TempDir()
 	gittest.WriteFiles(t, dir, map[string]string{"go.mod": "module m\n\ngo 1.26\n", "main.go": "package main\n\nfunc main() {}\n", "bad.pprof": "not a profile"})
 	for _, tc := range []struct{ profile, want string }{
-		{"", "no profile given"},
+		{"", "no main package in . has a default.pgo"},
 		{dir + "/bad.pprof", "bad.pprof"},
 		{dir + "/missing.pprof", "missing.pprof"},
 	} {

@@ -105,7 +105,7 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 			if p.Module != nil && p.Module.Main && res.module == "" {
 				res.module, res.moduleDir = p.Module.Path, p.Module.Dir
 			}
-			if e, ok := memo.Get(p.Key()); ok {
+			if e := new(memoEntry); memo.Get(p.Key(), e) {
 				res.findings = append(res.findings, e.Findings...)
 				res.suppressed += e.Suppressed
 				if e.Hot != nil {
@@ -366,6 +366,16 @@ func analyze(ctx context.Context, cfg *Config) (*analysisResult, error) {
 	return res, nil
 }
 
+// A memoEntry is what the findings cache (package memo) holds for a
+// package.
+type memoEntry struct {
+	Findings   []report.Finding
+	Suppressed int
+	// Hot is the package's hot-path summary, from which check follows
+	// hotness across packages (see hotpath.Propagate).
+	Hot *hotpath.Summary
+}
+
 // A loadedBatch is a batch of packages loaded (and their compiler
 // decisions kept) for analysis.
 type loadedBatch struct {
@@ -526,7 +536,7 @@ func (res *analysisResult) analyzeBatch(ctx context.Context, pkgs []*packages.Pa
 	if err != nil {
 		return err
 	}
-	fresh, toolErrs := report.Collect(graph)
+	fresh, toolErrs := collect(graph)
 	res.toolErrs = append(res.toolErrs, toolErrs...)
 	suppressedBy := make(map[string]int)
 	failed := make(map[string]bool) // root import path -> an analyzer failed
@@ -570,7 +580,7 @@ func (res *analysisResult) analyzeBatch(ctx context.Context, pkgs []*packages.Pa
 	}
 	for _, p := range run.Roots {
 		if loaded[p.ImportPath] && !failed[p.ImportPath] {
-			memo.Put(p.Key(), &memo.Entry{Findings: byRoot[p.ImportPath], Suppressed: suppressedBy[p.ImportPath], Hot: hot[p.ImportPath]})
+			memo.Put(p.Key(), &memoEntry{Findings: byRoot[p.ImportPath], Suppressed: suppressedBy[p.ImportPath], Hot: hot[p.ImportPath]})
 		}
 	}
 	return nil
@@ -678,17 +688,13 @@ func executable(version string) string {
 	return cache.Executable() + " " + version
 }
 
-// loadPackages loads the packages matching patterns with go/packages.
-// Packages with errors are reported (one line each, naming the package)
-// and left out; the error result is for failures that stop the whole run.
+// loadPackages loads the packages matching patterns with go/packages
+// (load.Source). Packages with errors are reported (one line each, naming
+// the package) and left out; the error result is for failures that stop
+// the whole run.
 func loadPackages(dir string, patterns []string, tests bool, analyzers []*analysis.Analyzer, buildFlags []string) ([]*packages.Package, []string, int, error) {
-	mode := packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
-	if needFacts(analyzers) {
-		mode |= packages.NeedDeps
-	}
-	cfg := &packages.Config{Mode: mode, Dir: dir, Tests: tests, BuildFlags: buildFlags}
-	pkgs, err := packages.Load(cfg, patterns...)
+	cfg := load.SourceConfig{Dir: dir, Tests: tests, Deps: needFacts(analyzers), BuildFlags: buildFlags}
+	pkgs, err := load.Source(context.Background(), cfg, patterns...)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}

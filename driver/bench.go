@@ -15,6 +15,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/memo"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
@@ -99,7 +100,7 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 		if len(notRun) > 5 {
 			names += fmt.Sprintf(" and %d more", len(notRun)-5)
 		}
-		cfg.warn(fmt.Sprintf("%d %s not run, the -bench-budget of %v being spent: %s", len(notRun), report.Plural(len(notRun), "benchmark", "benchmarks"), budget(cfg.Bench.Budget), names))
+		cfg.warn(fmt.Sprintf("%d %s not run, the -bench-budget of %v being spent: %s", len(notRun), plural.Noun(len(notRun), "benchmark", "benchmarks"), budget(cfg.Bench.Budget), names))
 	}
 	cfg.benchRuns = m.Runs
 	if len(m.Benchmarks) == 0 {
@@ -109,7 +110,7 @@ func measureBenchmarks(ctx context.Context, cfg *Config, dir string) ([]*measure
 		return nil, nil
 	}
 	cfg.warn(fmt.Sprintf("measured %d %s of %d %s (%d from the cache) in %v",
-		len(m.Benchmarks), report.Plural(len(m.Benchmarks), "benchmark", "benchmarks"), m.Packages, report.Plural(m.Packages, "package", "packages"),
+		len(m.Benchmarks), plural.Noun(len(m.Benchmarks), "benchmark", "benchmarks"), m.Packages, plural.Noun(m.Packages, "package", "packages"),
 		m.Cached, time.Since(start).Round(100*time.Millisecond)))
 
 	var out []*measuredBench

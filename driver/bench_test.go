@@ -42,7 +42,7 @@ func TestBench(t *testing.T) {
 		os.Remove(log)
 		var warnings []string
 		cfg := Config{
-			Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), All: true,
+			Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Visibility{All: true},
 			Bench: &BenchConfig{Bench: ".", Benchtime: "20ms", Budget: time.Minute},
 			Warn:  func(msg string) { warnings = append(warnings, msg) },
 		}
@@ -128,7 +128,7 @@ func TestBenchNone(t *testing.T) {
 	}
 	var warnings []string
 	cfg := Config{
-		Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), All: true,
+		Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Visibility{All: true},
 		Bench: &BenchConfig{Bench: "."},
 		Warn:  func(msg string) { warnings = append(warnings, msg) },
 	}
@@ -192,7 +192,7 @@ func TestBenchNoCPUSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{
-		Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), All: true,
+		Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Visibility{All: true},
 		Bench: &BenchConfig{Bench: "Reader", Benchtime: "1x", Budget: time.Minute},
 		Warn:  func(string) {},
 	}

@@ -21,7 +21,10 @@
 package driver
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -31,8 +34,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/kind"
+	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
@@ -52,12 +56,15 @@ type Config struct {
 	Heap      []string // heap profiles that also weigh allocation findings
 	HeapIndex string   // alloc_space (default) or alloc_objects
 
-	// All reports every finding found: not only the highest ranked (at
+	// Visibility says which findings to report. The analyzers report
+	// everything to the driver, which counts what it hides. With All,
+	// every finding found is reported: not only the highest ranked (at
 	// most kind.PerKLOC per 1,000 lines analysed), and with a production
-	// profile also those in code it never saw run.
-	All        bool
-	Cold       bool    // also report findings in cold code
-	HeapCold   bool    // report heapescape's findings in cold code (-heapescape.cold=true)
+	// profile also those in code it never saw run; with Cold, those in
+	// cold code too. The flags the user gave the analyzers widen it
+	// (suite.Visibility.Of): an analyzer's -all is All for every finding,
+	// its -cold (heapescape's) Cold for its own.
+	Visibility suite.Visibility
 	MinScore   float64 // with a profile, report only findings scoring at least this
 	NewFromRev string  // report only findings on lines changed since this git revision
 	// NewFromRevSource names where NewFromRev was given, for an error
@@ -72,6 +79,13 @@ type Config struct {
 	// Bench, if set, measures the packages' benchmarks and ranks by
 	// their profiles instead of Profiles and Heap (check -bench).
 	Bench *BenchConfig
+
+	// Fix says that the caller will apply fixes to the findings (check
+	// -fix): Run then holds the module's lock exclusively until
+	// Result.Unlock, so that no other run reads the files while they are
+	// rewritten and the fixes apply to the files analysed. Without it, the
+	// lock is shared, and released when Run returns.
+	Fix bool
 
 	// Version is goadvise's version, part of the caches' keys.
 	Version string
@@ -118,12 +132,43 @@ type Result struct {
 	// BenchRuns is the number of test binaries Config.Bench built or
 	// ran: 0 when every measurement came from the cache.
 	BenchRuns int
+	// Kinds are the kinds of findings the analyzers and passes of the
+	// run report, for SARIF's rules.
+	Kinds []kind.Kind
+
+	unlock func() // releases the module's lock (Config.Fix)
+}
+
+// Unlock releases the module's lock that Run holds for the caller's fixes
+// (Config.Fix). It does nothing without Config.Fix, or the second time.
+func (r *Result) Unlock() {
+	if r.unlock != nil {
+		r.unlock()
+		r.unlock = nil
+	}
 }
 
 // Run runs the pipeline. progress, if not nil, is told what the run is
 // doing, in a few words, whenever that changes (from the goroutine that
 // called Run). Ctrl-C, as a cancelled ctx, stops the run.
-func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, error) {
+//
+// Runs on one module (or workspace) are kept apart: each holds the
+// module's lock, shared, or exclusively with Config.Fix, waiting (after a
+// warning) while another process holds it in a conflicting mode.
+func Run(ctx context.Context, cfg Config, progress func(msg string)) (res *Result, err error) {
+	unlock := lockModule(cfg.Dir, cfg.Fix, cfg.warn)
+	defer func() {
+		if res != nil && cfg.Fix {
+			res.unlock = unlock
+		} else {
+			unlock()
+		}
+	}()
+	return run(ctx, cfg, progress)
+}
+
+// run is Run under the module's lock.
+func run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
@@ -146,10 +191,6 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 			return nil, fmt.Errorf("%s: %w", cfg.newFromRevSource(), err)
 		}
 	}
-	// The findings in cold code are counted and hidden below (Config.Cold
-	// shows them): the analyzers must report them all.
-	hotpath.SetReportCold(true)
-	hotpath.SetReportAll(true)
 	var benches []*measuredBench
 	if cfg.Bench != nil {
 		if len(cfg.Profiles) > 0 || len(cfg.Heap) > 0 {
@@ -184,9 +225,10 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 			hot.SetPartial()
 		}
 	}
-	// The analyzers see the same profile (or none) through the hot-path
-	// seam.
-	hotpath.SetProfile(hot)
+	// The analyzers see the profile (or none) through the hot-path seam,
+	// and report every finding: those in cold code and below the cut
+	// are counted and hidden below (Config.Visibility shows them).
+	cfg.Analyzers = suite.Configure(cfg.Analyzers, suite.Options{Visibility: suite.Everything, Profile: hot})
 	ar, err := analyze(ctx, &cfg)
 	if err != nil && ctx.Err() != nil {
 		err = fmt.Errorf("interrupted")
@@ -210,7 +252,38 @@ func Run(ctx context.Context, cfg Config, progress func(msg string)) (*Result, e
 		return nil, err
 	}
 	res.Report, res.Ranked, res.BenchRuns = r, ranked, cfg.benchRuns
+	res.Kinds = kinds(&cfg)
 	return res, nil
+}
+
+// kinds lists the kinds of findings of the analyzers and the
+// whole-program passes of the run.
+func kinds(cfg *Config) []kind.Kind {
+	names := slices.Clone(cfg.Passes)
+	for _, a := range cfg.Analyzers {
+		names = append(names, a.Name)
+	}
+	return suite.Kinds(names)
+}
+
+// lockModule takes the lock of the module (or workspace) that dir is in,
+// shared or exclusive, and returns the function that releases it. While
+// another process holds it in a conflicting mode it warns once and waits.
+// Without a usable cache directory it takes no lock.
+func lockModule(dir string, exclusive bool, warn func(string)) (unlock func()) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	module, workspace := load.Roots(dir)
+	root := cmp.Or(workspace, module, dir)
+	sum := sha256.Sum256([]byte(root))
+	unlock, err := cache.Lock("module-"+hex.EncodeToString(sum[:12]), exclusive, func() {
+		warn("waiting for another goadvise run on " + root + " to finish")
+	})
+	if err != nil {
+		return func() {}
+	}
+	return unlock
 }
 
 // runPasses runs the whole-program passes on the packages analysed, from
@@ -231,6 +304,22 @@ func runPasses(cfg *Config, ar *analysisResult) ([]report.Finding, error) {
 // rank merges, hides, scores and ranks the findings, and describes the run.
 // It also returns the ranked findings before Config.Top cut them.
 func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysisResult) (*report.Report, []report.Finding, error) {
+	// What the user's flags for the analyzers add: an -all is every
+	// finding's, a -cold its analyzer's.
+	shown := cfg.Visibility
+	byName := make(map[string]suite.Visibility)
+	all := shown.All
+	for _, a := range suite.Analyzers() {
+		v := shown.Of(a)
+		byName[a.Name] = v
+		all = all || v.All
+	}
+	coldShown := func(analyzer string) bool {
+		if v, ok := byName[analyzer]; ok {
+			return v.Cold
+		}
+		return shown.Cold
+	}
 	if !cfg.Tests {
 		findings = slices.DeleteFunc(findings, func(f report.Finding) bool { return strings.HasSuffix(f.File, "_test.go") })
 	}
@@ -292,14 +381,12 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// tier, shown after what they measured.
 	partial := hot != nil && hot.Partial()
 	for _, fs := range []*[]report.Finding{&findings, &excludedFs} {
-		if hot != nil && !partial && !cfg.All {
+		if hot != nil && !partial && !all {
 			hide(fs, &hidden, func(f report.Finding) bool { return !f.Sampled })
 		}
-		if !cfg.Cold {
-			hide(fs, &hiddenCold, func(f report.Finding) bool {
-				return f.Tier == "cold" && (hot == nil || partial || f.Sampled) && !(f.Analyzer == "heapescape" && cfg.HeapCold) && !measured(f)
-			})
-		}
+		hide(fs, &hiddenCold, func(f report.Finding) bool {
+			return f.Tier == "cold" && (hot == nil || partial || f.Sampled) && !coldShown(f.Analyzer) && !measured(f)
+		})
 	}
 	excluded := len(excludedFs)
 	if hot != nil {
@@ -320,7 +407,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	// The default shows the highest ranked findings only, at most
 	// kind.PerKLOC per 1,000 lines analysed: the rest are counted.
 	belowCut := 0
-	if !cfg.All && cfg.Top == 0 {
+	if !all && cfg.Top == 0 {
 		n := len(findings)
 		findings = cut(findings, kind.Budget(ar.lines), ar, hot != nil, func(f report.Finding) bool {
 			return measured(f) || len(f.Benchmarks) > 0

@@ -12,18 +12,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/pprof/profile"
+	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/analyzer/heapescape"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/gittest"
+	"github.com/goadvise/goadvise/internal/proftest"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/report"
 )
 
 // TestRankHides checks what rank hides without a profile, and counts:
 // findings in test files (unless Tests), cold code (unless Cold;
-// heapescape's with HeapCold), and findings in excluded files, each once,
+// heapescape's with its -cold flag), and findings in excluded files, each once,
 // for the first reason that hides it (exclusion last); nothing for its
 // class; and the cut of the default output to kind.PerKLOC findings per
 // 1,000 lines, or of Top, after ranking by estimated saving.
@@ -62,16 +64,19 @@ func TestRankHides(t *testing.T) {
 	}{
 		{"default", Config{}, 10000, []int{7, 6, 8, 3}, 4, 3, 0, 0},
 		{"tests", Config{Tests: true}, 10000, []int{7, 5, 6, 8, 3}, 5, 3, 0, 0},
-		{"cold", Config{Cold: true}, 10000, []int{7, 6, 8, 1, 3, 2, 4}, 7, 0, 0, 0},
-		{"heapescape cold", Config{HeapCold: true}, 10000, []int{7, 6, 8, 3, 2, 4}, 6, 1, 0, 0},
+		{"cold", Config{Visibility: suite.Visibility{Cold: true}}, 10000, []int{7, 6, 8, 1, 3, 2, 4}, 7, 0, 0, 0},
+		{"heapescape cold", Config{}, 10000, []int{7, 6, 8, 3, 2, 4}, 6, 1, 0, 0},
 		{"density", Config{}, 700, []int{7, 6}, 2, 3, 2, 0},
-		{"all", Config{All: true}, 700, []int{7, 6, 8, 3}, 4, 3, 0, 0},
+		{"all", Config{Visibility: suite.Visibility{All: true}}, 700, []int{7, 6, 8, 3}, 4, 3, 0, 0},
 		{"top", Config{Top: 1}, 10000, []int{7}, 4, 3, 0, 0},
 		// Excluded counts only what the exclusion alone hides.
 		{"exclude", Config{Exclude: excludeA}, 10000, nil, 0, 3, 0, 4},
-		{"exclude, cold", Config{Exclude: excludeA, Cold: true, Tests: true}, 10000, []int{5}, 1, 0, 0, 7},
+		{"exclude, cold", Config{Exclude: excludeA, Visibility: suite.Visibility{Cold: true}, Tests: true}, 10000, []int{5}, 1, 0, 0, 7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "heapescape cold" {
+				setFlag(t, heapescape.Analyzer, "cold", "true")
+			}
 			r, ranked, err := rank(&tc.cfg, findings(), nil, &analysisResult{lines: tc.loc})
 			if err != nil {
 				t.Fatal(err)
@@ -133,8 +138,8 @@ func TestRankShares(t *testing.T) {
 
 // TestRunListsOnce runs a cold check through a go command that logs its
 // arguments: the packages are listed (go list -deps) once, for the
-// findings cache and the compiler's decisions alike, and the findings
-// come out ranked.
+// findings cache and the compiler's decisions alike, go env runs once,
+// and the findings come out ranked.
 func TestRunListsOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a fixture module")
@@ -142,7 +147,7 @@ func TestRunListsOnce(t *testing.T) {
 	log := logGoCommand(t)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := gittest.NewTree(t, manyPackages("example.com/once", 3))
-	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true, All: true}, nil)
+	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Everything}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,26 +158,34 @@ func TestRunListsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var listings []string
+	var listings, envs []string
 	for _, line := range strings.Split(string(data), "\n") {
 		if strings.HasPrefix(line, "list ") && strings.Contains(line, "-deps") && !strings.Contains(line, "-export") {
 			listings = append(listings, line)
 		}
+		if strings.HasPrefix(line, "env ") {
+			envs = append(envs, line)
+		}
 	}
 	if len(listings) != 1 {
 		t.Errorf("a cold run listed the packages %d times, want once:\n%s", len(listings), strings.Join(listings, "\n"))
+	}
+	// The findings cache's keys and the compiler's settings come from one
+	// go env (load.ReadEnv).
+	if len(envs) != 1 {
+		t.Errorf("a cold run ran go env %d times, want once:\n%s", len(envs), strings.Join(envs, "\n"))
 	}
 
 	// With a profile, the run lists once too: the profile's coverage of
 	// the packages comes from the same listing (it used to take a second
 	// go list, of the test variants, on every run).
 	prof := filepath.Join(t.TempDir(), "cpu.pprof")
-	writeCPUProfile(t, prof, "example.com/once/p00.Same", "example.com/once/p01.Same")
+	proftest.WriteCPU(t, prof, "example.com/once/p00.Same", "example.com/once/p01.Same")
 	for _, run := range []string{"cold", "warm"} {
 		if err := os.Remove(log); err != nil {
 			t.Fatal(err)
 		}
-		res, err = Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Cold: true, Profiles: []string{prof}, All: true}, nil)
+		res, err = Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Everything, Profiles: []string{prof}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,35 +205,6 @@ func TestRunListsOnce(t *testing.T) {
 		if len(lists) != 1 {
 			t.Errorf("a %s run with a profile ran go list %d times, want once:\n%s", run, len(lists), strings.Join(lists, "\n"))
 		}
-	}
-}
-
-// writeCPUProfile writes a CPU profile to name with 10 samples in each of
-// the functions fns.
-func writeCPUProfile(t *testing.T, name string, fns ...string) {
-	t.Helper()
-	p := &profile.Profile{
-		SampleType:    []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
-		PeriodType:    &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
-		Period:        10000000,
-		DurationNanos: 1e9,
-	}
-	for i, fn := range fns {
-		f := &profile.Function{ID: uint64(i + 1), Name: fn, SystemName: fn, Filename: "p.go"}
-		loc := &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f, Line: 6}}}
-		p.Function = append(p.Function, f)
-		p.Location = append(p.Location, loc)
-		p.Sample = append(p.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{10, 10 * 10000000}})
-	}
-	out, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Write(out); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -265,7 +249,7 @@ func TestRunWholeProgress(t *testing.T) {
 // functions are listed with the number of findings shown in each.
 func TestRankProfileEvidence(t *testing.T) {
 	prof := filepath.Join(t.TempDir(), "cpu.pprof")
-	writeCPUProfile(t, prof, "example.com/m.Hot", "example.com/m.Warm")
+	proftest.WriteCPU(t, prof, "example.com/m.Hot", "example.com/m.Warm")
 	hot, err := pgo.Load(context.Background(), []string{prof}, nil, pgo.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -354,4 +338,62 @@ func TestNewFromRevFirst(t *testing.T) {
 	if data, err := os.ReadFile(log); err == nil && len(data) > 0 {
 		t.Errorf("go commands ran before the revision was refused:\n%s", data)
 	}
+}
+
+// setFlag sets the flag name of a for the test, as the user's command line
+// does.
+func setFlag(t *testing.T, a *analysis.Analyzer, name, value string) {
+	t.Helper()
+	f := a.Flags.Lookup(name)
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Value.Set(old) })
+}
+
+// TestRunLocksModule checks that runs on one module are kept apart by the
+// driver itself: while a run whose findings are being fixed (Config.Fix)
+// holds the module's lock, another run, from a subdirectory, warns that it
+// waits and does not finish before Unlock.
+func TestRunLocksModule(t *testing.T) {
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
+	dir := gittest.NewTree(t, manyPackages("example.com/lock", 2))
+	deq, err := suite.Select([]string{"deepequal"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixing, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: deq, Fix: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), Config{
+			Dir: filepath.Join(dir, "p01"), Patterns: []string{"."}, Analyzers: deq,
+			Warn: func(msg string) { waiting <- msg },
+		}, nil)
+		done <- err
+	}()
+	select {
+	case msg := <-waiting:
+		if want := "waiting for another goadvise run on " + dir + " to finish"; msg != want {
+			t.Errorf("warning %q, want %q", msg, want)
+		}
+	case err := <-done:
+		t.Fatalf("a run finished (error %v) while another held the module's lock for its fixes", err)
+	case <-time.After(time.Minute):
+		t.Fatal("a run neither waited for the module's lock nor finished")
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("a run finished (error %v) before the fixing run unlocked the module", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	fixing.Unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	fixing.Unlock() // a second time does nothing
 }

@@ -36,7 +36,7 @@ func TestCrossPackage(t *testing.T) {
 			"func Serve(msgs [][]byte) {\n\tfor _, m := range msgs {\n\t\tcodec.Frame(0, 1, m)\n\t}\n}\n",
 	})
 	for _, run := range []string{"cold", "cached"} {
-		res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), All: true}, nil)
+		res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Visibility{All: true}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

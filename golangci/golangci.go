@@ -5,14 +5,15 @@
 package golangci
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/pgo"
 )
 
 // Name is the linter name under which golangci-lint reports goadvise's
@@ -51,28 +52,25 @@ func New(conf any) (register.LinterPlugin, error) {
 	return &plugin{settings: s}, nil
 }
 
-// BuildAnalyzers returns the selected analyzers of the suite.
+// BuildAnalyzers returns the selected analyzers of the suite, configured
+// by the settings: the profiles that decide hotness, read now, and which
+// findings to report.
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	as, err := suite.Select(p.settings.Enable, p.settings.Disable)
 	if err != nil {
 		return nil, fmt.Errorf("goadvise plugin: %w", err)
 	}
+	opts := suite.Options{Visibility: suite.Visibility{
+		Cold: p.settings.Cold,
+		All:  p.settings.All || p.settings.Inherent || p.settings.Negligible,
+	}}
 	if prof := strings.TrimSpace(p.settings.Profile); prof != "" {
-		if err := hotpath.Analyzer.Flags.Set("profile", prof); err != nil {
+		opts.Profile, err = pgo.LoadHotness(context.Background(), strings.Split(prof, ","), pgo.LoadOptions{})
+		if err != nil {
 			return nil, fmt.Errorf("goadvise plugin: profile: %w", err)
 		}
 	}
-	if p.settings.Cold {
-		if err := hotpath.Analyzer.Flags.Set("cold", "true"); err != nil {
-			return nil, fmt.Errorf("goadvise plugin: cold: %w", err)
-		}
-	}
-	if p.settings.All || p.settings.Inherent || p.settings.Negligible {
-		if err := hotpath.Analyzer.Flags.Set("all", "true"); err != nil {
-			return nil, fmt.Errorf("goadvise plugin: all: %w", err)
-		}
-	}
-	return as, nil
+	return suite.Configure(as, opts), nil
 }
 
 // GetLoadMode says that the analyzers need type information.

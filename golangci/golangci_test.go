@@ -1,12 +1,13 @@
 package golangci_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
 	_ "github.com/goadvise/goadvise/golangci"
 )
 
@@ -29,7 +30,6 @@ func TestPlugin(t *testing.T) {
 	}
 	analysistest.Run(t, analysistest.TestData(), as[0], "q")
 
-	t.Cleanup(func() { hotpath.Analyzer.Flags.Set("cold", "false") })
 	p, err := newPlugin(map[string]any{"enable": []any{"deepequal"}, "cold": true})
 	if err != nil {
 		t.Fatal(err)
@@ -46,23 +46,29 @@ func TestPlugin(t *testing.T) {
 	}
 	analysistest.Run(t, analysistest.TestData(), as[0], "p")
 
-	// The all setting reports every finding of each package, as
-	// -hotpath.all does (the suite reports the highest ranked without
-	// it); inherent and negligible are its older names.
+	// Without the all setting, the highest ranked finding of a package
+	// is reported (one for so few lines); with it, or with its older
+	// names inherent and negligible, every finding, as -hotpath.all does.
+	analysistest.Run(t, analysistest.TestData(), build(t, def)[0], "many")
 	for _, name := range []string{"all", "inherent", "negligible"} {
-		hotpath.Analyzer.Flags.Set("all", "false")
-		p, err := newPlugin(map[string]any{"enable": []any{"heapescape"}, name: true})
+		p, err := newPlugin(map[string]any{"enable": []any{"deepequal"}, name: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.BuildAnalyzers(); err != nil {
+		as, err := p.BuildAnalyzers()
+		if err != nil {
 			t.Fatal(err)
 		}
-		if all := hotpath.Analyzer.Flags.Lookup("all").Value.String(); all != "true" {
-			t.Errorf("the %s setting left hotpath -all at %s", name, all)
-		}
+		analysistest.Run(t, analysistest.TestData(), as[0], "manyall")
 	}
-	hotpath.Analyzer.Flags.Set("all", "false")
+
+	// A profile is read when the analyzers are built: a missing one is
+	// an error naming it.
+	if p, err := newPlugin(map[string]any{"profile": "nosuch.pprof"}); err != nil {
+		t.Fatal(err)
+	} else if _, err := p.BuildAnalyzers(); err == nil || !strings.Contains(err.Error(), "nosuch.pprof") {
+		t.Errorf("a missing profile: error %v, want one naming it", err)
+	}
 
 	if p, err := newPlugin(map[string]any{"enable": []any{"nosuch"}}); err == nil {
 		if _, err := p.BuildAnalyzers(); err == nil {
@@ -72,4 +78,14 @@ func TestPlugin(t *testing.T) {
 	if _, err := newPlugin(map[string]any{"enable": 3}); err == nil {
 		t.Error("malformed settings were accepted")
 	}
+}
+
+// build returns the analyzers of the plugin p.
+func build(t *testing.T, p register.LinterPlugin) []*analysis.Analyzer {
+	t.Helper()
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return as
 }

@@ -31,11 +31,9 @@ import (
 	"go/types"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/gcexportdata"
@@ -71,10 +69,11 @@ func List(ctx context.Context, cfg Config, patterns ...string) (*Program, error)
 	// the go command knows for sure (GOARCH may be set in go env -w).
 	archc := make(chan string, 1)
 	go func() {
-		cmd := exec.CommandContext(ctx, "go", "env", "GOARCH")
-		cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
-		out, _ := cmd.Output()
-		archc <- strings.TrimSpace(string(out))
+		var arch string
+		if e, err := ReadEnv(ctx, cfg.Dir, cfg.Env); err == nil {
+			arch = e.GOARCH
+		}
+		archc <- arch
 	}()
 	args := append([]string{"list", "-json=" + ListFields, "-pgo=off"}, ListFlags...)
 	if cfg.NoExport {

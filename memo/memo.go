@@ -16,14 +16,10 @@ package memo
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os/exec"
 	"strings"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/load"
-	"github.com/goadvise/goadvise/report"
 )
 
 // A Package is one package of the run, as go list describes it, with its
@@ -44,15 +40,6 @@ func (p *Package) Files(tests bool) int {
 		n += len(p.TestGoFiles) + len(p.XTestGoFiles)
 	}
 	return n
-}
-
-// Entry is what the cache holds for one package.
-type Entry struct {
-	Findings   []report.Finding
-	Suppressed int
-	// Hot is the package's hot-path summary, from which check follows
-	// hotness across packages (see hotpath.Propagate).
-	Hot *hotpath.Summary
 }
 
 // A Run lists the packages of one check run and computes their keys.
@@ -112,40 +99,40 @@ func List(ctx context.Context, opts Options) (*Run, error) {
 	return r, nil
 }
 
-// goEnv returns the go command's settings that change what it builds.
+// goEnv returns the go command's settings that change what it builds,
+// one a line.
 func goEnv(ctx context.Context, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED", "GOWORK", "GOMOD")
-	cmd.Dir = dir
-	out, err := cmd.Output()
+	e, err := load.ReadEnv(ctx, dir, nil)
 	if err != nil {
-		return "", fmt.Errorf("go env: %w", err)
+		return "", err
 	}
-	return string(out), nil
+	var b strings.Builder
+	for _, v := range []string{e.GOVERSION, e.GOOS, e.GOARCH, e.GOAMD64, e.GOARM64, e.GOFLAGS, e.GOEXPERIMENT, e.CGO_ENABLED, e.GOWORK, e.GOMOD} {
+		b.WriteString(v + "\n")
+	}
+	return b.String(), nil
 }
 
 // findings is the cache of findings, by package key.
 var findings = cache.New("findings")
 
-// Get returns the cached entry for a key. A missing or damaged entry is a
-// miss.
-func Get(key string) (*Entry, bool) {
+// Get reads the entry cached under key into e, a pointer to what [Put]
+// stored (the caller's record of a package's findings), and reports
+// whether there was one. A missing or damaged entry is a miss.
+func Get(key string, e any) bool {
 	if key == "" {
-		return nil, false
+		return false
 	}
 	data, ok := findings.Get(key)
 	if !ok {
-		return nil, false
+		return false
 	}
-	e := new(Entry)
-	if err := json.Unmarshal(data, e); err != nil {
-		return nil, false
-	}
-	return e, true
+	return json.Unmarshal(data, e) == nil
 }
 
-// Put stores an entry under a key, atomically. Failures are ignored: the
-// cache only saves time.
-func Put(key string, e *Entry) {
+// Put stores e, the entry of a package, as JSON under key, atomically.
+// Failures are ignored: the cache only saves time.
+func Put(key string, e any) {
 	if key == "" {
 		return
 	}

@@ -512,18 +512,14 @@ func (c *collector) removeLogDir() {
 }
 
 func (c *collector) loadEnv(ctx context.Context) error {
-	cmd := c.goCmd(ctx, "env", "-json", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED",
-		"GOAMD64", "GOARM64", "GOARM", "GO386", "GOMIPS", "GOPPC64", "GORISCV64", "GOMODCACHE", "GOROOT", "GOTOOLDIR")
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := gocmd.Run(cmd); err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return fmt.Errorf("go env: %v: %s", err, msg)
-		}
-		return fmt.Errorf("go env: %v", err)
+	e, err := load.ReadEnv(ctx, c.opts.Dir, c.opts.Env)
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(out.Bytes(), &c.env); err != nil {
-		return fmt.Errorf("go env: %v", err)
+	c.env = goEnv{
+		GOVERSION: e.GOVERSION, GOOS: e.GOOS, GOARCH: e.GOARCH, GOFLAGS: e.GOFLAGS, GOEXPERIMENT: e.GOEXPERIMENT, CGO_ENABLED: e.CGO_ENABLED,
+		GOAMD64: e.GOAMD64, GOARM64: e.GOARM64, GOARM: e.GOARM, GO386: e.GO386, GOMIPS: e.GOMIPS, GOPPC64: e.GOPPC64, GORISCV64: e.GORISCV64,
+		GOMODCACHE: e.GOMODCACHE, GOROOT: e.GOROOT, GOTOOLDIR: e.GOTOOLDIR,
 	}
 	return nil
 }

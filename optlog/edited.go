@@ -31,7 +31,7 @@ import (
 // compile a fraction of its cost (see stubbed). The records of the other
 // functions are then meaningless.
 //
-// Under go vet -vettool (see [UseVetConfig]) the unit is compiled directly
+// Under go vet -vettool (see [VetUnit]) the unit is compiled directly
 // with the export data go vet provides; otherwise the package is compiled
 // by go list -export with an -overlay, in the directory of its files.
 func CompileEdited(ctx context.Context, pass *analysis.Pass, replace map[string][]byte, keep []*types.Func) ([]Record, error) {
@@ -43,8 +43,8 @@ func CompileEdited(ctx context.Context, pass *analysis.Pass, replace map[string]
 	}
 	defer os.RemoveAll(e.dir)
 	var recs []Record
-	if cfg := vetConfig; cfg != nil && cfg.ImportPath == pass.Pkg.Path() {
-		recs, err = compileVetFiles(ctx, cfg, e.files(cfg), e.dir, frontEnd(ctx))
+	if u := unitFor(pass.Pkg.Path()); u != nil {
+		recs, err = compileVetFiles(ctx, u.cfg, e.files(u.cfg), e.dir, frontEnd(ctx))
 	} else {
 		recs, err = compileOverlay(ctx, pass, e.written, e.dir)
 	}
@@ -72,9 +72,8 @@ func InliningEdited(ctx context.Context, pass *analysis.Pass, replace map[string
 	ctx, cancel := withRun(ctx)
 	defer cancel()
 	wrapper := toolexec.Program()
-	cfg := vetConfig
-	vet := cfg != nil && cfg.ImportPath == pass.Pkg.Path()
-	if !vet && (wrapper == "" || strings.Contains(os.Getenv("GOFLAGS"), "-toolexec")) {
+	unit := unitFor(pass.Pkg.Path())
+	if unit == nil && (wrapper == "" || strings.Contains(os.Getenv("GOFLAGS"), "-toolexec")) {
 		recs, err := CompileEdited(ctx, pass, replace, keep)
 		if err != nil {
 			return nil, err
@@ -93,8 +92,8 @@ func InliningEdited(ctx context.Context, pass *analysis.Pass, replace map[string
 		}
 	}
 	var lines []string
-	if vet {
-		lines, err = watchVetFiles(ctx, cfg, e.files(cfg), e.dir, keys)
+	if unit != nil {
+		lines, err = watchVetFiles(ctx, unit.cfg, e.files(unit.cfg), e.dir, keys)
 	} else {
 		lines, err = watchOverlay(ctx, pass, e.written, e.dir, wrapper, keys)
 	}

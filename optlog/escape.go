@@ -15,7 +15,7 @@
 // [ForPass] gets the decisions for pass.Pkg in one of three ways, in this
 // order: from a table filled by [Preload] (goadvise check), from compiling
 // the unit described by a go vet configuration file given to
-// [UseVetConfig] (go vet -vettool), or, as a fallback, by running go build
+// [VetUnit.Provide] (go vet -vettool), or, as a fallback, by running go build
 // for the single package (analysistest, multichecker, golangci-lint).
 package optlog
 

@@ -32,16 +32,15 @@ func FuzzParseLog(f *testing.F) {
 	})
 }
 
-// FuzzVetConfig feeds arbitrary bytes to UseVetConfig as a vet config
+// FuzzVetConfig feeds arbitrary bytes to ReadVetUnit as a vet config
 // file: it must accept it or give a one-line error naming the file.
 func FuzzVetConfig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		defer func() { vetConfig, vetConfigPath = nil, "" }()
 		name := filepath.Join(t.TempDir(), "vet.cfg")
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		err := UseVetConfig(name)
+		_, err := ReadVetUnit(name)
 		if err != nil && (!strings.Contains(err.Error(), name) || strings.Contains(err.Error(), "\n")) {
 			t.Errorf("error does not name the file in one line: %q", err)
 		}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/load"
 )
 
 var errNoResult = errors.New("no escape result")
@@ -30,8 +31,8 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // ForPass returns the compiler's decisions for the package of pass, with
 // their positions resolved in the pass's file set. It gets them in one of
 // three ways, in this order: from the table filled by [Preload] or [Load]
-// (goadvise check), from compiling the unit described by the go vet
-// configuration given to [UseVetConfig] (go vet -vettool), or, as a
+// (goadvise check), from compiling the go vet unit given to
+// [VetUnit.Provide] (go vet -vettool), or, as a
 // fallback, by running go build for the single package (analysistest,
 // multichecker, golangci-lint). The escape Analyzer
 // (analyzer/escape) returns it as its result.
@@ -52,8 +53,8 @@ func ForPass(pass *analysis.Pass) *Result {
 	// program's. A test variant of a package is not compiled again: its
 	// non-test files have the decisions of the plain package.
 	pr := lookup(path, false)
-	if pr == nil && vetConfig != nil {
-		pr = vetResult(pass)
+	if u := unitFor(path); pr == nil && u != nil {
+		pr = u.result()
 	}
 	if pr == nil {
 		pr = fallback(pass, path, false)
@@ -149,7 +150,7 @@ func standaloneOptions(pass *analysis.Pass, path string) LoadOptions {
 	base := strings.TrimSuffix(path, "_test")
 	suffix := string(filepath.Separator) + "src" + string(filepath.Separator) + filepath.FromSlash(base)
 	if strings.HasSuffix(dir, suffix) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		if module, _ := load.Roots(dir); module != dir {
 			gopath := strings.TrimSuffix(dir, suffix)
 			opts.Env = append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOWORK=off", "GOFLAGS=")
 			opts.Patterns = []string{base}

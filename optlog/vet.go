@@ -15,8 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	"golang.org/x/tools/go/analysis"
+	"sync"
 
 	"github.com/goadvise/goadvise/internal/cache"
 	"github.com/goadvise/goadvise/internal/frontend"
@@ -38,52 +37,47 @@ type vetConfigFile struct {
 	VetxOnly    bool
 }
 
-// vetConfig is set by UseVetConfig.
-var (
-	vetConfig     *vetConfigFile
-	vetConfigPath string
-)
+// A VetUnit is the package that go vet hands a vet tool to analyse, as
+// the configuration file it passes the tool describes it.
+type VetUnit struct {
+	cfg *vetConfigFile
 
-// UseVetConfig tells the Analyzer that it runs under go vet -vettool with
-// the configuration file cfgPath (the file go vet passes as the tool's
-// argument). The Analyzer then obtains the compiler's decisions for the
-// unit by compiling exactly its files with the export data that go vet
-// provides. Call it before handing over to unitchecker.
-func UseVetConfig(cfgPath string) error {
+	once sync.Once     // starts the compile
+	done chan struct{} // closed when the compile is done
+	recs []Record
+	hit  bool // the records came from the cache
+	err  error
+}
+
+// ReadVetUnit reads the configuration file that go vet passes a vet tool
+// (its last argument, a file ending in .cfg).
+func ReadVetUnit(cfgPath string) (*VetUnit, error) {
 	data, err := os.ReadFile(cfgPath)
 	if err != nil {
-		return fmt.Errorf("reading vet config: %w", err)
+		return nil, fmt.Errorf("reading vet config: %w", err)
 	}
 	cfg := new(vetConfigFile)
 	if err := json.Unmarshal(data, cfg); err != nil {
-		return fmt.Errorf("%s: malformed vet config: %v", cfgPath, err)
+		return nil, fmt.Errorf("%s: malformed vet config: %v", cfgPath, err)
 	}
 	if cfg.ImportPath == "" || len(cfg.GoFiles) == 0 {
-		return fmt.Errorf("%s: vet config names no package or no Go files", cfgPath)
+		return nil, fmt.Errorf("%s: vet config names no package or no Go files", cfgPath)
 	}
-	vetConfig, vetConfigPath = cfg, cfgPath
-	return nil
+	return &VetUnit{cfg: cfg, done: make(chan struct{})}, nil
 }
 
-// VetUnit returns the directory of the unit that UseVetConfig set and
-// whether go vet runs it only for the facts of a dependency (whose
-// diagnostics it does not print), or "" and false if there is none.
-func VetUnit() (dir string, factsOnly bool) {
-	if vetConfig == nil {
-		return "", false
-	}
-	return vetConfig.Dir, vetConfig.VetxOnly
-}
+// Dir returns the directory of the unit's package.
+func (u *VetUnit) Dir() string { return u.cfg.Dir }
 
-// VetSourceSize returns the total size in bytes of the Go files of the
-// unit that UseVetConfig set, tests included, or -1 if there is no unit or
-// a file cannot be read.
-func VetSourceSize() int64 {
-	if vetConfig == nil {
-		return -1
-	}
+// FactsOnly reports whether go vet runs the unit only for the facts of a
+// dependency, whose diagnostics it does not print.
+func (u *VetUnit) FactsOnly() bool { return u.cfg.VetxOnly }
+
+// SourceSize returns the total size in bytes of the unit's Go files,
+// tests included, or -1 if a file cannot be read.
+func (u *VetUnit) SourceSize() int64 {
 	var n int64
-	for _, f := range vetConfig.GoFiles {
+	for _, f := range u.cfg.GoFiles {
 		fi, err := os.Stat(f)
 		if err != nil {
 			return -1
@@ -93,56 +87,73 @@ func VetSourceSize() int64 {
 	return n
 }
 
-// early is the compile that StartVetCompile started, if any.
-var early struct {
-	done chan struct{}
-	recs []Record
-	hit  bool
-	err  error
+// units are the vet units provided, by import path.
+var units = struct {
+	sync.Mutex
+	m map[string]*VetUnit
+}{m: make(map[string]*VetUnit)}
+
+// Provide makes the unit's compiler decisions those the escape Analyzer
+// gets for its package in this process, as [Preload] does for goadvise
+// check's packages: the unit's files are compiled with exactly the export
+// data go vet provides. With start, the compile starts now, in the
+// background, so that the compiler runs while the unit is type-checked
+// and analysed instead of after (go vet runs a unit's analysis while the
+// go command waits for dependencies, and the compile fills the cores it
+// leaves idle): give it when the escape Analyzer will run. Otherwise the
+// unit is compiled when the Analyzer first asks. A unit run for facts
+// only is not compiled.
+func (u *VetUnit) Provide(start bool) {
+	units.Lock()
+	units.m[u.cfg.ImportPath] = u
+	units.Unlock()
+	if start && !u.cfg.VetxOnly {
+		u.start()
+	}
 }
 
-// StartVetCompile starts compiling the unit of the vet configuration (see
-// [UseVetConfig]) in the background, so that the compiler runs while the
-// unit is type-checked and analysed instead of after: go vet runs a
-// unit's analysis while the go command waits for dependencies, and the
-// compile fills the cores it leaves idle. Call it only when the escape
-// Analyzer will run.
-func StartVetCompile() {
-	cfg := vetConfig
-	if cfg == nil || cfg.VetxOnly || early.done != nil {
-		return
+// forget undoes Provide (for tests).
+func (u *VetUnit) forget() {
+	units.Lock()
+	defer units.Unlock()
+	if units.m[u.cfg.ImportPath] == u {
+		delete(units.m, u.cfg.ImportPath)
 	}
-	early.done = make(chan struct{})
-	go func() {
-		defer close(early.done)
-		early.recs, early.hit, early.err = compileUnit(context.Background(), cfg)
-	}()
 }
 
-// vetResult compiles the vet unit, or returns nil if the pass is not it.
-func vetResult(pass *analysis.Pass) *PackageResult {
-	cfg := vetConfig
-	if cfg.ImportPath != pass.Pkg.Path() {
-		return nil
-	}
+// unitFor returns the vet unit provided for the package importPath, or
+// nil.
+func unitFor(importPath string) *VetUnit {
+	units.Lock()
+	defer units.Unlock()
+	return units.m[importPath]
+}
+
+// start starts compiling the unit in the background, once.
+func (u *VetUnit) start() {
+	u.once.Do(func() {
+		go func() {
+			defer close(u.done)
+			u.recs, u.hit, u.err = compileUnit(context.Background(), u.cfg)
+		}()
+	})
+}
+
+// result returns the unit's decisions for pass, compiling it if Provide
+// did not start it.
+func (u *VetUnit) result() *PackageResult {
+	cfg := u.cfg
 	res := &PackageResult{ImportPath: cfg.ImportPath, Files: nonTestFiles(cfg.GoFiles)}
 	if cfg.VetxOnly {
 		res.Err = "go vet asked for facts only; the compiler is not run for dependencies"
 		return res
 	}
-	var recs []Record
-	var cached bool
-	var err error
-	if early.done != nil {
-		<-early.done
-		recs, cached, err = early.recs, early.hit, early.err
+	u.start()
+	<-u.done
+	if u.err != nil {
+		res.Err = u.err.Error()
 	} else {
-		recs, cached, err = compileUnit(context.Background(), cfg)
-	}
-	if err != nil {
-		res.Err = err.Error()
-	} else {
-		res.Records, res.Cached = recs, cached
+		res.Records, res.Cached = u.recs, u.hit
 	}
 	store([]*PackageResult{res})
 	return res

@@ -21,10 +21,10 @@ import (
 func TestVetConfig(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := gittest.NewTree(t, fixture)
-	useVetUnit(t, dir, "fix/a")
+	u := useVetUnit(t, dir, "fix/a")
 
 	start := time.Now()
-	recs, cached, err := compileUnit(context.Background(), vetConfig)
+	recs, cached, err := compileUnit(context.Background(), u.cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestVetConfig(t *testing.T) {
 	diffSets(t, "vet unit fix/a", want, heapSet(recs))
 
 	// The second compile of the unchanged unit is served from the cache.
-	recs2, cached, err := compileUnit(context.Background(), vetConfig)
+	recs2, cached, err := compileUnit(context.Background(), u.cfg)
 	if err != nil || !cached || len(recs2) != len(recs) {
 		t.Errorf("second compile: cached=%v err=%v records %d, want cached, %d records", cached, err, len(recs2), len(recs))
 	}
@@ -49,15 +49,15 @@ func TestVetConfig(t *testing.T) {
 	// A malformed configuration is a clear error naming the file.
 	bad := filepath.Join(t.TempDir(), "bad.cfg")
 	os.WriteFile(bad, []byte("{"), 0o666)
-	if err := UseVetConfig(bad); err == nil || !strings.Contains(err.Error(), bad) {
+	if _, err := ReadVetUnit(bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("malformed vet config: got %v, want an error naming %s", err, bad)
 	}
 }
 
 // useVetUnit writes a vet configuration for the package importPath of the
 // module in dir the way go vet does (export data of the dependencies from
-// the build cache) and makes it the one the Analyzer uses.
-func useVetUnit(t *testing.T, dir, importPath string) {
+// the build cache) and provides it to the Analyzer.
+func useVetUnit(t *testing.T, dir, importPath string) *VetUnit {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Export,Dir,GoFiles,Imports,Standard", importPath)
 	cmd.Dir = dir
@@ -101,10 +101,13 @@ func useVetUnit(t *testing.T, dir, importPath string) {
 	if err := os.WriteFile(cfgPath, data, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if err := UseVetConfig(cfgPath); err != nil {
+	u, err := ReadVetUnit(cfgPath)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { vetConfig = nil })
+	u.Provide(false)
+	t.Cleanup(u.forget)
+	return u
 }
 
 // TestVetLogNames compiles, as go vet's units, a main package and a
@@ -115,8 +118,8 @@ func TestVetLogNames(t *testing.T) {
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	dir := gittest.NewTree(t, logFixture)
 	for _, pkg := range []string{"lf/cmd/b", "lf/app"} {
-		useVetUnit(t, dir, pkg)
-		recs, _, err := compileUnit(context.Background(), vetConfig)
+		u := useVetUnit(t, dir, pkg)
+		recs, _, err := compileUnit(context.Background(), u.cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", pkg, err)
 		}
@@ -160,8 +163,8 @@ func TestVetFrontEnd(t *testing.T) {
 	compile := func(pkg, frontEnd string) ([]Record, error) {
 		t.Setenv("GOADVISE_CACHE", t.TempDir())
 		t.Setenv("GOADVISE_FRONTEND", frontEnd)
-		useVetUnit(t, dir, pkg)
-		recs, _, err := compileUnit(context.Background(), vetConfig)
+		u := useVetUnit(t, dir, pkg)
+		recs, _, err := compileUnit(context.Background(), u.cfg)
 		return recs, err
 	}
 	full, err := compile("fix/a", "off")

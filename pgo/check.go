@@ -190,8 +190,16 @@ type CheckOptions struct {
 // patterns: whether it is valid, whether go tool preprofile accepts it,
 // how much of its call-edge weight still matches the source (the compiler
 // matches samples by function name and line offset from the function's
-// start), and which call edges the compiler will treat as hot.
+// start), and which call edges the compiler will treat as hot. Without a
+// source, it checks the default.pgo of the first main package (see
+// DefaultProfile).
 func Check(ctx context.Context, source string, patterns []string, opts CheckOptions) (*CheckReport, error) {
+	if source == "" {
+		var err error
+		if source, err = DefaultProfile(ctx, opts.Dir, patterns); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Top <= 0 {
 		opts.Top = 10
 	}
@@ -217,13 +225,11 @@ func Check(ctx context.Context, source string, patterns []string, opts CheckOpti
 	// call lines with the source. Types would make go list compile every
 	// dependency and test variant (check -profile took twice as long on
 	// golang.org/x/tools for it).
-	cfg := &packages.Config{
-		Context: ctx,
-		Dir:     opts.Dir,
-		Tests:   true, // profiles of benchmarks name test functions
-		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax,
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := load.Source(ctx, load.SourceConfig{
+		Dir:        opts.Dir,
+		Tests:      true, // profiles of benchmarks name test functions
+		SyntaxOnly: true,
+	}, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %v", oneLine(err))
 	}
@@ -445,17 +451,18 @@ func (r *CheckReport) Format() string {
 }
 
 // DefaultProfile returns the default.pgo file of the first main package
-// matched by patterns that has one, the profile go build -pgo=auto uses.
-func DefaultProfile(patterns []string) (string, error) {
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedFiles}, patterns...)
+// matched by patterns in dir that has one, the profile go build -pgo=auto
+// uses.
+func DefaultProfile(ctx context.Context, dir string, patterns []string) (string, error) {
+	l, err := load.Packages(ctx, load.ListOptions{Dir: dir}, patterns...)
 	if err != nil {
 		return "", fmt.Errorf("loading packages: %v", oneLine(err))
 	}
-	for _, pkg := range pkgs {
-		if pkg.Name != "main" || len(pkg.GoFiles) == 0 {
+	for _, pkg := range l.Packages {
+		if pkg.Name != "main" || len(pkg.GoFiles)+len(pkg.CgoFiles) == 0 {
 			continue
 		}
-		f := filepath.Join(filepath.Dir(pkg.GoFiles[0]), "default.pgo")
+		f := filepath.Join(pkg.Dir, "default.pgo")
 		if _, err := os.Stat(f); err == nil {
 			return f, nil
 		}

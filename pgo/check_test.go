@@ -156,6 +156,19 @@ func churn(x, i int) int {
 	if rep.Checked == 0 || rep.Share() != 1 || strings.Contains(strings.Join(rep.Warnings, "\n"), "import path") {
 		t.Fatalf("fresh profile of a program:\n%s", rep.Format())
 	}
+	// Without a profile named, Check takes the main package's
+	// default.pgo, as go build -pgo=auto does, and says when there is
+	// none.
+	if _, err := Check(ctx, "", []string{"."}, CheckOptions{Dir: dir}); err == nil || !strings.Contains(err.Error(), "has a default.pgo") {
+		t.Errorf("Check without a profile or a default.pgo: %v, want an error saying so", err)
+	}
+	if err := os.Rename(prof, filepath.Join(dir, "default.pgo")); err != nil {
+		t.Fatal(err)
+	}
+	prof = filepath.Join(dir, "default.pgo")
+	if rep, err := Check(ctx, "", []string{"."}, CheckOptions{Dir: dir}); err != nil || rep.Profile != prof || rep.Share() != 1 {
+		t.Fatalf("Check of the default.pgo: %v\n%v", err, rep)
+	}
 	edit(t, filepath.Join(dir, "main.go"), "spin(", "spin2(")
 	rep, err = Check(ctx, prof, []string{"."}, CheckOptions{Dir: dir})
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/goadvise/goadvise/internal/atomicfile"
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // Weighting says how the samples of several inputs are combined.
@@ -112,6 +113,32 @@ type MergeStats struct {
 	// PeakParsed is the largest number of parsed inputs held in memory
 	// at once: at most Parallel, however many inputs there are.
 	PeakParsed int
+}
+
+// Destination returns the file that WriteFile writes for path (a
+// directory's default.pgo, or path), or an error if it exists and force is
+// not set: a merge checks it before it reads any input.
+func Destination(path string, force bool) (string, error) {
+	path = destination(path)
+	if _, err := os.Lstat(path); err == nil && !force {
+		return "", fmt.Errorf("%s: file exists (use -force to replace it)", path)
+	}
+	return path, nil
+}
+
+func destination(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return filepath.Join(path, "default.pgo")
+	}
+	return path
+}
+
+// Summary says what a merge that wrote path did, in one line.
+func (s *MergeStats) Summary(path string) string {
+	return fmt.Sprintf("wrote %s: %s merged (%d skipped), %s over %v, %s, %s, %s", path,
+		plural.Count(s.Inputs, "profile", "profiles"), s.Skipped, plural.Count(int(s.Total), "sample", "samples"),
+		s.Duration.Round(time.Millisecond), plural.Count(s.Samples, "stack", "stacks"),
+		plural.Count(s.Functions, "function", "functions"), plural.Count(s.HotEdges, "hot call edge", "hot call edges"))
 }
 
 // The residual functions carry the call-edge weight removed by trimming;
@@ -726,9 +753,7 @@ func Merge(ctx context.Context, sources []string, opts MergeOptions) (*Merged, M
 // default.pgo in it, where go build -pgo=auto finds it for a main package.
 // It returns the path written.
 func WriteFile(p interface{ Write(io.Writer) error }, path string, force bool) (string, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "default.pgo")
-	}
+	path = destination(path)
 	mode := atomicfile.NoClobber | atomicfile.Sync
 	if force {
 		mode = atomicfile.Replace | atomicfile.Sync

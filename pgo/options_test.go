@@ -216,6 +216,15 @@ func TestWriteFile(t *testing.T) {
 	}
 	_, err = WriteFile(p, path, false)
 	checkOneLine(t, err, path, "file exists (use -force")
+	// Destination says the same before anything is merged.
+	_, err = Destination(dir, false)
+	checkOneLine(t, err, path, "file exists (use -force")
+	if got, err := Destination(dir, true); err != nil || got != path {
+		t.Errorf("Destination(dir, force) = %q, %v; want %s", got, err, path)
+	}
+	if got, err := Destination(filepath.Join(dir, "new.pgo"), false); err != nil || got != filepath.Join(dir, "new.pgo") {
+		t.Errorf("Destination(new.pgo) = %q, %v", got, err)
+	}
 	if _, err := WriteFile(p, path, true); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/goadvise/goadvise/internal/gocmd"
+	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/load"
 )
 
@@ -177,7 +178,7 @@ func CheckBuild(ctx context.Context, modDir string, env []string, res *FixResult
 		fresh = append(fresh[:max], fmt.Sprintf("(and %d more)", len(fresh)-max))
 	}
 	return fmt.Errorf("the fixes would break the build, so no file was written:\n\t%s\nby %s:\n\t%s",
-		strings.Join(fresh, "\n\t"), Count(len(fixes), "fix", "fixes"), strings.Join(fixes, "\n\t"))
+		strings.Join(fresh, "\n\t"), plural.Count(len(fixes), "fix", "fixes"), strings.Join(fixes, "\n\t"))
 }
 
 // resolved returns file with its symbolic links resolved, or file.

@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // A FixResult is the outcome of applying the fixes of a set of findings.
@@ -25,6 +27,25 @@ type FixResult struct {
 	Skipped  []string              // fixes not applied, with the reason
 	Findings int                   // findings that had a fix
 	Fixes    []AppliedFix          // the fixes applied, in rank order
+}
+
+// Summary says what applying r did, for the findings of which it applied
+// the fixes: "applied 3 of 4 fixes to 2 files; 1 finding has no automatic
+// fix".
+func (r *FixResult) Summary(findings int) string {
+	return fmt.Sprintf("applied %d of %s to %s; %s no automatic fix", r.Applied, plural.Count(r.Findings, "fix", "fixes"),
+		plural.Count(len(r.Files), "file", "files"), plural.Count(findings-r.Findings, "finding has", "findings have"))
+}
+
+// Write writes the fixed files, all or none, after checking that the
+// changed packages and their importers in the module in modDir build and
+// vet with them (CheckBuild): a cancelled ctx before the last write
+// restores them.
+func (r *FixResult) Write(ctx context.Context, modDir string) error {
+	if err := CheckBuild(ctx, modDir, nil, r); err != nil {
+		return err
+	}
+	return WriteFiles(ctx, r)
 }
 
 // An AppliedFix is one fix of a FixResult: which finding it fixes, and

@@ -8,21 +8,11 @@ package report
 
 import (
 	"cmp"
-	"fmt"
-	"go/ast"
-	"go/token"
-	"go/types"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
 	"github.com/goadvise/goadvise/analyzer/kind"
-	"github.com/goadvise/goadvise/internal/funcname"
 )
 
 // A Finding is one diagnostic of one analyzer, located and ranked.
@@ -179,164 +169,6 @@ type Report struct {
 	Stats    Stats     `json:"stats"`
 }
 
-// Collect gathers the diagnostics of the root actions of g into findings,
-// with the fields their analyzers recorded (see kind.Report): kind.Analyzer
-// must be among the roots of g, or its results are not kept.
-// Findings that several actions report (a file analysed both as part of a
-// package and of its test variant) are kept once.
-func Collect(g *checker.Graph) ([]Finding, []string) {
-	var out []Finding
-	var errs []string
-	seen := make(map[string]int) // finding key -> index in out
-	type placed struct {
-		index int
-		pkg   string // the ID of the package whose pass reported it
-	}
-	variant := make(map[string]placed) // kind, file, offset -> first finding there
-	funcs := make(map[*token.File][]funcRange)
-	mains := make(map[string]bool)
-	// The fields of each package's findings: kind.Analyzer's result,
-	// which the checker keeps for root actions (a driver lists it among
-	// the roots for that).
-	collectors := make(map[*packages.Package]*kind.Collector)
-	for _, act := range g.Roots {
-		if act.Package.Name == "main" {
-			mains[act.Package.PkgPath] = true
-		}
-		if c, ok := act.Result.(*kind.Collector); ok && act.Analyzer == kind.Analyzer {
-			collectors[act.Package] = c
-		}
-	}
-	for _, act := range g.Roots {
-		if act.Err != nil {
-			errs = append(errs, act.String()+": "+act.Err.Error())
-			continue
-		}
-		pkg := act.Package
-		col := collectors[act.Package]
-		if col == nil {
-			col = collector(act)
-		}
-		for _, d := range act.Diagnostics {
-			f := makeFinding(pkg, act.Analyzer, d, funcs)
-			fields, ok := col.Lookup(d)
-			if !ok {
-				errs = append(errs, fmt.Sprintf("%s: %s: a diagnostic reported without its fields (internal error): %s", act.String(), f.Analyzer, d.Message))
-				continue
-			}
-			f.Fields = fields
-			f.Message = fields.Message()
-			f.Program = f.Program || commandInternal(pkg.PkgPath, mains)
-			// A file analysed both in its package and in the package's
-			// test variant gives its findings twice: the same ones, or,
-			// where the tests' uses change what an analyzer can say, the
-			// test variant's, which sees them.
-			key := fmt.Sprint(f.Kind, "\x00", f.File, "\x00", f.Offset, "\x00", f.Text)
-			if _, dup := seen[key]; dup {
-				continue
-			}
-			seen[key] = len(out)
-			place := fmt.Sprint(f.Kind, "\x00", f.File, "\x00", f.Offset)
-			if o, ok := variant[place]; ok && o.pkg != pkg.ID && rootPath(o.pkg) == rootPath(pkg.ID) {
-				if strings.Contains(pkg.ID, " [") {
-					out[o.index] = f
-				}
-				continue
-			}
-			variant[place] = placed{len(out), pkg.ID}
-			out = append(out, f)
-		}
-	}
-	sort.Strings(errs)
-	return out, errs
-}
-
-func makeFinding(pkg *packages.Package, a *analysis.Analyzer, d analysis.Diagnostic, funcs map[*token.File][]funcRange) Finding {
-	fset := pkg.Fset
-	pos := fset.Position(d.Pos)
-	f := Finding{
-		Analyzer: a.Name,
-		File:     pos.Filename,
-		Line:     pos.Line,
-		Column:   pos.Column,
-		Package:  pkg.PkgPath,
-		Program:  IsProgram(pkg.Name, pkg.PkgPath),
-		Message:  d.Message,
-		Fixes:    []Fix{},
-		Offset:   pos.Offset,
-	}
-	if d.End.IsValid() {
-		end := fset.Position(d.End)
-		f.EndLine, f.EndColumn = end.Line, end.Column
-	}
-	if tf := fset.File(d.Pos); tf != nil {
-		ranges, ok := funcs[tf]
-		if !ok {
-			ranges = funcRanges(pkg, tf)
-			funcs[tf] = ranges
-		}
-		// The ranges are in source order and apart: search by halves
-		// (a file of thousands of functions has thousands of findings).
-		i := sort.Search(len(ranges), func(i int) bool { return ranges[i].end > d.Pos })
-		if i < len(ranges) && ranges[i].pos <= d.Pos {
-			f.Function = ranges[i].name
-		}
-	}
-fixes:
-	for _, sf := range d.SuggestedFixes {
-		fix := Fix{Message: sf.Message, Edits: []Edit{}}
-		for _, e := range sf.TextEdits {
-			end := e.End
-			if !end.IsValid() {
-				end = e.Pos
-			}
-			// Offsets are in the file as parsed; in a file that cgo
-			// rewrote, they do not apply to the user's file: drop the fix.
-			p, q := fset.PositionFor(e.Pos, false), fset.PositionFor(end, false)
-			if p.Filename != fset.Position(e.Pos).Filename {
-				continue fixes
-			}
-			fix.Edits = append(fix.Edits, Edit{File: p.Filename, Start: p.Offset, End: q.Offset, New: string(e.NewText)})
-		}
-		f.Fixes = append(f.Fixes, fix)
-	}
-	return f
-}
-
-type funcRange struct {
-	pos, end token.Pos
-	name     string
-}
-
-// funcRanges lists the function declarations of the syntax file tf of pkg
-// with their goadvise names, in source order.
-func funcRanges(pkg *packages.Package, tf *token.File) []funcRange {
-	var file *ast.File
-	for _, f := range pkg.Syntax {
-		if pkg.Fset.File(f.FileStart) == tf {
-			file = f
-		}
-	}
-	if file == nil {
-		return nil
-	}
-	var out []funcRange
-	for _, d := range file.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok {
-			continue
-		}
-		name := fd.Name.Name
-		if pkg.TypesInfo != nil {
-			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				name = funcname.InPackage(fn)
-			}
-		}
-		out = append(out, funcRange{fd.Pos(), fd.End(), pkg.PkgPath + "." + name})
-	}
-	return out
-}
-
 // tierRank orders tiers from hottest to coldest.
 func tierRank(t string) int {
 	switch t {
@@ -355,26 +187,6 @@ func tierRank(t string) int {
 func Retier(f *Finding, tier, reason string) {
 	f.Tier, f.TierReason = tier, reason
 	f.Message = f.Fields.Message()
-}
-
-// rootPath returns the import path of a package ID, without the test
-// variant's suffix: "p [p.test]" is p.
-func rootPath(id string) string {
-	p, _, _ := strings.Cut(id, " [")
-	return p
-}
-
-// collector returns the fields collected on the package of act by the
-// analyzers it ran (see kind.Report): the result of kind.Analyzer among
-// its dependencies, when the checker kept it.
-func collector(act *checker.Action) *kind.Collector {
-	for _, dep := range act.Deps {
-		if dep.Analyzer == kind.Analyzer {
-			c, _ := dep.Result.(*kind.Collector)
-			return c
-		}
-	}
-	return nil
 }
 
 // Rank sorts findings without a profile and numbers them: by their
@@ -436,19 +248,6 @@ func IsProgram(name, path string) bool {
 	}
 	for elem := range strings.SplitSeq(rest, "/") {
 		if elem == "cmd" || strings.HasPrefix(elem, "protoc-gen-") {
-			return true
-		}
-	}
-	return false
-}
-
-// commandInternal reports whether the package at path is internal to a
-// command of mains (the import paths of the package main analysed): only
-// the command can import it (a tool's tool/internal/render).
-func commandInternal(path string, mains map[string]bool) bool {
-	elems := strings.Split(path, "/")
-	for i, elem := range elems {
-		if elem == "internal" && mains[strings.Join(elems[:i], "/")] {
 			return true
 		}
 	}

@@ -19,7 +19,7 @@ import (
 // configurable.
 func TestSARIFLevels(t *testing.T) {
 	r := &report.Report{}
-	for i, tier := range report.Tiers {
+	for i, tier := range kind.Tiers {
 		f := report.Finding{Rank: i + 1, Analyzer: "heapescape", File: "/m/p.go", Line: i + 1, Column: 1, Message: "m"}
 		f.Tier, f.Kind = tier, "heapescape/no-known-rewrite"
 		r.Findings = append(r.Findings, f)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -216,7 +217,7 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 			f.Cost = strings.Replace(f.Cost, pct(share*float64(n)), pct(share), 1) + fmt.Sprintf(" (the line's share split among %d findings)", n)
 		}
 		if f.Samples < MinSamples && f.Sampled {
-			f.Cost += fmt.Sprintf(" (%d %s: too few to measure)", f.Samples, Plural(int(f.Samples), "sample", "samples"))
+			f.Cost += fmt.Sprintf(" (%d %s: too few to measure)", f.Samples, plural.Noun(int(f.Samples), "sample", "samples"))
 		}
 		if !f.Sampled {
 			f.Cost = "never sampled in the profile"
@@ -393,7 +394,7 @@ func ScoreText(f Finding) string {
 		if !strings.HasPrefix(b, "<") {
 			b = "<" + b
 		}
-		return fmt.Sprintf("%s (%d %s)", b, f.Samples, Plural(int(f.Samples), "sample", "samples"))
+		return fmt.Sprintf("%s (%d %s)", b, f.Samples, plural.Noun(int(f.Samples), "sample", "samples"))
 	}
 	return pct(f.Score / 100)
 }

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/goadvise/goadvise/internal/plural"
+
 	"bytes"
 	"fmt"
 	"io"
@@ -96,7 +98,7 @@ func WriteVerifySummary(w io.Writer, s *VerifySummary) error {
 	if unmeasured > 0 {
 		notMeasured = fmt.Sprintf(", %d not measured (no benchmark runs the finding's line)", unmeasured)
 	}
-	fmt.Fprintf(&md, "%d of %s kept%s%s.\n", kept, Count(len(s.Fixes), "fix", "fixes"), notMeasured, s.PassedOver)
+	fmt.Fprintf(&md, "%d of %s kept%s%s.\n", kept, plural.Count(len(s.Fixes), "fix", "fixes"), notMeasured, s.PassedOver)
 	if s.Apart {
 		fmt.Fprintf(&md, "\nThe kept fixes do not hold together: fixes.patch is empty, as -fix would apply none of them.\n")
 	}
@@ -106,7 +108,7 @@ func WriteVerifySummary(w io.Writer, s *VerifySummary) error {
 			fmt.Fprintf(&md, "%s\n\n", v.Measured)
 		}
 		if len(v.Accepted) > 0 {
-			fmt.Fprintf(&md, "Kept with the compiler's new %s in other packages:\n\n", Plural(len(v.Accepted), "decision", "decisions"))
+			fmt.Fprintf(&md, "Kept with the compiler's new %s in other packages:\n\n", plural.Noun(len(v.Accepted), "decision", "decisions"))
 			for _, a := range v.Accepted {
 				fmt.Fprintf(&md, "- %s\n", a)
 			}

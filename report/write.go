@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/goadvise/goadvise/analyzer/kind"
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // WriteJSON writes r as one indented JSON object.
@@ -82,7 +83,7 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 		for _, h := range p.Inside {
 			what := "no finding"
 			if h.Findings > 0 {
-				what = fmt.Sprintf("%d %s", h.Findings, Plural(h.Findings, "finding", "findings"))
+				what = fmt.Sprintf("%d %s", h.Findings, plural.Noun(h.Findings, "finding", "findings"))
 			}
 			fmt.Fprintf(&b, "  %6.2f%% flat %6.2f%% cum  %s (%s)\n", h.Flat, h.Cum, h.Function, what)
 		}
@@ -149,21 +150,21 @@ func writeSummary(w io.Writer, r *Report) error {
 	for _, f := range r.Findings {
 		in[f.Package] = true
 	}
-	pkgs := Count(s.Packages, "package", "packages")
+	pkgs := plural.Count(s.Packages, "package", "packages")
 	if len(in) > 0 && len(in) != s.Packages {
-		pkgs = Count(len(in), "package", "packages") + fmt.Sprintf(" (of %d analysed)", s.Packages)
+		pkgs = plural.Count(len(in), "package", "packages") + fmt.Sprintf(" (of %d analysed)", s.Packages)
 	}
 	switch {
 	case s.Findings == 0:
-		fmt.Fprintf(&b, "no findings in %s", Count(s.Packages, "package", "packages"))
+		fmt.Fprintf(&b, "no findings in %s", plural.Count(s.Packages, "package", "packages"))
 	case s.Findings < s.Total:
 		fmt.Fprintf(&b, "%d of %d findings shown in %s", s.Findings, s.Total, pkgs)
 	default:
-		fmt.Fprintf(&b, "%s in %s", Count(s.Findings, "finding", "findings"), pkgs)
+		fmt.Fprintf(&b, "%s in %s", plural.Count(s.Findings, "finding", "findings"), pkgs)
 	}
 	if s.Failed > 0 {
 		fmt.Fprintf(&b, "; %d %s failed to load and %s not analysed (see the errors above)",
-			s.Failed, Plural(s.Failed, "package", "packages"), Plural(s.Failed, "was", "were"))
+			s.Failed, plural.Noun(s.Failed, "package", "packages"), plural.Noun(s.Failed, "was", "were"))
 	}
 	if p := s.Profile; p != nil && s.Findings > 0 {
 		// The five first, or all that -top let through.
@@ -175,15 +176,15 @@ func writeSummary(w io.Writer, r *Report) error {
 		for _, f := range r.Findings[:top] {
 			cover += f.Score
 		}
-		fmt.Fprintf(&b, ", top %d %s ~%.1f%% of CPU", top, Plural(top, "covers", "cover"), cover)
+		fmt.Fprintf(&b, ", top %d %s ~%.1f%% of CPU", top, plural.Noun(top, "covers", "cover"), cover)
 	}
 	if p := s.Profile; p != nil && p.Benchmarks > 0 {
-		fmt.Fprintf(&b, "; %s from %s", Count(int(p.Samples), "sample", "samples"), Count(p.Benchmarks, "benchmark", "benchmarks"))
+		fmt.Fprintf(&b, "; %s from %s", plural.Count(int(p.Samples), "sample", "samples"), plural.Count(p.Benchmarks, "benchmark", "benchmarks"))
 		if p.Samples < MinProfileSamples {
 			b.WriteString(": a longer -benchtime gives a stabler ranking")
 		}
 	} else if p != nil && p.Samples < MinProfileSamples {
-		fmt.Fprintf(&b, "; %s: profile at least %d s for a stable ranking", Count(int(p.Samples), "sample", "samples"), secondsFor(p, MinProfileSamples))
+		fmt.Fprintf(&b, "; %s: profile at least %d s for a stable ranking", plural.Count(int(p.Samples), "sample", "samples"), secondsFor(p, MinProfileSamples))
 	}
 	if s.Ranking == "static" && s.Findings > 0 {
 		b.WriteString("; ranking is static (estimated cost per run x hot-path tier): give -profile cpu.pprof or -bench . to rank by measured cost")
@@ -220,20 +221,6 @@ func secondsFor(p *ProfileStats, n int64) int {
 	}
 	s := int(float64(n)/rate + 0.999)
 	return (s + 9) / 10 * 10
-}
-
-// Count returns n and the noun that counts it, in the singular for 1:
-// "1 file", "2 files".
-func Count(n int, one, many string) string {
-	return fmt.Sprintf("%d %s", n, Plural(n, one, many))
-}
-
-// Plural returns one for 1 and many otherwise.
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // SARIF output, version 2.1.0, in the subset GitHub code scanning reads.
@@ -350,9 +337,6 @@ func DocURL(name string) string {
 	return RepositoryURL + "/blob/HEAD/docs/analyzers.md#" + name
 }
 
-// Tiers are the tiers of findings, hottest first.
-var Tiers = []string{"hot-loop", "per-item", "unknown", "cold"}
-
 // DefaultSARIFLevel is the SARIF level of a finding whose tier
 // [SARIFOptions.Levels] does not name: a warning, which GitHub code
 // scanning shows without failing the check that uploads it (its default
@@ -396,8 +380,8 @@ func ParseSARIFLevels(s string) (map[string]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("%q is not tier=level", pair)
 		}
-		if !slices.Contains(Tiers, tier) {
-			return nil, fmt.Errorf("unknown tier %q (want %s)", tier, strings.Join(Tiers, ", "))
+		if !slices.Contains(kind.Tiers, tier) {
+			return nil, fmt.Errorf("unknown tier %q (want %s)", tier, strings.Join(kind.Tiers, ", "))
 		}
 		switch level {
 		case "error", "warning", "note", "none":

@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // TestRelatedText checks that a related location repeats only what
@@ -92,7 +94,7 @@ func TestSummaryCounts(t *testing.T) {
 			t.Errorf("%s: summary %q does not say %q", tc.name, b.String(), tc.want)
 		}
 	}
-	if got := Count(1, "file", "files") + ", " + Count(2, "file", "files") + ", " + Count(0, "fix", "fixes"); got != "1 file, 2 files, 0 fixes" {
+	if got := plural.Count(1, "file", "files") + ", " + plural.Count(2, "file", "files") + ", " + plural.Count(0, "fix", "fixes"); got != "1 file, 2 files, 0 fixes" {
 		t.Errorf("Count: %q", got)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/decisions"
 	"github.com/goadvise/goadvise/driver"
+	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -158,7 +159,7 @@ func Verify(ctx context.Context, res *driver.Result, opts Options) (*Outcome, er
 	}
 	out := pickFixes(res.Ranked, opts.Top, res.Dirs)
 	opts.progress("-verify: trying the %s of the top %s%s",
-		report.Plural(len(out.Fixes), "fix", "fixes"), report.Count(len(out.Fixes), "finding that has one", "findings that have one"), skippedNote(out.Skipped))
+		plural.Noun(len(out.Fixes), "fix", "fixes"), plural.Count(len(out.Fixes), "finding that has one", "findings that have one"), skippedNote(out.Skipped))
 	chooser := &chooser{pattern: opts.Bench, moduleDir: res.ModuleDir, progress: opts.progress, cover: map[string]*bench.Coverage{}, coverErr: map[string]error{}}
 	interrupted := errors.New("verify interrupted")
 	for _, v := range out.Fixes {
@@ -381,7 +382,7 @@ func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir 
 			if err != nil || strings.HasPrefix(rel, "..") {
 				return fmt.Errorf("the package %s is outside the module %s", v.dir, moduleDir)
 			}
-			opts.progress("weighing the compiler's %s in other packages ...", report.Count(len(regs), "new decision", "new decisions"))
+			opts.progress("weighing the compiler's %s in other packages ...", plural.Count(len(regs), "new decision", "new decisions"))
 			v.elsewhere, err = weigh(ctx, mdir, filepath.Join(mdir, rel), pattern, findings[0], regs)
 			if err != nil && ctx.Err() == nil {
 				// Not weighed: none is accepted.
@@ -435,7 +436,7 @@ func (v *Fix) judge() {
 			return
 		}
 		v.Accepted = good
-		v.Note = "the measured gain outweighs " + report.Count(len(good), "new compiler decision", "new compiler decisions") + " in other packages"
+		v.Note = "the measured gain outweighs " + plural.Count(len(good), "new compiler decision", "new compiler decisions") + " in other packages"
 	}
 	if why := report.ChangesBehaviour(*v.Finding); why != "" {
 		if len(v.Result.Uncovered) > 0 {
@@ -493,7 +494,7 @@ func skippedNote(skipped map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", a, k))
 	}
 	sort.Strings(parts)
-	return fmt.Sprintf("; passed over %s ranked among them that %s no fix (%s)", report.Count(n, "finding", "findings"), report.Plural(n, "has", "have"), strings.Join(parts, ", "))
+	return fmt.Sprintf("; passed over %s ranked among them that %s no fix (%s)", plural.Count(n, "finding", "findings"), plural.Noun(n, "has", "have"), strings.Join(parts, ", "))
 }
 
 // realPath returns path with symbolic links resolved, or path itself if

@@ -43,7 +43,7 @@ func check(t *testing.T, names ...string) (string, *driver.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := driver.Run(context.Background(), driver.Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: analyzers, All: true}, nil)
+	res, err := driver.Run(context.Background(), driver.Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: analyzers, Visibility: suite.Visibility{All: true}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,10 +58,12 @@ func (p *program) devirt(funcs []*ssa.Function) []report.Finding {
 
 // closedSite reports whether the receiver of an interface call in fn can
 // only hold values made by the program: fn's package is imported by a main
-// package of the program, and fn is in a main package (only this program
-// runs it) or the receiver is closed whoever imports the package. In
-// either case, unless the interface is sealed, the receiver must not come
-// from code without a body, which the call graph does not see.
+// package of the program, which is the closed world whole-program advice
+// is for; with Options.OpenWorld, fn must also be in a main package (only
+// this program runs it) or the receiver closed whoever imports the
+// package. In every case, unless the interface is sealed, the receiver
+// must not come from code without a body, which the call graph does not
+// see.
 func (p *program) closedSite(fn *ssa.Function, site ssa.CallInstruction, iface *types.Interface) bool {
 	v := site.Common().Value
 	if !p.opts.AssumeClosed && (fn.Pkg == nil || !p.fromMain[fn.Pkg.Pkg]) {
@@ -70,7 +72,7 @@ func (p *program) closedSite(fn *ssa.Function, site ssa.CallInstruction, iface *
 	if !p.sealed(iface) && !p.visible(v) {
 		return false
 	}
-	if p.opts.AssumeClosed || fn.Pkg.Pkg.Name() == "main" {
+	if p.opts.AssumeClosed || !p.opts.OpenWorld || fn.Pkg.Pkg.Name() == "main" {
 		return true
 	}
 	if p.open == nil {

@@ -72,12 +72,16 @@
 // static call's result that is visible on every return, and a field,
 // variable or captured variable whose every store is visible are.
 //
-// The call graph sees one program, but a package that other programs can
-// import (not main, no "internal" element in its path) also runs in
-// theirs, with their implementations. So devirt reports a call only in a
-// package that a main package among the roots imports (nothing when no
-// root is a main package; see [Options.AssumeClosed]), and, outside main
-// packages, only when the receiver is closed: every way the value is made
+// The call graph sees one program: the main packages among the roots and
+// what they import are the closed world that whole-program advice is for.
+// So devirt reports a call only in a package that a main package among
+// the roots imports; a library (no main package among the roots) is open
+// to any importer's implementations, and nothing is reported (see
+// [Options.AssumeClosed]). A package that other programs can import (not
+// main, no "internal" element in its path) may also run in theirs, with
+// their implementations: with [Options.OpenWorld], for a module that is a
+// library as well as a program, devirt reports a call outside main
+// packages only when the receiver is closed: every way the value is made
 // is in code no other program can reach with its own values. A parameter
 // of an exported function of an importable package, an exported field or
 // variable, a value captured by a closure (an option setter), a map or
@@ -197,10 +201,9 @@ unless the interface names a type of the module. Calling the concrete type (a fi
 fast path) makes the call direct, so the compiler can inline it, and
 arguments that escape only because the callee is unknown can stay on the
 stack; the finding lists them, with the method's own inlining cost.
-Reported only in packages a main package imports, and in an importable
-(non-main, non-internal) package only when no other program can supply the
-receiver: not through a parameter of an exported function, an exported
-field, an option closure or a registry. Not reported when the concrete
+Reported only in packages a main package imports: the program is the
+closed world, and a library (no main package among the packages checked)
+is open to its importers' implementations. Not reported when the concrete
 type is unexported in another package.`,
 			URL: "https://pkg.go.dev/github.com/goadvise/goadvise/wholeprog",
 		},
@@ -242,10 +245,18 @@ type Options struct {
 	// the passes run no go list. They set the Types of the packages
 	// they check from source, and [load.Release] them when done.
 	Listed []*packages.Package
-	// AssumeClosed makes devirt treat the program as the only user of
-	// every package: it reports even when no root is a main package, and
-	// on receivers that other programs importing a package could supply.
-	// Without it, devirt only counts those candidates (in Stats).
+	// OpenWorld makes devirt treat the packages of the program that
+	// other programs can import (not main, no "internal" element in
+	// their path) as theirs too: a receiver they could supply (through an
+	// exported function's parameter, an exported field, an option
+	// closure, a registry) is not reported. For a module that is a
+	// library as well as a program. Without it, the program that the
+	// roots' main packages make is the closed world.
+	OpenWorld bool
+	// AssumeClosed makes devirt treat every package as the program's:
+	// it reports even when no root is a main package. Without it, a
+	// library (no main package among the roots) is open to any importer,
+	// and devirt only counts its candidates (in Stats).
 	AssumeClosed bool
 	// Progress, if not nil, is told which step the passes are at, in a
 	// few words ("loading", "building SSA", "call graph", "compiler

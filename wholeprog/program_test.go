@@ -30,13 +30,21 @@ func TestMain(m *testing.M) {
 // compiler's decisions come from really building it.
 func analyze(t *testing.T, dir string, passes []string) []report.Finding {
 	t.Helper()
+	return analyzeWith(t, dir, wholeprog.Options{Passes: passes})
+}
+
+// analyzeWith runs the passes on every package of the module in dir with
+// opts.
+func analyzeWith(t *testing.T, dir string, opts wholeprog.Options) []report.Finding {
+	t.Helper()
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedModule, Dir: dir}
 	roots, err := packages.Load(cfg, "./...")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stats wholeprog.Stats
-	fs, err := wholeprog.Analyze(context.Background(), roots, wholeprog.Options{Dir: dir, Passes: passes, Stats: &stats})
+	opts.Dir, opts.Stats = dir, &stats
+	fs, err := wholeprog.Analyze(context.Background(), roots, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,26 +179,39 @@ func TestNegativesAreReal(t *testing.T) {
 	}
 }
 
-// TestOpenWorld checks that devirt reports a receiver only where no
-// program but this one can supply it. In the module's library package,
-// the Store set through an exported option (lib.go:38) can be any
-// importer's, though the module's command passes one type; a package no
-// main imports (orphan.go:19) is not reported at all, nor is the Codec
-// that the internal Pipe's Feed receives (engine.go:29), since lib hands
-// the Pipe to importers as an interface. The internal package's Codec in
-// Run (engine.go:17), whose only caller is the command, and the unexported
-// function count (lib.go:72), whose only caller always passes a Bytes,
-// are reported.
-func TestOpenWorld(t *testing.T) {
+// TestClosedProgram checks that the program a module's command makes is
+// the closed world: in the module's library package, the Store that the
+// command sets through an exported option (lib.go:49), always a
+// *MemStore, is reported, as are the internal package's Codec in Run
+// (engine.go:17) and the unexported function count (lib.go:72), whose
+// only caller always passes a Bytes; a package no main imports
+// (orphan.go:19) is not part of the program, and is not reported.
+//
+// With Options.OpenWorld, for a module whose packages other programs
+// import too, devirt reports a receiver only where no program but this
+// one can supply it: not the Store (any importer's), nor the Codec that
+// the internal Pipe's Feed receives (engine.go:29), since lib hands the
+// Pipe to importers as an interface.
+func TestClosedProgram(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("testdata", "open"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fs := analyze(t, dir, []string{wholeprog.Devirt})
+	want(t, fs, "devirt", "lib.go", 49, "Store.Get is an interface call whose receiver is always *MemStore")
+	want(t, fs, "devirt", "engine.go", 17, "Codec.Enc is an interface call whose receiver is always Fast")
+	want(t, fs, "devirt", "lib.go", 72, "counter.Count is an interface call whose receiver is always Bytes")
+	for _, f := range fs {
+		if strings.HasSuffix(f.File, "orphan.go") {
+			t.Errorf("a package no main imports is reported: %s", f.Message)
+		}
+	}
+
+	fs = analyzeWith(t, dir, wholeprog.Options{Passes: []string{wholeprog.Devirt}, OpenWorld: true})
 	want(t, fs, "devirt", "engine.go", 17, "Codec.Enc is an interface call whose receiver is always Fast")
 	want(t, fs, "devirt", "lib.go", 72, "counter.Count is an interface call whose receiver is always Bytes")
 	if len(fs) != 2 {
-		t.Errorf("got %d findings, want 2", len(fs))
+		t.Errorf("open world: got %d findings, want 2", len(fs))
 	}
 }
 

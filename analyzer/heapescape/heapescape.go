@@ -109,7 +109,7 @@ func run(pass *analysis.Pass) (any, error) {
 			// idiom finding, which goes away with its change.
 			continue
 		}
-		if !cold && fd.tier == hotpath.Cold {
+		if !cold && !hot.ColdReported() && fd.tier == hotpath.Cold {
 			continue // not reported: spare explaining it
 		}
 		text, ok := fd.message()

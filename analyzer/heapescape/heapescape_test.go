@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/goadvise/goadvise/analyzer/heapescape"
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
@@ -192,4 +193,16 @@ func TestClosureOnce(t *testing.T) {
 // reads it gets the module's own zero-copy conversion as advice.
 func TestZeroCopy(t *testing.T) {
 	run(t, "zerocopy")
+}
+
+// TestHotpathCold checks that -hotpath.cold, which go vet passes on and
+// golangci-lint's cold setting means, makes heapescape report the
+// allocations in cold code as its own -cold does.
+func TestHotpathCold(t *testing.T) {
+	f := hotpath.Analyzer.Flags.Lookup("cold")
+	if err := f.Value.Set("true"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Value.Set("false") })
+	run(t, "hotcold", "all", "true")
 }

@@ -94,6 +94,7 @@ type Info struct {
 // Result answers hotness questions for one package.
 type Result struct {
 	prof  *pgo.Hotness // nil without a profile
+	cold  bool         // the run reports findings in cold code (see With)
 	pkg   string       // package path, to name functions as profiles do
 	fset  *token.FileSet
 	funcs []funcSpan // sorted by pos
@@ -240,6 +241,25 @@ func (r *Result) heapSaw(pos token.Pos) bool {
 
 // Profiled reports whether the result comes from a profile.
 func (r *Result) Profiled() bool { return r.prof != nil }
+
+// With returns the result as a run of the analyzers configured by a
+// driver sees it: with the profile prof deciding hotness, if it is not
+// nil, and reporting findings in cold code if cold (see ColdReported). It
+// is how package suite hands each analyzer the driver's configuration:
+// r itself is not changed.
+func (r *Result) With(prof *pgo.Hotness, cold bool) *Result {
+	w := *r
+	if prof != nil {
+		w.prof = prof
+	}
+	w.cold = w.cold || cold
+	return &w
+}
+
+// ColdReported reports whether the run reports findings in cold code
+// (-hotpath.cold, or the driver's configuration): an analyzer may spare
+// itself explaining those it would otherwise drop.
+func (r *Result) ColdReported() bool { return r.cold }
 
 func (r *Result) static(pos token.Pos) Info {
 	var info Info
@@ -459,8 +479,9 @@ func hasJump(list []ast.Stmt) bool {
 }
 
 // The profile seam. A driver that has loaded profiles itself hands them
-// over with SetProfile; otherwise the -profile flag names profiles that
-// the analyzer loads once per process (go vet runs one process per package).
+// to the analyzers through [Result.With] (package suite does); otherwise
+// the -profile flag names profiles that the analyzer loads once per
+// process (go vet runs one process per package).
 var (
 	profileFlag string
 	profMu      sync.Mutex
@@ -478,38 +499,18 @@ func init() {
 // reportAll is the value of the Analyzer's -all flag.
 var reportAll bool
 
-// ReportAll reports whether every finding is to be reported (-hotpath.all,
-// or SetReportAll): otherwise the analyzers of package suite report only
-// the highest ranked of each package, for the drivers that print what
-// they get (go vet, golangci-lint, nogo).
+// ReportAll reports whether -hotpath.all asks for every finding: otherwise
+// the analyzers of package suite report only the highest ranked of each
+// package, unless their driver asks for all (see suite.Visibility).
 func ReportAll() bool { return reportAll }
-
-// SetReportAll makes the analyzers of this process report every finding
-// (on), as -hotpath.all does: a driver that ranks and cuts the findings
-// itself, as goadvise check does, wants them all.
-func SetReportAll(on bool) { reportAll = on }
 
 // reportCold is the value of the Analyzer's -cold flag.
 var reportCold bool
 
-// ReportCold reports whether findings in cold code are to be reported
-// (-hotpath.cold, or SetReportCold): otherwise the analyzers of package
-// suite drop them, for the drivers that print what they get (go vet,
-// golangci-lint, nogo).
+// ReportCold reports whether -hotpath.cold asks for the findings in cold
+// code: otherwise the analyzers of package suite drop them, unless their
+// driver asks for them (see suite.Visibility).
 func ReportCold() bool { return reportCold }
-
-// SetReportCold makes the analyzers of this process report findings in
-// cold code (on) or not, as -hotpath.cold does: a driver that counts them
-// and hides them itself, as goadvise check does, wants them all.
-func SetReportCold(on bool) { reportCold = on }
-
-// SetProfile makes every later run of the Analyzer in this process use h
-// (nil: the static estimate, unless -profile is given).
-func SetProfile(h *pgo.Hotness) {
-	profMu.Lock()
-	defer profMu.Unlock()
-	prof, profErr, profLoaded = h, nil, h != nil
-}
 
 func loadProfile() (*pgo.Hotness, error) {
 	profMu.Lock()
@@ -531,7 +532,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{prof: p, pkg: pass.Pkg.Path(), fset: pass.Fset, calls: make(map[*types.Func]string)}
+	r := &Result{prof: p, cold: reportCold, pkg: pass.Pkg.Path(), fset: pass.Fset, calls: make(map[*types.Func]string)}
 
 	// Function declarations and loop bodies, with the function each loop
 	// belongs to (see exitsLoop).

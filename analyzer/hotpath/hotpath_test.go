@@ -2,12 +2,14 @@ package hotpath_test
 
 import (
 	"go/ast"
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
 // marker reports the hot-path estimate at every call of a function named mark.
@@ -52,5 +54,18 @@ func TestPerItemName(t *testing.T) {
 		if got := hotpath.PerItemName(name); got != want {
 			t.Errorf("PerItemName(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestTierNames checks that the tiers' names are those findings carry
+// (kind.Tiers, which the configuration file and the reports list), in the
+// same order.
+func TestTierNames(t *testing.T) {
+	var names []string
+	for tier := hotpath.Loop; tier >= hotpath.Cold; tier-- {
+		names = append(names, tier.String())
+	}
+	if !slices.Equal(names, kind.Tiers) {
+		t.Errorf("tiers %v, kind.Tiers %v", names, kind.Tiers)
 	}
 }

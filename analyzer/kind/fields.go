@@ -8,6 +8,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
+// Tiers are the hot-path tiers a finding can have (its Fields.Tier), from
+// the hottest: hotpath's estimate of how often its code runs.
+var Tiers = []string{"hot-loop", "per-item", "unknown", "cold"}
+
 // Fields are a finding's facts, as data: what drivers rank, merge, hide
 // and print by. An analyzer fills them in for each diagnostic it reports
 // (see Report); nothing reads them back from the message.

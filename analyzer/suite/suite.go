@@ -29,6 +29,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/percall"
 	"github.com/goadvise/goadvise/analyzer/redundantbranch"
 	"github.com/goadvise/goadvise/analyzer/smallalloc"
+	"github.com/goadvise/goadvise/pgo"
 )
 
 // reporting lists the analyzers that report findings, in documentation order.
@@ -44,10 +45,72 @@ var reporting = []*analysis.Analyzer{
 	percall.Analyzer,
 }
 
-// wrapped holds the reporting analyzers wrapped so that //goadvise:ignore
-// and //nolint directives suppress their diagnostics. Wrapping happens once
-// so that every caller gets the same *analysis.Analyzer values. Every
-// analyzer they depend on is guarded against panics in place.
+// Visibility says which of their findings the analyzers report. Every
+// driver states it the same way: goadvise check asks for everything (it
+// counts, ranks and cuts the findings itself, across packages), go vet's
+// user with -hotpath.cold and -hotpath.all, the golangci-lint plugin with
+// its cold and all settings. Without it the analyzers report what goadvise
+// check shows by default, for the drivers that print every diagnostic they
+// get.
+type Visibility struct {
+	// Cold reports the findings in cold code (tier "cold") too.
+	Cold bool
+	// All reports every finding of a package, not only the highest
+	// ranked (kind.Weight) of each analyzer, at most kind.PerKLOC per
+	// 1,000 lines of the package's files.
+	All bool
+}
+
+// Everything is the visibility of a driver that hides and cuts findings
+// itself: every finding is reported.
+var Everything = Visibility{Cold: true, All: true}
+
+// Of returns v for the analyzer a, widened by the flags the user gave
+// it: hotpath's -cold and -all, which go vet passes on, and a's own -cold
+// and -all (heapescape's, redundantbranch's).
+func (v Visibility) Of(a *analysis.Analyzer) Visibility {
+	if in := inner.get(a); in != nil {
+		a = in
+	}
+	return Visibility{
+		Cold: v.Cold || hotpath.ReportCold() || flagSet(a, "cold"),
+		All:  v.All || hotpath.ReportAll() || flagSet(a, "all"),
+	}
+}
+
+// Options configure the suite's analyzers for one driver's run.
+type Options struct {
+	Visibility Visibility
+	// Profile, if not nil, decides hotness instead of the static
+	// estimate or the profiles -hotpath.profile names.
+	Profile *pgo.Hotness
+}
+
+// Configure returns analyzers, the suite's as Analyzers or Select returns
+// them, reporting as opts says; any other analyzer is returned as it is.
+// The visibility and the profile reach each analyzer's run through the
+// hot-path result it reads (hotpath.Result.With): no global changes, and
+// two runs configured differently do not see each other's options.
+func Configure(analyzers []*analysis.Analyzer, opts Options) []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(analyzers))
+	for i, a := range analyzers {
+		if in := inner.get(a); in != nil {
+			a = wrap(in, opts)
+			inner.set(a, in)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// inner maps the suite's wrapped analyzers, with any options, to the
+// analyzers they wrap.
+var inner = &wrappers{m: make(map[*analysis.Analyzer]*analysis.Analyzer)}
+
+// wrapped holds the reporting analyzers wrapped (see wrap) with the
+// default options. Wrapping happens once so that every caller gets the
+// same *analysis.Analyzer values. Every analyzer they depend on is
+// guarded against panics in place.
 var wrapped = func() []*analysis.Analyzer {
 	out := make([]*analysis.Analyzer, len(reporting))
 	seen := make(map[*analysis.Analyzer]bool)
@@ -55,32 +118,43 @@ var wrapped = func() []*analysis.Analyzer {
 		for _, r := range a.Requires {
 			guardAll(r, seen)
 		}
-		out[i] = directive.Wrap(hideCold(a))
-		guard(out[i])
-		readOnce(out[i])
-		run := out[i].Run
-		out[i].Run = func(pass *analysis.Pass) (any, error) {
-			defer completed.Add(1)
-			return run(pass)
-		}
+		out[i] = wrap(a, Options{})
+		inner.set(out[i], a)
 	}
 	return out
 }()
 
-// hideCold returns a, reporting what goadvise check shows by default
-// where every other driver (go vet, golangci-lint, nogo) would print all
-// it gets: no findings in cold code (tier "cold") unless -hotpath.cold or
-// a's own -cold flag (heapescape's) asks for them, and of the others
-// only the highest ranked of the package (kind.Weight), at most
-// kind.PerKLOC per 1,000 lines of its files, unless -hotpath.all or a's
-// own -all flag asks for every one. check's driver asks for all of them
-// (hotpath.SetReportCold, hotpath.SetReportAll): it counts, ranks and cuts
-// them itself, across packages.
-func hideCold(a *analysis.Analyzer) *analysis.Analyzer {
+// wrap returns a reporting as opts say, its panics turned into errors,
+// its findings suppressed by //goadvise:ignore and //nolint directives,
+// its files read once however often it asks, and its runs counted for
+// progress reports.
+func wrap(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
+	w := directive.Wrap(hideCold(a, opts))
+	guard(w)
+	readOnce(w)
+	run := w.Run
+	w.Run = func(pass *analysis.Pass) (any, error) {
+		defer completed.Add(1)
+		return run(pass)
+	}
+	return w
+}
+
+// hideCold returns a, reporting what opts.Visibility widened by a's flags
+// (Visibility.Of) asks for: no findings in cold code (tier "cold") unless
+// Cold, and of the others only the highest ranked of the package
+// (kind.Weight), at most kind.PerKLOC per 1,000 lines of its files, unless
+// All. With the default options that is what goadvise check shows by
+// default, where every other driver (go vet, golangci-lint, nogo) would
+// print all it gets.
+func hideCold(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
 	w := *a
 	w.Run = func(pass *analysis.Pass) (any, error) {
-		cold := hotpath.ReportCold() || flagSet(a, "cold")
-		all := hotpath.ReportAll() || flagSet(a, "all")
+		v := opts.Visibility.Of(a)
+		cold, all := v.Cold, v.All
+		if hot, ok := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result); ok && (opts.Profile != nil || cold) {
+			pass.ResultOf[hotpath.Analyzer] = hot.With(opts.Profile, cold)
+		}
 		if cold && all {
 			return a.Run(pass)
 		}
@@ -113,8 +187,10 @@ func hideCold(a *analysis.Analyzer) *analysis.Analyzer {
 		}
 		return res, err
 	}
-	if !slices.Contains(w.Requires, kind.Analyzer) {
-		w.Requires = append(slices.Clip(w.Requires), kind.Analyzer)
+	for _, r := range []*analysis.Analyzer{kind.Analyzer, hotpath.Analyzer} {
+		if !slices.Contains(w.Requires, r) {
+			w.Requires = append(slices.Clip(w.Requires), r)
+		}
 	}
 	return &w
 }
@@ -131,6 +207,25 @@ func lines(pass *analysis.Pass) int {
 		n += tf.LineCount()
 	}
 	return n
+}
+
+// wrappers maps wrapped analyzers to the analyzers they wrap, for
+// concurrent use.
+type wrappers struct {
+	mu sync.Mutex
+	m  map[*analysis.Analyzer]*analysis.Analyzer
+}
+
+func (w *wrappers) get(a *analysis.Analyzer) *analysis.Analyzer {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.m[a]
+}
+
+func (w *wrappers) set(wrapped, a *analysis.Analyzer) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.m[wrapped] = a
 }
 
 // flagSet reports whether a has the boolean flag name and it is set.

@@ -1,8 +1,10 @@
 package suite
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +13,8 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/kind"
+	"github.com/goadvise/goadvise/internal/proftest"
+	"github.com/goadvise/goadvise/pgo"
 )
 
 func TestGuard(t *testing.T) {
@@ -110,8 +114,8 @@ func TestNoFacts(t *testing.T) {
 // check shows by default, for the drivers that print every diagnostic
 // (go vet, golangci-lint): no findings in cold code, and of the others
 // the highest ranked of the package, at most kind.PerKLOC per 1,000
-// lines (here one); and all of them when hotpath.SetReportCold and
-// hotpath.SetReportAll ask, as check's driver does.
+// lines (here one); and all of them when the driver's options ask for
+// everything, as check's driver does.
 func TestHideCold(t *testing.T) {
 	tiers := &analysis.Analyzer{
 		Name:     "tiers",
@@ -129,12 +133,8 @@ func TestHideCold(t *testing.T) {
 			return nil, nil
 		},
 	}
-	analysistest.Run(t, analysistest.TestData(), hideCold(tiers), "tiers")
-	hotpath.SetReportCold(true)
-	hotpath.SetReportAll(true)
-	defer hotpath.SetReportCold(false)
-	defer hotpath.SetReportAll(false)
-	analysistest.Run(t, analysistest.TestData(), hideCold(tiers), "tiersall")
+	analysistest.Run(t, analysistest.TestData(), hideCold(tiers, Options{}), "tiers")
+	analysistest.Run(t, analysistest.TestData(), hideCold(tiers, Options{Visibility: Everything}), "tiersall")
 }
 
 const testKind kind.ID = "tiers/test"
@@ -178,5 +178,38 @@ func TestReadOnce(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), reader, "p")
 	if reads == 0 || len(errs) > 0 {
 		t.Errorf("%d files read; %q", reads, errs)
+	}
+}
+
+// TestConfigure checks that a driver's options reach the suite's
+// analyzers: the profile decides their tiers (Setup, never sampled, is
+// cold; Same, sampled, is hot), and the visibility which findings they
+// report (the cold one only with Cold). The analyzers as Analyzers
+// returns them, and hotpath's own state, are left as they were.
+func TestConfigure(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.pprof")
+	proftest.WriteCPU(t, prof, "configured.Same", "configuredall.Same")
+	hot, err := pgo.LoadHotness(context.Background(), []string{prof}, pgo.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deq, err := Select([]string{"deepequal"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := Configure(deq, Options{Profile: hot})
+	all := Configure(deq, Options{Profile: hot, Visibility: Everything})
+	if cut[0] == deq[0] || all[0] == deq[0] || cut[0].Name != "deepequal" {
+		t.Fatalf("Configure returned the analyzer it was given")
+	}
+	analysistest.Run(t, analysistest.TestData(), cut[0], "configured")
+	analysistest.Run(t, analysistest.TestData(), all[0], "configuredall")
+	// Configured or not, analyzers that are not the suite's are kept.
+	if other := Configure([]*analysis.Analyzer{hotpath.Analyzer}, Options{}); other[0] != hotpath.Analyzer {
+		t.Errorf("Configure replaced an analyzer not of the suite")
+	}
+	if v := (Visibility{}).Of(deq[0]); v.Cold || v.All {
+		t.Errorf("the default visibility of deepequal is %+v after Configure, want none", v)
 	}
 }

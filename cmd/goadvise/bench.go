@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/bench"
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/report/html"
 )
 
@@ -27,20 +28,8 @@ func init() {
 		name:  "bench",
 		usage: "bench [-base REV] [-head REV] [-bench REGEX] [-count N] [-benchtime D] [-cpu LIST] [-pgo FILE|off] [-threshold PCT] [-format text|json|csv|html] [packages]\n       goadvise bench -old OLD.txt -new NEW.txt",
 		short: "compare the benchmarks of two versions with statistics",
-		long: `Bench builds the base revision (default HEAD, checked out in a temporary
-git worktree) and the head (default: the working tree as it is, uncommitted
-changes included) into test binaries, runs their benchmarks alternately for
--count rounds and prints a benchstat-style comparison: median ± 95% confidence
-interval, delta and Mann-Whitney p-value per benchmark and unit.
-
-With -pgo FILE it compares the head code built with -pgo=off against the same
-code built with the profile. With -old and -new it compares two files of
-benchmark output instead of running anything.
-
-Exit status: 0 no significant regression; 1 a significant regression larger
-than -threshold percent in some unit (any significant increase of B/op or
-allocs/op counts); 2 error.`,
-		run: runBench,
+		long:  helpText("bench"),
+		run:   runBench,
 	})
 }
 
@@ -51,7 +40,7 @@ func runBench(args []string) int {
 	fs.StringVar(&opts.Head, "head", "", "head git revision (default: the working tree)")
 	fs.StringVar(&opts.Bench, "bench", ".", "run only benchmarks matching this regular expression")
 	fs.IntVar(&opts.Count, "count", bench.DefaultCount, "number of rounds (samples per benchmark and version)")
-	benchtimeVar(fs, &opts.Benchtime, "benchtime", "", "run each benchmark for this `duration` or NNNx iterations")
+	cli.CheckedVar(fs, &opts.Benchtime, "benchtime", "", "run each benchmark for this `duration` or NNNx iterations", bench.CheckBenchtime)
 	fs.StringVar(&opts.CPU, "cpu", "", "comma-separated GOMAXPROCS values")
 	fs.StringVar(&opts.PGO, "pgo", "", "profile FILE: compare -pgo=off with -pgo=FILE on the same code; off: build both with -pgo=off")
 	fs.StringVar(&opts.BasePGO, "base-pgo", "", "-pgo build flag for the base (off, auto or a profile)")
@@ -61,8 +50,8 @@ func runBench(args []string) int {
 	format := fs.String("format", "text", "output format: text, json, csv or html (one self-contained page)")
 	oldFile := fs.String("old", "", "compare this file of benchmark output (with -new)")
 	newFile := fs.String("new", "", "against this one (with -old)")
-	pkgs, err := parseArgs(fs, commandUsage("bench"), args, os.Stdout, os.Stderr)
-	if err == errHelp {
+	pkgs, err := cli.Parse(fs, commandUsage("bench"), args, os.Stdout, os.Stderr)
+	if err == cli.ErrHelp {
 		return benchExitOK
 	} else if err != nil {
 		return benchExitError
@@ -91,7 +80,7 @@ func runBench(args []string) int {
 		cmp, err = bench.CompareFiles(*oldFile, *newFile, bench.CompareOptions{Alpha: opts.Alpha, Threshold: opts.Threshold})
 	} else {
 		opts.Packages = pkgs
-		if benchIsTerminal(os.Stderr) {
+		if cli.IsTerminal(os.Stderr) {
 			opts.Progress = os.Stderr
 		}
 		// Ctrl-C cancels the run; Run removes its worktrees before
@@ -111,7 +100,7 @@ func runBench(args []string) int {
 	// partial output.
 	var out bytes.Buffer
 	if *format == "html" {
-		err = html.WriteBench(&out, cmp, html.BenchOptions{Version: version(), Generated: time.Now()})
+		err = html.WriteBench(&out, cmp, html.BenchOptions{Version: cli.Version(), Generated: time.Now()})
 	} else {
 		err = bench.Write(&out, cmp, *format)
 	}
@@ -126,10 +115,4 @@ func runBench(args []string) int {
 		return benchExitRegression
 	}
 	return benchExitOK
-}
-
-// benchIsTerminal reports whether f is a character device, such as a terminal.
-func benchIsTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"cmp"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/goadvise/goadvise/internal/cache"
+	"github.com/goadvise/goadvise/load"
 )
 
 func init() {
@@ -15,21 +14,8 @@ func init() {
 		name:  "cache",
 		usage: "cache clean|dir",
 		short: "manage goadvise's cache of compiler decisions and findings",
-		long: `The cache holds the compiler's escape and inlining decisions per package,
-the findings of each package, and the benchmark profiles check -bench
-measured, keyed by the package's content, its
-dependencies, the Go version, GOOS/GOARCH, goadvise itself and the analyzers'
-flags, so that re-running goadvise on an unchanged tree is cheap and a change
-recomputes only the packages it can affect. GOADVISE_NOCACHE=1 bypasses the
-findings and benchmark caches.
-
-It lives in os.UserCacheDir()/goadvise; GOADVISE_CACHE overrides the location.
-Every entry is checked when read; a damaged one is recomputed.
-
-	goadvise cache dir     print the cache directory
-	goadvise cache clean   remove the cache: only what goadvise wrote there (it
-	                       refuses a directory without goadvise's CACHEDIR.TAG)`,
-		run: runCache,
+		long:  helpText("cache"),
+		run:   runCache,
 	})
 }
 
@@ -63,39 +49,9 @@ func runCache(args []string) int {
 	return exitError
 }
 
-// lockModule keeps concurrent checks of one module apart, so that no check
-// reads the files that another one is rewriting: a check that applies
-// fixes holds the module's lock exclusively, any other check shares it.
-// It returns the function that releases the lock. Without a usable cache
-// directory it takes no lock.
-func lockModule(dir string, exclusive bool) (unlock func()) {
-	root := moduleRoot(dir)
-	sum := sha256.Sum256([]byte(root))
-	unlock, err := cache.Lock("module-"+hex.EncodeToString(sum[:12]), exclusive, func() {
-		fmt.Fprintf(os.Stderr, "goadvise: waiting for another goadvise run on %s to finish\n", root)
-	})
-	if err != nil {
-		return func() {}
-	}
-	return unlock
-}
-
 // moduleRoot returns the directory of the go.work file above dir, or else
 // of the nearest go.mod file, or else dir.
 func moduleRoot(dir string) string {
-	root := dir
-	found := false
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			return d
-		}
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !found {
-			root, found = d, true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return root
-		}
-		d = parent
-	}
+	module, workspace := load.Roots(dir)
+	return cmp.Or(workspace, module, dir)
 }

@@ -3,15 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"maps"
 	"os"
 	"os/signal"
 	"regexp"
-	"runtime/pprof"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -19,13 +16,14 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/config"
 	"github.com/goadvise/goadvise/driver"
 	"github.com/goadvise/goadvise/internal/atomicfile"
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/internal/heapprof"
 	"github.com/goadvise/goadvise/report"
 	"github.com/goadvise/goadvise/report/html"
-	"github.com/goadvise/goadvise/wholeprog"
 )
 
 func init() {
@@ -33,29 +31,8 @@ func init() {
 		name:  "check",
 		usage: "check [flags] [packages]",
 		short: "run the analyzers and print ranked findings (the default command)",
-		long: `Check loads the named packages (default ".") and runs goadvise's analyzers
-on them. Findings are printed by their estimated saving, highest first:
-by a profile's measure with -profile, -heap or -bench, otherwise by what
-one execution of their code costs, how often it runs (its hot-path tier)
-and whether a known rewrite removes it.
-
-The default output shows at most 3 findings per 1,000 lines analysed, the
-highest ranked; findings in cold code are not shown either. Both are
-counted in the summary: -all and -cold show them.
-
-The flags not given take their values from the configuration file,
-.goadvise.yaml or goadvise.yaml, in the module's root directory or one
-above it up to the repository's top (docs/config.md); -config prints the
-configuration in effect.
-
-Exit status: 0 no findings, 3 findings reported (findings not shown do
-not count), 1 bad input, load failure or tool error, 2 a flag check does
-not define (or one after the packages), or a value a flag refuses. With -fix, 0 when every finding
-was fixed. With -verify: 0 every measured fix kept, 1 a fix broke the
-tests, regressed or was rejected, 2 the verification could not be done;
-with -fix -verify, the kept fixes are applied and the status is -verify's
-if a fix was not kept.`,
-		run: runCheck,
+		long:  helpText("check"),
+		run:   runCheck,
 	})
 }
 
@@ -74,7 +51,6 @@ type checkFlags struct {
 	heapIndex string
 	all       bool
 	cold      bool // show findings in cold code
-	heapCold  bool // show heapescape's findings in cold code (-heapescape.cold=true)
 	minScore  float64
 	verify    verifyFlags
 	cpuprof   string
@@ -112,7 +88,7 @@ func runCheck(args []string) int {
 	fs.BoolVar(&cf.fix, "fix", false, "apply the suggested fixes to the source files")
 	fs.BoolVar(&cf.diff, "diff", false, "print the suggested fixes as unified diffs instead of applying them")
 	fs.BoolVar(&cf.tests, "tests", false, "also analyse _test.go files")
-	fs.StringVar(&cf.enable, "enable", "", "comma-separated `analyzers` to run (default all)")
+	fs.StringVar(&cf.enable, "enable", "", "comma-separated `analyzers` and whole-program passes to run, exactly those (default every analyzer, and with -whole every pass)")
 	fs.StringVar(&cf.disable, "disable", "", "comma-separated `analyzers` not to run")
 	fs.IntVar(&cf.top, "top", 0, "report only the first `N` findings (0: all)")
 	fs.StringVar(&cf.output, "o", "", "write the report to `file` instead of standard output (with -verify: a directory for fixes.patch and summary.md)")
@@ -122,11 +98,11 @@ func runCheck(args []string) int {
 	fs.BoolVar(&cf.all, "all", false, "show every finding, not only the highest ranked (3 per 1,000 lines); with -profile, also those in code the profile never saw run")
 	fs.BoolVar(&cf.cold, "cold", false, "also show findings in cold code: error paths, init, main outside its loops, set-up, sync.Once bodies, code only tests call")
 	fs.BoolVar(&cf.verify.on, "verify", false, "try the fixes of the top findings in a copy of the module: run the package's tests and benchmarks before and after (with -fix, apply only the fixes that pass and do not regress)")
-	minIntVar(fs, &cf.verify.top, "verify-top", 5, 1, "with -verify, how many of the top findings with a fix to try, `N` at least 1")
-	minIntVar(fs, &cf.verify.count, "verify-count", 6, 1, "with -verify, benchmark rounds per version, `N` at least 1")
-	benchtimeVar(fs, &cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks: a `duration` or Nx iterations (default the go test default)")
+	cli.MinIntVar(fs, &cf.verify.top, "verify-top", 5, 1, "with -verify, how many of the top findings with a fix to try, `N` at least 1")
+	cli.MinIntVar(fs, &cf.verify.count, "verify-count", 6, 1, "with -verify, benchmark rounds per version, `N` at least 1")
+	cli.CheckedVar(fs, &cf.verify.benchtime, "verify-benchtime", "", "with -verify, -benchtime for the benchmarks: a `duration` or Nx iterations (default the go test default)", bench.CheckBenchtime)
 	fs.StringVar(&cf.verify.bench, "verify-bench", "", "with -verify, the benchmarks to run for every fix, a `regexp` as for go test -bench (default: for each fix, the package's benchmarks that execute the finding's line, found by running each once with coverage, or else those that execute its function; a fix neither is executed by is not measured)")
-	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc): builds SSA and a call graph of the module, reading its dependencies from export data")
+	fs.BoolVar(&cf.whole, "whole", false, "also run the whole-program passes (devirt, loopalloc, or those -enable names): builds SSA and a call graph of the module, reading its dependencies from export data; the program its main packages make is the closed world")
 	fs.StringVar(&cf.cpuprof, "cpuprofile", "", "write a CPU profile of goadvise itself to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.memprof, "memprofile", "", "write a heap profile of goadvise itself at its largest live heap to `file` (for goadvise's developers)")
 	fs.StringVar(&cf.newFromRev, "new-from-rev", "", "report only findings on lines changed since the git `revision` (uncommitted and untracked changes included), to adopt goadvise on an old code base")
@@ -140,8 +116,8 @@ func runCheck(args []string) int {
 	showConfig := fs.Bool("config", false, "print the effective configuration (the .goadvise.yaml file found from the module's root up, merged with the flags) and exit")
 	all := append(suite.Analyzers(), suite.Helpers()...)
 	registerAnalyzerFlags(fs, all)
-	patterns, err := parseArgs(fs, commandUsage("check"), args, os.Stdout, os.Stderr)
-	if err == errHelp {
+	patterns, err := cli.Parse(fs, commandUsage("check"), args, os.Stdout, os.Stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -159,10 +135,9 @@ func runCheck(args []string) int {
 	if *showConfig {
 		return printConfig(fs, all, cf)
 	}
-	findAll(fs, all, &cf)
 	// The whole-program passes are chosen with -whole or by name in
 	// -enable; they are not analyzers of the suite.
-	analyzers, passes, err := selectChecks(splitList(cf.enable), splitList(cf.disable), cf.whole)
+	analyzers, passes, err := driver.Select(splitList(cf.enable), splitList(cf.disable), cf.whole)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
@@ -205,69 +180,17 @@ func runCheck(args []string) int {
 	if !requireModule(patterns, os.Stderr) {
 		return exitError
 	}
-	if cf.cpuprof != "" {
-		f, err := os.Create(cf.cpuprof)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-			return exitError
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
-			return exitError
-		}
-		defer pprof.StopCPUProfile()
+	stopProfiles, err := heapprof.Start(cf.cpuprof, cf.memprof)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
+		return exitError
 	}
-	if cf.memprof != "" {
-		stop := heapprof.Peak(cf.memprof, 100*time.Millisecond)
-		defer func() {
-			if err := stop(); err != nil {
-				fmt.Fprintf(os.Stderr, "goadvise: -memprofile: %v\n", err)
-			}
-		}()
-	}
+	defer func() {
+		if err := stopProfiles(); err != nil {
+			fmt.Fprintf(os.Stderr, "goadvise: -memprofile: %v\n", err)
+		}
+	}()
 	return check(cf, analyzers, patterns)
-}
-
-// selectChecks chooses the analyzers and the whole-program passes to run
-// from -enable, -disable and -whole. -enable and -disable take the names of
-// both; -whole adds every pass. An -enable list naming only passes runs
-// only them; with no -enable, every analyzer runs.
-func selectChecks(enable, disable []string, whole bool) ([]*analysis.Analyzer, []string, error) {
-	isPass := make(map[string]bool)
-	for _, p := range wholeprog.Passes() {
-		isPass[p.Name] = true
-	}
-	split := func(names []string) (as, ps []string) {
-		for _, n := range names {
-			if isPass[n] {
-				ps = append(ps, n)
-			} else {
-				as = append(as, n)
-			}
-		}
-		return as, ps
-	}
-	enableA, enableP := split(enable)
-	disableA, disableP := split(disable)
-	var passes []string
-	for _, p := range wholeprog.Passes() {
-		if (whole || slices.Contains(enableP, p.Name)) && !slices.Contains(disableP, p.Name) {
-			passes = append(passes, p.Name)
-		}
-	}
-	if len(enableA) == 0 && len(enableP) > 0 {
-		if len(passes) == 0 {
-			return nil, nil, errors.New("no analyzers left to run after -enable/-disable")
-		}
-		return nil, passes, nil
-	}
-	analyzers, err := suite.Select(enableA, disableA)
-	if err != nil && len(passes) > 0 && len(enableA) == 0 {
-		// Every analyzer disabled, but passes remain: run those.
-		return nil, passes, nil
-	}
-	return analyzers, passes, err
 }
 
 // splitList splits a comma-separated flag value.
@@ -279,32 +202,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// findAll makes heapescape report what check hides by default (cold
-// code), so that check can count what it hides. A value the user gave is
-// kept, and decides whether to show them: findAll records in cf whether
-// the user asked to see heapescape's cold findings (-heapescape.cold=true),
-// and whether -heapescape.all or -redundantbranch.all, which go vet reads
-// as "report every finding", asked for all of them, as -all does.
-func findAll(fs *flag.FlagSet, analyzers []*analysis.Analyzer, cf *checkFlags) {
-	given := make(map[string]bool)
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for _, a := range analyzers {
-		if f := a.Flags.Lookup("all"); f != nil && given[a.Name+".all"] && f.Value.String() == "true" {
-			cf.all = true
-		}
-		if a.Name != "heapescape" {
-			continue
-		}
-		if f := a.Flags.Lookup("cold"); f != nil {
-			if !given[a.Name+".cold"] {
-				f.Value.Set("true")
-			} else {
-				cf.heapCold = f.Value.String() == "true"
-			}
-		}
-	}
 }
 
 // registerAnalyzerFlags exposes each analyzer's flags as -NAME.FLAG, the
@@ -327,8 +224,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
-	defer lockModule(dir, cf.fix && !cf.diff)()
-	tmp, err := newTemp()
+	tmp, err := cli.NewTemp()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
@@ -336,9 +232,9 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	interrupted := false
 	defer func() {
 		if interrupted {
-			cleanUp(tmp)
+			cli.CleanUp(tmp)
 		} else {
-			removeTemp(tmp)
+			cli.RemoveTemp(tmp)
 		}
 	}()
 	cfg := driver.Config{
@@ -350,16 +246,15 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		Profiles:         splitList(cf.profile),
 		Heap:             splitList(cf.heap),
 		HeapIndex:        cf.heapIndex,
-		All:              cf.all,
-		Cold:             cf.cold,
-		HeapCold:         cf.heapCold,
+		Visibility:       suite.Visibility{Cold: cf.cold, All: cf.all},
 		MinScore:         cf.minScore,
 		NewFromRev:       cf.newFromRev,
 		NewFromRevSource: cf.newFromRevSource,
 		Exclude:          cf.conf.Excluded,
 		Top:              cf.top,
 		Bench:            cf.bench.config(),
-		Version:          version(),
+		Fix:              cf.fix && !cf.diff,
+		Version:          cli.Version(),
 		Warn:             func(msg string) { fmt.Fprintf(os.Stderr, "goadvise: %s\n", msg) },
 	}
 	// Ctrl-C or SIGTERM stops the run: the go commands it runs are
@@ -367,11 +262,11 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 	// in the middle of one is left to the process's exit. The go
 	// commands' work directories are in tmp, with the run's other
 	// temporary files.
-	st := newStatus(cf.format != "json" && cf.format != "sarif")
-	in := onInterrupt(tmp, st.stop)
-	res, err := driver.Run(in.ctx, cfg, st.set)
-	interrupted = in.end()
-	st.stop()
+	st := cli.NewStatus(cf.format != "json" && cf.format != "sarif")
+	in := cli.OnInterrupt(tmp, st.Stop)
+	res, err := driver.Run(in.Context(), cfg, st.Set)
+	interrupted = in.End()
+	st.Stop()
 	if interrupted {
 		fmt.Fprintln(os.Stderr, "goadvise: interrupted")
 		return exitError
@@ -380,6 +275,7 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		return exitError
 	}
+	defer res.Unlock() // with -fix, held until the fixes are written
 	status := exitOK
 	for _, e := range res.Errors {
 		fmt.Fprintf(os.Stderr, "goadvise: %s\n", e)
@@ -420,20 +316,10 @@ func check(cf checkFlags, analyzers []*analysis.Analyzer, patterns []string) int
 		if root == "" {
 			root = dir
 		}
-		names := slices.Clone(cf.passes)
-		for _, a := range analyzers {
-			names = append(names, a.Name)
-		}
-		err = report.WriteSARIF(&buf, r, suite.Kinds(names), report.SARIFOptions{Root: root, Version: version(), Levels: cf.levels()})
+		err = report.WriteSARIF(&buf, r, res.Kinds,
+			report.SARIFOptions{Root: root, Version: cli.Version(), Levels: cf.levels()})
 	case "html":
-		opts := html.CheckOptions{Dir: dir, Version: version(), Generated: time.Now()}
-		if p := r.Stats.Profile; p != nil && p.Match != nil {
-			opts.Staleness = fmt.Sprintf("%.0f%% of the profile's call-edge weight matches the current source", *p.Match)
-			if len(p.Stale) > 0 {
-				opts.Staleness += "; no longer matching: " + strings.Join(p.Stale, ", ")
-			}
-		}
-		err = html.WriteCheck(&buf, r, opts)
+		err = html.WriteCheck(&buf, r, html.CheckOptions{Dir: dir, Version: cli.Version(), Generated: time.Now()})
 	default:
 		err = report.WriteText(&buf, r, dir)
 	}
@@ -487,19 +373,13 @@ func fixFindings(cf checkFlags, dir, modDir string, findings []report.Finding, s
 		}
 		// All files or none: Ctrl-C before the last write restores them.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := report.CheckBuild(ctx, modDir, nil, res)
-		if err == nil {
-			err = report.WriteFiles(ctx, res)
-		}
+		err := res.Write(ctx, modDir)
 		stop()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 			return exitError
 		}
-		nofix := len(findings) - res.Findings
-		fmt.Fprintf(os.Stderr, "goadvise: applied %d of %s to %s; %s no automatic fix\n",
-			res.Applied, report.Count(res.Findings, "fix", "fixes"), report.Count(len(res.Files), "file", "files"),
-			report.Count(nofix, "finding has", "findings have"))
+		fmt.Fprintf(os.Stderr, "goadvise: %s\n", res.Summary(len(findings)))
 	}
 	if status != exitOK {
 		return status

@@ -44,6 +44,9 @@ func TestHelpFlags(t *testing.T) {
 		if tc.flag != "" && !strings.Contains(stdout, "\n  "+tc.flag) {
 			t.Errorf("goadvise %s does not list %s:\n%s", strings.Join(tc.args, " "), tc.flag, stdout)
 		}
+		if n := strings.Count(stdout, "\nFlags:\n"); n > 1 || (tc.flag != "" && n != 1) {
+			t.Errorf("goadvise %s heads its flags %d times:\n%s", strings.Join(tc.args, " "), n, stdout)
+		}
 	}
 }
 
@@ -123,28 +126,6 @@ func TestOutsideModule(t *testing.T) {
 	stdout, stderr, code := runCmdEnv(t, dir, env, bin, "check", "-escape.off", "unicode/utf8")
 	if code != exitOK || !strings.Contains(stdout, "in 1 package") || stderr != "" {
 		t.Errorf("goadvise check unicode/utf8 outside a module: exit %d, stdout %q, stderr %q; want the standard library package checked", code, stdout, stderr)
-	}
-}
-
-// TestSelectChecks checks that -enable and -disable take the
-// whole-program passes by name: -enable with only passes runs only them,
-// and -whole with every analyzer disabled runs the passes.
-func TestSelectChecks(t *testing.T) {
-	t.Parallel() // an end-to-end run in its own directory
-	as, ps, err := selectChecks([]string{"devirt"}, nil, false)
-	if err != nil || len(as) != 0 || strings.Join(ps, ",") != "devirt" {
-		t.Errorf("-enable devirt: analyzers %d, passes %v, err %v; want devirt alone", len(as), ps, err)
-	}
-	as, ps, err = selectChecks([]string{"deepequal", "loopalloc"}, nil, false)
-	if err != nil || len(as) != 1 || as[0].Name != "deepequal" || strings.Join(ps, ",") != "loopalloc" {
-		t.Errorf("-enable deepequal,loopalloc: analyzers %v, passes %v, err %v", as, ps, err)
-	}
-	as, ps, err = selectChecks(nil, append(strings.Split(allNames(), ","), "devirt"), true)
-	if err != nil || len(as) != 0 || strings.Join(ps, ",") != "loopalloc" {
-		t.Errorf("-whole -disable (all analyzers),devirt: analyzers %d, passes %v, err %v; want loopalloc alone", len(as), ps, err)
-	}
-	if _, _, err := selectChecks(nil, strings.Split(allNames(), ","), false); err == nil {
-		t.Errorf("-disable of every analyzer without -whole: no error")
 	}
 }
 
@@ -296,41 +277,4 @@ func TestSARIFValidates(t *testing.T) {
 	if code != 0 || strings.Contains(report, ": warning ") || strings.Contains(report, ": error ") || !strings.Contains(report, "Analysis completed successfully") {
 		t.Errorf("Sarif.Multitool validate: exit %d\n%s", code, report)
 	}
-}
-
-// TestEscapeRuns checks when a go vet unit starts its compile early: only
-// when an analyzer that needs the compiler's decisions will run.
-func TestEscapeRuns(t *testing.T) {
-	for _, tc := range []struct {
-		flags []string
-		want  bool
-	}{
-		{nil, true},
-		{[]string{"-hotpath.profile=x.pprof"}, true},
-		{[]string{"-escape.off"}, false},
-		{[]string{"-escape.off=true"}, false},
-		{[]string{"-escape.off=false"}, true},
-		{[]string{"-deepequal"}, false},
-		{[]string{"-deepequal=true", "-redundantbranch"}, false},
-		{[]string{"-deepequal", "-heapescape"}, true},
-		{[]string{"-smallalloc=true"}, true},
-		{[]string{"-deepequal=false"}, true},
-	} {
-		if got := escapeRuns(tc.flags); got != tc.want {
-			t.Errorf("escapeRuns(%q) = %v, want %v", tc.flags, got, tc.want)
-		}
-	}
-}
-
-// TestStatusOff checks that a status line turned off (as with -format
-// json) never starts, terminal or not.
-func TestStatusOff(t *testing.T) {
-	s := newStatus(false)
-	select {
-	case <-s.ended:
-	default:
-		t.Fatal("a status line turned off is running")
-	}
-	s.set("listing packages")
-	s.stop()
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/goadvise/goadvise/decisions"
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/pgo"
 )
 
@@ -18,31 +19,8 @@ func init() {
 		name:  "diff",
 		usage: "diff -base REV [-head REV] [-pgo FILE|off] [-profile FILE] [-fail-on escapes,inline,bounds] [-format text|json] [packages]",
 		short: "report how the compiler's inlining, escape and bounds-check decisions changed between two versions",
-		long: `Diff compiles the base revision (checked out in a temporary git worktree)
-and the head (default: the working tree as it is, uncommitted and untracked
-files included) and reports, per function, what the compiler decides
-differently: functions that became or stopped being inlinable (with their
-cost), call sites newly inlined or no longer inlined, new and removed heap
-escapes with their causes, and bounds checks added or removed.
-
-Functions whose source the diff did not touch are marked "!": their
-decisions changed through inlining or a dependency, which is the surprising
-kind of change.
-
-With -fail-on, diff is a CI gate: it exits with status 3 if a function got a
-new heap escape (escapes), stopped being inlinable or lost an inlined call
-(inline), or got a new bounds check (bounds). With -profile, only
-functions on the profile's hot call edges count.
-
-Both versions are built with the same -pgo setting, printed in the header:
-off by default (a default.pgo of a main package is ignored, so that only the
-code differs), or the file given with -pgo.
-
-The user's working tree, index and stash are never modified.
-
-Exit status: 0 ok (gate passed), 3 the gate failed, 1 error, 2 a flag diff
-does not define (or one after the packages).`,
-		run: runDiff,
+		long:  helpText("diff"),
+		run:   runDiff,
 	})
 }
 
@@ -60,8 +38,8 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&opts.HotCDF, "cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent`")
 	failOn := fs.String("fail-on", "", "exit with status 3 on these `changes`: escapes, inline, bounds (comma-separated)")
 	format := fs.String("format", "text", "output `format`: text or json")
-	pkgs, err := parseArgs(fs, commandUsage("diff"), args, stdout, stderr)
-	if err == errHelp {
+	pkgs, err := cli.Parse(fs, commandUsage("diff"), args, stdout, stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -83,10 +61,10 @@ func runDiffTo(args []string, stdout, stderr io.Writer) int {
 	// Ctrl-C cancels the run; Diff removes its worktree before returning.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st := newStatus(*format != "json")
-	opts.Progress = st.set
+	st := cli.NewStatus(*format != "json")
+	opts.Progress = st.Set
 	rep, err := decisions.Diff(ctx, opts)
-	st.stop()
+	st.Stop()
 	if err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("interrupted")

@@ -8,38 +8,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/decisions"
-	"github.com/goadvise/goadvise/pgo"
+	"github.com/goadvise/goadvise/internal/atomicfile"
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/report/html"
 )
-
-// explainUsage documents goadvise pgo explain.
-const explainUsage = `usage: goadvise pgo explain [-profile FILE] [-bench REGEX] [flags] [packages]
-
-Explain builds the named main packages (for other packages: their test
-binaries) with -pgo=off and with the profile and reports what the compiler
-decides differently: the call sites inlined only because the profile marks
-them hot (hot-budget inlining), the calls PGO devirtualized (with the
-concrete callee and its weight), the values that stay on the stack only
-because of PGO inlining (and the reverse), the build cost of each variant
-(median and range of repeated builds), and, with -bench, the benchmark
-comparison of goadvise bench -pgo. It ends with a verdict line and warns
-about known PGO hazards.
-
-With -format html it writes one self-contained page (no network access
-needed) with the verdict, the build cost table with each run plotted, the
-decisions, the hazards and, with -bench, the benchmark distributions as
-goadvise bench -format html shows them. -o FILE writes the output to FILE
-instead of standard output, replacing it atomically, as go build -o does.
-
-Flags:
-`
 
 // runPGOExplain runs goadvise pgo explain.
 func runPGOExplain(args []string) int {
@@ -52,7 +29,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Profile, "profile", "", "the CPU profile `file` (default: default.pgo of the first main package)")
 	fs.StringVar(&opts.Bench, "bench", "", "also compare the benchmarks matching this `regexp` with and without the profile")
 	fs.IntVar(&opts.Count, "count", bench.DefaultCount, "benchmark rounds (with -bench)")
-	benchtimeVar(fs, &opts.Benchtime, "benchtime", "", "benchmark `duration` or NNNx (with -bench)")
+	cli.CheckedVar(fs, &opts.Benchtime, "benchtime", "", "benchmark `duration` or NNNx (with -bench)", bench.CheckBenchtime)
 	fs.IntVar(&opts.Cost.Runs, "runs", 3, "measured builds of each kind and variant")
 	fs.BoolVar(&opts.Cost.Clean, "clean", false, "also measure clean builds with an empty build cache (slow: the standard library is compiled, with the profile too)")
 	fs.IntVar(&opts.Cost.CleanRuns, "clean-runs", 1, "number of clean builds of each variant (with -clean)")
@@ -60,9 +37,8 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.BigCaller, "big-caller", decisions.DefaultBigCaller, "warn when the calls hot-inlined into one function cost more than `n` in total")
 	format := fs.String("format", "text", "output `format`: text, json or html (one self-contained page)")
 	output := fs.String("o", "", "write the output to `file`, which must not exist, instead of standard output")
-	line, long, _ := strings.Cut(strings.TrimPrefix(explainUsage, "usage: goadvise "), "\n")
-	pkgs, err := parseArgs(fs, usage{name: "pgo explain", line: line, long: long}, args, stdout, stderr)
-	if err == errHelp {
+	pkgs, err := cli.Parse(fs, cli.Usage{Name: "pgo explain", Line: "pgo explain [-profile FILE] [-bench REGEX] [flags] [packages]", Long: helpText("explain")}, args, stdout, stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -73,7 +49,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	}
 	// Refuse a bad -o now rather than after minutes of builds.
 	if *output != "" {
-		if err := checkOutputDir(*output); err != nil {
+		if err := atomicfile.CheckDir(*output); err != nil {
 			fmt.Fprintf(stderr, "goadvise pgo explain: %v\n", err)
 			return exitError
 		}
@@ -89,15 +65,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	if !requireModule(opts.Packages, stderr) {
 		return exitError
 	}
-	if opts.Profile == "" {
-		p, err := pgo.DefaultProfile(opts.Packages)
-		if err != nil {
-			fmt.Fprintf(stderr, "goadvise pgo explain: %v\n", err)
-			return exitError
-		}
-		opts.Profile = p
-	}
-	if benchIsTerminal(os.Stderr) {
+	if cli.IsTerminal(os.Stderr) {
 		opts.Progress = stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -115,7 +83,7 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 	var buf bytes.Buffer
 	if *format == "html" {
 		wd, _ := os.Getwd() // positions are shown relative to it when possible
-		err = html.WriteExplain(&buf, ex, html.ExplainOptions{Version: version(), Generated: time.Now(), Dir: wd})
+		err = html.WriteExplain(&buf, ex, html.ExplainOptions{Version: cli.Version(), Generated: time.Now(), Dir: wd})
 	} else {
 		err = ex.Write(&buf, *format)
 	}
@@ -131,16 +99,4 @@ func runPGOExplainTo(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
-}
-
-// checkOutputDir reports an error if a file cannot be written at path
-// because its directory does not exist, before the measurements begin.
-func checkOutputDir(path string) error {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
-	} else if !fi.IsDir() {
-		return fmt.Errorf("-o %s: %s is not a directory", path, dir)
-	}
-	return nil
 }

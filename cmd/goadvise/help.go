@@ -24,19 +24,7 @@ func init() {
 
 func runHelp(args []string) int {
 	if len(args) == 0 {
-		fmt.Print(`goadvise finds the small, repeated costs that Go services pay at run time
-(heap escapes, reflection, redundant branches, per-call allocations), ranks
-them by what a CPU profile says they cost, and builds and judges default.pgo.
-
-Usage:
-
-	goadvise [check] [flags] [packages]
-	go vet -vettool=$(command -v goadvise) [packages]
-	goadvise <command> [arguments]
-
-Commands:
-
-`)
+		fmt.Print(helpText("goadvise") + "\n\n")
 		for _, name := range commandNames() {
 			c := commands[name]
 			fmt.Printf("\t%-10s %s\n", c.name, c.short)

@@ -11,12 +11,15 @@
 package main
 
 import (
+	"embed"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
 
+	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/toolexec"
+	"github.com/goadvise/goadvise/vettool"
 )
 
 // A command is one goadvise subcommand. Files of this package register their
@@ -30,6 +33,21 @@ type command struct {
 }
 
 var commands = map[string]*command{}
+
+// The commands' descriptions, for -h and help: help/NAME.txt.
+//
+//go:embed help
+var helpFiles embed.FS
+
+// helpText returns the description help/name.txt, without its final
+// newline.
+func helpText(name string) string {
+	data, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("goadvise: no help text " + name) // a file of the binary
+	}
+	return strings.TrimRight(string(data), "\n")
+}
 
 func register(c *command) {
 	if _, dup := commands[c.name]; dup {
@@ -55,8 +73,10 @@ func main() {
 }
 
 func run(args []string) int {
-	if isVetInvocation(args) {
-		vetMain(args) // does not return
+	if vettool.IsInvocation(args) {
+		// The suite as go vet runs it: the helpers too, so that their
+		// flags (such as -hotpath.profile) can be given to go vet.
+		vettool.Main(args, append(suite.Analyzers(), suite.Helpers()...)...) // does not return
 	}
 	if len(args) == 0 {
 		return commands["check"].run(nil)

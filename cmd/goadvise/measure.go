@@ -8,6 +8,7 @@ import (
 
 	"github.com/goadvise/goadvise/bench"
 	"github.com/goadvise/goadvise/driver"
+	"github.com/goadvise/goadvise/internal/cli"
 )
 
 // benchFlags are check's flags that measure the module's own benchmarks
@@ -20,8 +21,8 @@ type benchFlags struct {
 
 func registerBenchFlags(fs *flag.FlagSet, bf *benchFlags) {
 	fs.StringVar(&bf.bench, "bench", "", "rank by the CPU and heap profiles of the packages' own benchmarks matching this `regexp` (as for go test -bench), measured in a copy of the module and cached")
-	benchtimeVar(fs, &bf.benchtime, "benchtime", bench.DefaultProfileBenchtime, "with -bench, the -benchtime of each benchmark's CPU-profiled run: a `duration` or Nx iterations, as go test takes it")
-	positiveDurationVar(fs, &bf.budget, "bench-budget", bench.DefaultBudget, "with -bench, the most `time` to spend running benchmarks; those not done by then are skipped")
+	cli.CheckedVar(fs, &bf.benchtime, "benchtime", bench.DefaultProfileBenchtime, "with -bench, the -benchtime of each benchmark's CPU-profiled run: a `duration` or Nx iterations, as go test takes it", bench.CheckBenchtime)
+	cli.PositiveDurationVar(fs, &bf.budget, "bench-budget", bench.DefaultBudget, "with -bench, the most `time` to spend running benchmarks; those not done by then are skipped")
 }
 
 // check validates the flags that their parsing does not.

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
+	"github.com/goadvise/goadvise/internal/cli"
 	"github.com/goadvise/goadvise/pgo"
-	"github.com/goadvise/goadvise/report"
 )
 
 func init() {
@@ -20,37 +18,8 @@ func init() {
 		name:  "pgo",
 		usage: "pgo merge|check|explain [flags] ...",
 		short: "merge CPU profiles into a PGO profile, check one against the code, or explain what it changes",
-		long: `Usage:
-
-	goadvise pgo merge [-o PATH] [flags] SOURCES...
-	goadvise pgo check [-profile FILE] [flags] [packages]
-	goadvise pgo explain [-profile FILE] [-bench REGEX] [flags] [packages]
-
-Sources are profile files (gzip-compressed or not), directories of them, and
-http(s) URLs of net/http/pprof endpoints such as
-http://host:6060/debug/pprof/profile?seconds=30.
-
-merge folds CPU profiles into one profile for go build -pgo, one input at a
-time, keeping Function.start_line. With -o naming a directory (a main
-package), it writes default.pgo there. It never replaces an existing file
-without -force.
-
-check reports whether a profile is valid, whether go tool preprofile
-accepts it, how much of its call-edge weight still matches the current
-source (the compiler matches samples by function name and line offset), the
-hottest functions that no longer match, and the call edges the compiler
-will treat as hot. Without -profile it uses default.pgo of the first main
-package matched.
-
-explain builds the packages with -pgo=off and with the profile and reports
-what the compiler decided differently (hot-budget inlining, devirtualized
-calls, escapes that changed), what it costs (build time, rebuild time, peak
-compile memory, binary and text size, measured), the runtime difference
-with -bench, a verdict, and known PGO hazards.
-
-Run 'goadvise pgo merge -h', 'goadvise pgo check -h' or 'goadvise pgo
-explain -h' for the flags.`,
-		run: runPGO,
+		long:  helpText("pgo"),
+		run:   runPGO,
 	})
 }
 
@@ -93,8 +62,8 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 	maxSize := fs.Int64("max-size", pgo.DefaultMaxSize, "limit on the decompressed size of one profile, in `bytes`")
 	timeout := fs.Duration("timeout", 0, "limit on one HTTP fetch (default: the seconds parameter + 30s)")
 	verbose := fs.Bool("v", false, "print each input's samples and duration")
-	sources, err := parseArgs(fs, usage{name: "pgo merge", line: pgoMergeUsage}, args, stdout, stderr)
-	if err == errHelp {
+	sources, err := cli.Parse(fs, cli.Usage{Name: "pgo merge", Line: pgoMergeUsage}, args, stdout, stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -133,12 +102,8 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 		opts.Exclude = re
 	}
 	// Fail early, before reading any input, if the output exists.
-	dest := *out
-	if fi, err := os.Stat(dest); err == nil && fi.IsDir() {
-		dest = filepath.Join(dest, "default.pgo")
-	}
-	if _, err := os.Lstat(dest); err == nil && !*force {
-		fmt.Fprintf(stderr, "goadvise pgo merge: %s: file exists (use -force to replace it)\n", dest)
+	if _, err := pgo.Destination(*out, *force); err != nil {
+		fmt.Fprintf(stderr, "goadvise pgo merge: %v\n", err)
 		return exitError
 	}
 	p, stats, err := pgo.Merge(context.Background(), sources, opts)
@@ -151,10 +116,7 @@ func runPGOMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goadvise pgo merge: %v\n", err)
 		return exitError
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s merged (%d skipped), %s over %v, %s, %s, %s\n",
-		path, report.Count(stats.Inputs, "profile", "profiles"), stats.Skipped, report.Count(int(stats.Total), "sample", "samples"),
-		stats.Duration.Round(time.Millisecond), report.Count(int(stats.Samples), "stack", "stacks"),
-		report.Count(stats.Functions, "function", "functions"), report.Count(stats.HotEdges, "hot call edge", "hot call edges"))
+	fmt.Fprintln(stdout, stats.Summary(path))
 	return exitOK
 }
 
@@ -164,8 +126,8 @@ func runPGOCheck(args []string, stdout, stderr io.Writer) int {
 	cdf := fs.Float64("cdf", pgo.DefaultHotCDF, "the compiler's hot call-site threshold in `percent` (-d=pgoinlinecdfthreshold)")
 	top := fs.Int("top", 10, "list the `n` hottest stale functions and hot edges")
 	minShare := fs.Float64("min-match", 90, "exit with status 3 if less than `percent` of the checked weight matches the source")
-	patterns, err := parseArgs(fs, usage{name: "pgo check", line: "pgo check [-profile FILE] [flags] [packages]"}, args, stdout, stderr)
-	if err == errHelp {
+	patterns, err := cli.Parse(fs, cli.Usage{Name: "pgo check", Line: "pgo check [-profile FILE] [flags] [packages]"}, args, stdout, stderr)
+	if err == cli.ErrHelp {
 		return exitOK
 	} else if err != nil {
 		return exitUsage
@@ -176,23 +138,14 @@ func runPGOCheck(args []string, stdout, stderr io.Writer) int {
 	if !requireModule(patterns, stderr) {
 		return exitError
 	}
-	source := *prof
-	if source == "" {
-		var err error
-		source, err = pgo.DefaultProfile(patterns)
-		if err != nil {
-			fmt.Fprintf(stderr, "goadvise pgo check: %v\n", err)
-			return exitError
-		}
-	}
-	rep, err := pgo.Check(context.Background(), source, patterns, pgo.CheckOptions{HotCDF: *cdf, Top: *top, Preprofile: true})
+	rep, err := pgo.Check(context.Background(), *prof, patterns, pgo.CheckOptions{HotCDF: *cdf, Top: *top, Preprofile: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "goadvise pgo check: %v\n", err)
 		return exitError
 	}
 	fmt.Fprint(stdout, rep.Format())
 	if rep.Checked == 0 {
-		fmt.Fprintf(stderr, "goadvise pgo check: %s: no call-edge weight of the profile falls in the packages %s (a profile of another program?)\n", source, strings.Join(patterns, " "))
+		fmt.Fprintf(stderr, "goadvise pgo check: %s: no call-edge weight of the profile falls in the packages %s (a profile of another program?)\n", rep.Profile, strings.Join(patterns, " "))
 		return exitError
 	}
 	if rep.Preprofile != "ok" && rep.Preprofile != "not run for a URL" {

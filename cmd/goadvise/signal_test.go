@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/goadvise/goadvise/internal/cli"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -16,7 +18,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/goadvise/goadvise/analyzer/suite"
+	"github.com/goadvise/goadvise/analyzer/percall"
 	"github.com/goadvise/goadvise/internal/gittest"
 	"github.com/goadvise/goadvise/internal/gocmd"
 )
@@ -245,10 +247,10 @@ func TestInterruptUnended(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 1 and goadvise: interrupted", signals, code, stderr.String())
 		}
 		// One signal waits for the grace period; two do not.
-		if len(signals) == 1 && took < interruptGrace {
+		if len(signals) == 1 && took < cli.InterruptGrace {
 			t.Errorf("%v: exited after %v, before the grace period", signals, took)
 		}
-		if len(signals) == 2 && took >= interruptGrace {
+		if len(signals) == 2 && took >= cli.InterruptGrace {
 			t.Logf("%v: exited after %v (a loaded machine?)", signals, took)
 		}
 		checkLeftovers(t, fmt.Sprint(signals), tmp)
@@ -268,19 +270,17 @@ const helperEnv = "GOADVISE_TEST_HELPER"
 func runHelper(helper string, args []string) int {
 	switch helper {
 	case "stuck":
-		for _, a := range suite.Analyzers() {
-			if a.Name == "percall" {
-				a.Run = stuck
-			}
-		}
+		// The analyzer itself, which the suite wraps anew for each
+		// run's options.
+		percall.Analyzer.Run = stuck
 		return run(args)
 	case "unended":
-		tmp, err := newTemp()
+		tmp, err := cli.NewTemp()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return exitError
 		}
-		onInterrupt(tmp, func() {})
+		cli.OnInterrupt(tmp, func() {})
 		os.WriteFile(filepath.Join(tmp, "stuck"), []byte(strconv.Itoa(os.Getpid())), 0o666)
 		time.Sleep(time.Hour)
 		return exitOK

@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"runtime/debug"
+
+	"github.com/goadvise/goadvise/internal/cli"
 )
 
 func init() {
@@ -12,39 +13,8 @@ func init() {
 		usage: "version",
 		short: "print goadvise's version and the Go toolchain it was built with",
 		run: func(args []string) int {
-			fmt.Printf("goadvise %s (%s %s/%s)\n", version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			fmt.Printf("goadvise %s (%s %s/%s)\n", cli.Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return exitOK
 		},
 	})
-}
-
-// version returns the module version goadvise was built from, or "devel"
-// with the VCS revision when built from a checkout.
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if dirty {
-		rev += "+dirty"
-	}
-	return "devel " + rev
 }

@@ -6,36 +6,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/goadvise/goadvise/internal/gittest"
 )
-
-// TestTuneGC checks that a unit's process collects less often, a small
-// one's least, and never against the user's GOGC.
-func TestTuneGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for _, c := range []struct {
-		size int64
-		gogc string
-		want int
-	}{
-		{100 << 10, "", 400},
-		{smallUnit, "", 400},
-		{smallUnit + 1, "", 200},
-		{-1, "", 100},
-		{100 << 10, "100", 100},
-	} {
-		t.Setenv("GOGC", c.gogc)
-		debug.SetGCPercent(100)
-		tuneGC(c.size)
-		if got := debug.SetGCPercent(100); got != c.want {
-			t.Errorf("tuneGC(%d) with GOGC=%q: GC percent %d, want %d", c.size, c.gogc, got, c.want)
-		}
-	}
-}
 
 // vetProfileModule writes a module with a package at its root and one in
 // sub, each comparing items with reflect.DeepEqual in a function, and a
@@ -108,40 +83,6 @@ func TestVetToolProfilePath(t *testing.T) {
 	want := "goadvise: -hotpath.profile: no such file: ./missing.pprof (a relative path is taken in the directory go vet runs in)\n"
 	if code == 0 || strings.Contains(stderr, "failed prerequisites") || strings.Count(stderr, want) != 2 {
 		t.Errorf("go vet -hotpath.profile=missing.pprof: exit %d, want an error and %q for each package:\n%s", code, want, stderr)
-	}
-}
-
-// TestResolveVetPaths checks the resolution of go vet's path flags, with
-// the directory go vet runs in known and, as under -toolexec or outside
-// Linux, not: then the package directory and its parents up to the
-// module root are tried.
-func TestResolveVetPaths(t *testing.T) {
-	dir := t.TempDir()
-	gittest.WriteFiles(t, dir, map[string]string{"go.mod": "module m\n", "cpu.pprof": "", "sub/pkg/x.go": "package pkg\n", "sub/own.pprof": ""})
-	pkg := filepath.Join(dir, "sub", "pkg")
-	for _, tc := range []struct {
-		args       []string
-		base       string
-		want, fail string
-	}{
-		{[]string{"-hotpath.profile=cpu.pprof", "-deepequal"}, dir, "-hotpath.profile=" + filepath.Join(dir, "cpu.pprof") + " -deepequal", ""},
-		{[]string{"--hotpath.profile", "cpu.pprof,sub/own.pprof"}, dir, "--hotpath.profile " + filepath.Join(dir, "cpu.pprof") + "," + filepath.Join(dir, "sub", "own.pprof"), ""},
-		{[]string{"-hotpath.profile=../../cpu.pprof"}, pkg, "-hotpath.profile=" + filepath.Join(dir, "cpu.pprof"), ""},
-		{[]string{"-hotpath.profile=http://host/debug/pprof/profile,/abs/cpu.pprof"}, dir, "-hotpath.profile=http://host/debug/pprof/profile,/abs/cpu.pprof", ""},
-		{[]string{"-hotpath.profile=cpu.pprof"}, "", "-hotpath.profile=" + filepath.Join(dir, "cpu.pprof"), ""},
-		{[]string{"-hotpath.profile=own.pprof"}, "", "-hotpath.profile=" + filepath.Join(dir, "sub", "own.pprof"), ""},
-		{[]string{"-hotpath.profile=cpu.pprof"}, pkg, "", "-hotpath.profile: no such file: " + filepath.Join(pkg, "cpu.pprof") + " (a relative path is taken in the directory go vet runs in)"},
-		{[]string{"-hotpath.profile=gone.pprof"}, "", "", "-hotpath.profile: no such file: gone.pprof, in the package's directory " + pkg + " or above it up to the module root"},
-	} {
-		got, err := resolveVetPaths(tc.args, tc.base, pkg)
-		switch {
-		case tc.fail != "":
-			if err == nil || err.Error() != tc.fail {
-				t.Errorf("resolveVetPaths(%q, %q) = %q, %v; want error %q", tc.args, tc.base, got, err, tc.fail)
-			}
-		case err != nil || strings.Join(got, " ") != tc.want:
-			t.Errorf("resolveVetPaths(%q, %q) = %q, %v; want %q", tc.args, tc.base, got, err, tc.want)
-		}
 	}
 }
 

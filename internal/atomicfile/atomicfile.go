@@ -181,3 +181,16 @@ func writeSpecial(name string, write func(io.Writer) error) error {
 	}
 	return nil
 }
+
+// CheckDir reports an error, naming path, if a file cannot be written at
+// path because its directory does not exist or is not one: a command that
+// measures for minutes checks its output's place first.
+func CheckDir(path string) error {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("-o %s: %w", path, err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("-o %s: %s is not a directory", path, dir)
+	}
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -146,6 +147,24 @@ func TestFailedWrite(t *testing.T) {
 	for _, mode := range []Mode{Replace, NoClobber} {
 		if err := WriteFile(filepath.Join(dir, "sub"), nil, mode); err == nil || err.Error() != "writing "+filepath.Join(dir, "sub")+": is a directory" {
 			t.Errorf("mode %d, write onto a directory: %v", mode, err)
+		}
+	}
+}
+
+// TestCheckDir checks that an output whose directory is missing, or a
+// file, is refused naming the output, and one in a directory is not.
+func TestCheckDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckDir(filepath.Join(dir, "out.html")); err != nil {
+		t.Errorf("CheckDir in a directory: %v", err)
+	}
+	for _, p := range []string{filepath.Join(dir, "no", "out.html"), filepath.Join(file, "out.html")} {
+		if err := CheckDir(p); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("CheckDir(%s) = %v, want an error naming it", p, err)
 		}
 	}
 }

@@ -1,7 +1,8 @@
-// Package heapprof writes a heap profile of the process at its largest
-// live heap, for goadvise's developers (check -memprofile and the
-// measurement scripts): a profile written at the end shows what is left,
-// not what made the peak.
+// Package heapprof writes profiles of goadvise itself, for its developers
+// (check -cpuprofile and -memprofile, and the measurement scripts): a CPU
+// profile, and a heap profile at the process's largest live heap, since a
+// heap profile written at the end shows what is left, not what made the
+// peak.
 package heapprof
 
 import (
@@ -11,6 +12,35 @@ import (
 	"runtime/pprof"
 	"time"
 )
+
+// Start starts the profiles that the files cpu and mem name, if they are
+// not empty: a CPU profile written to cpu, and a heap profile written to
+// mem at the largest live heap (see Peak), checked every 100 ms. The
+// function it returns stops them and reports the first error in writing
+// the heap profile.
+func Start(cpu, mem string) (stop func() error, err error) {
+	stopCPU := func() {}
+	if cpu != "" {
+		f, err := os.Create(cpu)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		stopCPU = func() { pprof.StopCPUProfile(); f.Close() }
+	}
+	stopMem := func() error { return nil }
+	if mem != "" {
+		stopMem = Peak(mem, 100*time.Millisecond)
+	}
+	return func() error {
+		err := stopMem()
+		stopCPU()
+		return err
+	}, nil
+}
 
 // Peak writes a heap profile to the file name whenever the live heap, as
 // of the last garbage collection, is the largest seen so far, checking

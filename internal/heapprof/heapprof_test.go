@@ -51,3 +51,42 @@ func TestPeak(t *testing.T) {
 		t.Errorf("profile holds %d bytes in use, want the 64 MiB allocated at the peak", inuse)
 	}
 }
+
+// TestStart checks that Start writes both profiles it is given, which
+// parse as the profiles they are, and refuses a CPU profile it cannot
+// create.
+func TestStart(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "heap.pprof")
+	stop, err := Start(cpu, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	for name, typ := range map[string]string{cpu: "cpu", mem: "inuse_space"} {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := profile.Parse(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		found := false
+		for _, st := range p.SampleType {
+			found = found || st.Type == typ
+		}
+		if !found {
+			t.Errorf("%s has no %s samples: %v", name, typ, p.SampleType)
+		}
+	}
+	if _, err := Start(filepath.Join(dir, "no", "such", "cpu.pprof"), ""); err == nil {
+		t.Error("Start with a CPU profile in a missing directory: no error")
+	}
+	if stop, err := Start("", ""); err != nil || stop() != nil {
+		t.Errorf("Start with no profiles: %v", err)
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/perf/benchunit"
 
 	"github.com/goadvise/goadvise/bench"
-	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // BenchOptions control WriteBench.
@@ -296,7 +296,7 @@ func sampleMin(s *bench.Stats) float64 {
 // last line does.
 func (p *benchPage) Outcome() string {
 	if p.Regressions > 0 {
-		return fmt.Sprintf("%d %s", p.Regressions, report.Plural(p.Regressions, "regression", "regressions"))
+		return fmt.Sprintf("%d %s", p.Regressions, plural.Noun(p.Regressions, "regression", "regressions"))
 	}
 	return fmt.Sprintf("no significant regression beyond %s%% (alpha %s)", trimNum(p.Threshold), fmt.Sprintf("%g", p.Alpha))
 }

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/internal/plural"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -29,18 +31,10 @@ type CheckOptions struct {
 	// Generated is when the report was made; omitted if zero.
 	Generated time.Time
 
-	// Staleness describes how well the profile matches the current
-	// source, such as "94% of the profile's weight matches the current
-	// source". The page shows "not measured" when it is empty.
-	Staleness string
-
 	// ReadFile reads source files for the excerpts and diffs; os.ReadFile
 	// if nil. A file that cannot be read gets a note instead of an excerpt.
 	ReadFile func(name string) ([]byte, error)
 }
-
-// Tiers in the order the page lists them, hottest first.
-var tierOrder = []string{"hot-loop", "per-item", "unknown", "cold"}
 
 // excerptContext is the number of source lines shown before and after the
 // lines of a finding.
@@ -125,7 +119,7 @@ func WriteCheck(w io.Writer, r *report.Report, opts CheckOptions) error {
 		Stats:      r.Stats,
 		Ranking:    r.Stats.Ranking,
 		Profile:    r.Stats.Profile,
-		Staleness:  opts.Staleness,
+		Staleness:  staleness(r.Stats.Profile),
 		Errors:     r.Stats.Errors,
 		HasProfile: r.Stats.Ranking == "profile" || r.Stats.Profile != nil,
 	}
@@ -148,7 +142,7 @@ func WriteCheck(w io.Writer, r *report.Report, opts CheckOptions) error {
 	}
 	// Known tiers hottest first, then any others, so that every finding
 	// has a filter that shows it.
-	for _, t := range tierOrder {
+	for _, t := range kind.Tiers {
 		if byTier[t] > 0 {
 			p.Tiers = append(p.Tiers, filterOption{t, byTier[t]})
 			delete(byTier, t)
@@ -473,10 +467,10 @@ func cpuChart(r *report.Report) chart {
 	}
 	var notes []string
 	if unsampled > 0 {
-		notes = append(notes, fmt.Sprintf("%d %s with findings never ran in the profile", unsampled, report.Plural(unsampled, "function", "functions")))
+		notes = append(notes, fmt.Sprintf("%d %s with findings never ran in the profile", unsampled, plural.Noun(unsampled, "function", "functions")))
 	}
 	if omitted > 0 {
-		notes = append(notes, fmt.Sprintf("%d cooler %s not shown", omitted, report.Plural(omitted, "function", "functions")))
+		notes = append(notes, fmt.Sprintf("%d cooler %s not shown", omitted, plural.Noun(omitted, "function", "functions")))
 	}
 	c.Omitted = strings.Join(notes, "; ")
 	top := 0.0
@@ -563,4 +557,18 @@ func funcShare(p float64) string {
 		return fmt.Sprintf("%.1f%%", p)
 	}
 	return fmt.Sprintf("%.2f%%", p)
+}
+
+// staleness describes how well the profile matches the current source
+// (pgo check's measure), or "" if that was not measured: the page then
+// says "not measured".
+func staleness(p *report.ProfileStats) string {
+	if p == nil || p.Match == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%.0f%% of the profile's call-edge weight matches the current source", *p.Match)
+	if len(p.Stale) > 0 {
+		s += "; no longer matching: " + strings.Join(p.Stale, ", ")
+	}
+	return s
 }

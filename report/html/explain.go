@@ -11,7 +11,7 @@ import (
 
 	"github.com/goadvise/goadvise/decisions"
 	"github.com/goadvise/goadvise/internal/funcname"
-	"github.com/goadvise/goadvise/report"
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // ExplainOptions control WriteExplain.
@@ -313,7 +313,7 @@ func makeCostPlot(r decisions.CostRow) plot {
 		row.Median = x(s.Median)
 		row.Lo, row.Hi = x(min(s.Min, s.Median)), x(max(s.Max, s.Median))
 		row.Summary = fmt.Sprintf("pgo=%s: median %s, range [%s .. %s], %d %s", side.label,
-			decisions.FormatValue(s.Median, r.Unit), decisions.FormatValue(s.Min, r.Unit), decisions.FormatValue(s.Max, r.Unit), len(values), report.Plural(len(values), "run", "runs"))
+			decisions.FormatValue(s.Median, r.Unit), decisions.FormatValue(s.Min, r.Unit), decisions.FormatValue(s.Max, r.Unit), len(values), plural.Noun(len(values), "run", "runs"))
 		prev, run := math.NaN(), 0
 		for _, v := range values {
 			if v == prev {

@@ -123,8 +123,10 @@ func TestWriteCheckContent(t *testing.T) {
 
 func TestWriteCheckStaleness(t *testing.T) {
 	r, dir := writeFixture(t)
-	out := renderCheck(t, r, CheckOptions{Dir: dir, Staleness: "94% of the profile's weight matches the current source"})
-	if !strings.Contains(out, `<dd id="staleness">94% of the profile&#39;s weight matches the current source</dd>`) {
+	match := 94.2
+	r.Stats.Profile.Match, r.Stats.Profile.Stale = &match, []string{"example.com/svc/kv.Old"}
+	out := renderCheck(t, r, CheckOptions{Dir: dir})
+	if !strings.Contains(out, `<dd id="staleness">94% of the profile&#39;s call-edge weight matches the current source; no longer matching: example.com/svc/kv.Old</dd>`) {
 		t.Errorf("staleness not shown:\n%s", grepLine(out, "staleness"))
 	}
 }

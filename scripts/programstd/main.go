@@ -15,9 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/goadvise/goadvise/internal/heapprof"
+	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/wholeprog"
 )
 
@@ -25,6 +24,7 @@ func main() {
 	passes := flag.String("passes", "devirt", "comma-separated passes to run (devirt, loopalloc); loopalloc compiles every package with the optimization log")
 	show := flag.Int("show", 10, "print the first `N` findings")
 	closed := flag.Bool("closed", false, "report devirt findings even though the packages have no main package (std is a library: its callers are unknown)")
+	open := flag.Bool("open", false, "treat the program's importable packages as other programs' too (a module that is also a library)")
 	memprofile := flag.String("memprofile", "", "write a heap profile to `file` at the largest live heap (checked every 100 ms)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: programstd [-passes devirt,loopalloc] [-show N] [packages (default std)]\n")
@@ -36,18 +36,22 @@ func main() {
 		patterns = []string{"std"}
 	}
 	start := time.Now()
-	roots, err := packages.Load(&packages.Config{Mode: packages.NeedName}, patterns...)
+	listing, err := load.Packages(context.Background(), load.ListOptions{}, patterns...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "programstd: %v\n", err)
 		os.Exit(1)
 	}
+	var roots []string
+	for _, p := range listing.Packages {
+		roots = append(roots, p.ImportPath)
+	}
 	var stats wholeprog.Stats
-	opts := wholeprog.Options{Passes: strings.Split(*passes, ","), Stats: &stats, AssumeClosed: *closed}
+	opts := wholeprog.Options{Passes: strings.Split(*passes, ","), Stats: &stats, AssumeClosed: *closed, OpenWorld: *open}
 	stopProfile := func() error { return nil }
 	if *memprofile != "" {
 		stopProfile = heapprof.Peak(*memprofile, 100*time.Millisecond)
 	}
-	fs, err := wholeprog.Analyze(context.Background(), roots, opts)
+	fs, err := wholeprog.AnalyzePaths(context.Background(), roots, opts)
 	elapsed := time.Since(start)
 	if err := stopProfile(); err != nil {
 		fmt.Fprintf(os.Stderr, "programstd: %v\n", err)

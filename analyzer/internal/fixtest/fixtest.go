@@ -5,6 +5,7 @@
 package fixtest
 
 import (
+	"context"
 	"go/token"
 	"strings"
 	"testing"
@@ -13,6 +14,8 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/goadvise/goadvise/load"
 )
 
 // Why is what a message says before the reason it has no fix.
@@ -58,7 +61,7 @@ func (IgnoreWants) Errorf(string, ...any) {}
 // A load error or an analyzer error fails the test.
 func Analyze(t testing.TB, a *analysis.Analyzer, dir string, env []string, tests bool) ([]analysis.Diagnostic, *token.FileSet) {
 	t.Helper()
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: env, Tests: tests}, ".")
+	pkgs, err := load.Source(context.Background(), load.SourceConfig{Dir: dir, Env: env, Tests: tests, Deps: true}, ".")
 	if err != nil || packages.PrintErrors(pkgs) > 0 {
 		t.Fatalf("loading the fixture: %v", err)
 	}

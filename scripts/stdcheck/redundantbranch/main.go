@@ -14,6 +14,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -31,6 +32,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/goadvise/goadvise/analyzer/redundantbranch"
+	"github.com/goadvise/goadvise/load"
 )
 
 func main() {
@@ -42,8 +44,7 @@ func main() {
 		patterns = []string{"std"}
 	}
 	start := time.Now()
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: false}
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := load.Source(context.Background(), load.SourceConfig{Deps: true}, patterns...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "redundantbranch: loading %s: %v\n", strings.Join(patterns, " "), err)
 		os.Exit(1)

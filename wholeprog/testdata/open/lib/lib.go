@@ -41,8 +41,8 @@ func New(opts ...Option) *Client {
 	return c
 }
 
-// Sum calls the user's Store in a loop: not reported, whatever the
-// module's command passes, since other programs pass other Stores.
+// Sum calls the user's Store in a loop: reported, the module's command
+// passing one Store; not with OpenWorld (other programs pass others).
 func (c *Client) Sum(keys []string) int {
 	n := 0
 	for _, k := range keys {

@@ -1,4 +1,4 @@
-package main
+package vettool
 
 import (
 	"crypto/sha256"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/goadvise/goadvise/load"
 )
 
 // vetPathFlags are the flags of the analyzers whose values are files or
@@ -90,12 +92,13 @@ func resolveVetPath(p, base, pkgDir string) (string, error) {
 		}
 		return abs, nil
 	}
+	module, _ := load.Roots(pkgDir)
 	for d := pkgDir; ; {
 		abs := filepath.Join(d, p)
 		if _, err := os.Stat(abs); err == nil {
 			return abs, nil
 		}
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+		if d == module {
 			return "", fmt.Errorf("no such file: %s, in the package's directory %s or above it up to the module root", p, pkgDir)
 		}
 		parent := filepath.Dir(d)

@@ -1,4 +1,21 @@
-package main
+// Package vettool makes goadvise a go vet tool (go vet
+// -vettool=$(command -v goadvise)): it speaks go vet's vet-tool protocol
+// through x/tools' unitchecker, and adds what goadvise needs around it.
+//
+//   - The unit's compiler decisions: the unit's files are compiled, with
+//     the export data go vet provides, while the unit is type-checked and
+//     analysed (optlog.VetUnit), when an analyzer that needs them runs.
+//   - Profile paths: go vet runs the tool once per package, in the
+//     package's directory, with the flags as the user wrote them; a
+//     relative -hotpath.profile is resolved against the directory go vet
+//     runs in (the parent's, read from /proc on Linux), or else against the
+//     package's directory and its parents up to the module root.
+//   - The tool's ID (-V=full): go vet caches each package's result under
+//     it and the flags as written, so it covers the content of the
+//     profiles go vet's command line names.
+//   - Garbage collection: a unit's process lives for seconds, and
+//     collects less often than by default (tuneGC).
+package vettool
 
 import (
 	"fmt"
@@ -14,10 +31,11 @@ import (
 	"github.com/goadvise/goadvise/optlog"
 )
 
-// isVetInvocation reports whether go vet started this process: it passes
-// -V=full to identify the tool, -flags to list its flags, and otherwise the
-// path of a JSON config file ending in .cfg as the last argument.
-func isVetInvocation(args []string) bool {
+// IsInvocation reports whether go vet started this process with args,
+// its arguments: it passes -V=full to identify the tool, -flags to list its
+// flags, and otherwise the path of a JSON config file ending in .cfg as the
+// last argument.
+func IsInvocation(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
@@ -33,16 +51,12 @@ func isVetInvocation(args []string) bool {
 	return false
 }
 
-// vetAnalyzers is the suite as go vet runs it: the reporting analyzers plus
-// the helpers, so that the helpers' flags (such as -hotpath.profile) can be
-// given on the go vet command line.
-func vetAnalyzers() []*analysis.Analyzer {
-	return append(suite.Analyzers(), suite.Helpers()...)
-}
-
-// vetMain hands the process over to unitchecker, which speaks the go vet
-// protocol. It does not return.
-func vetMain(args []string) {
+// Main runs analyzers as go vet's tool for the unit that args, the
+// process's arguments, name, and exits: it hands the process over to
+// unitchecker, which speaks the go vet protocol, after preparing what
+// goadvise adds to it. The analyzers include the helpers whose flags
+// (such as -hotpath.profile) may be given on go vet's command line.
+func Main(args []string, analyzers ...*analysis.Analyzer) {
 	if len(args) == 1 && (args[0] == "-V=full" || args[0] == "--V=full") {
 		if err := printVetVersion(); err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
@@ -54,13 +68,16 @@ func vetMain(args []string) {
 		// Let the escape analyzer compile exactly this unit with the
 		// export data go vet provides. If the config cannot be used, the
 		// analyzer falls back to building the package itself.
-		err := optlog.UseVetConfig(cfg)
+		unit, err := optlog.ReadVetUnit(cfg)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", err)
 		}
 		// unitchecker parses os.Args: give it the profile paths resolved
 		// against the directory go vet runs in, not the unit's.
-		dir, factsOnly := optlog.VetUnit()
+		dir, factsOnly := "", false
+		if unit != nil {
+			dir, factsOnly = unit.Dir(), unit.FactsOnly()
+		}
 		if dir == "" {
 			dir, _ = os.Getwd()
 		}
@@ -74,14 +91,12 @@ func vetMain(args []string) {
 			fmt.Fprintf(os.Stderr, "goadvise: %v\n", perr)
 			os.Exit(1)
 		}
-		if err == nil {
-			if escapeRuns(args[:len(args)-1]) {
-				optlog.StartVetCompile()
-			}
-			tuneGC(optlog.VetSourceSize())
+		if unit != nil {
+			unit.Provide(escapeRuns(args[:len(args)-1], analyzers))
+			tuneGC(unit.SourceSize())
 		}
 	}
-	unitchecker.Main(vetAnalyzers()...)
+	unitchecker.Main(analyzers...)
 }
 
 // smallUnit is the size of source up to which a unit's process collects
@@ -112,13 +127,13 @@ func tuneGC(size int64) {
 	}
 }
 
-// escapeRuns reports whether, given go vet's flags for the tool, an
-// analyzer that needs the compiler's decisions will run: the escape
+// escapeRuns reports whether, given go vet's flags for the tool, one of
+// analyzers that needs the compiler's decisions will run: the escape
 // analyzer is not turned off, and either no analyzer is selected by name
 // (all run) or one that needs them is.
-func escapeRuns(flags []string) bool {
+func escapeRuns(flags []string, analyzers []*analysis.Analyzer) bool {
 	needs := make(map[string]bool)
-	for _, a := range vetAnalyzers() {
+	for _, a := range analyzers {
 		needs[a.Name] = suite.Requires([]*analysis.Analyzer{a}, escape.Analyzer)
 	}
 	selected, any := false, false

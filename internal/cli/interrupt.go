@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,18 +12,18 @@ import (
 	"github.com/goadvise/goadvise/internal/gocmd"
 )
 
-// interruptGrace is how long check waits for its run to end after SIGINT
+// InterruptGrace is how long a command waits for its run to end after SIGINT
 // or SIGTERM before it exits without it: the analyzers take no context,
 // and one of them may be in the middle of a package of thousands of
 // functions.
-const interruptGrace = time.Second
+const InterruptGrace = time.Second
 
 // stopGrace is how long the go commands get to exit once interrupted,
 // on the way out, before they are killed.
 const stopGrace = 300 * time.Millisecond
 
-// An interrupt covers a run that SIGINT or SIGTERM stops.
-type interrupt struct {
+// An Interrupt covers a run that SIGINT or SIGTERM stops.
+type Interrupt struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	sigs   chan os.Signal
@@ -31,24 +31,27 @@ type interrupt struct {
 	before func() // called before exiting (the status line's stop)
 
 	mu    sync.Mutex
-	ended bool // end has been called: the run's caller exits
+	ended bool // End has been called: the run's caller exits
 }
 
-// onInterrupt returns an interrupt whose context the first SIGINT or
+// OnInterrupt returns an Interrupt whose context the first SIGINT or
 // SIGTERM cancels. The run it covers should then end: if end has not
-// been called interruptGrace later, or a second signal comes, the
+// been called InterruptGrace later, or a second signal comes, the
 // process exits with status 1 after calling before, ending every go
 // command (gocmd.Stop) and removing the directory tmp, which holds the
 // run's temporary files.
-func onInterrupt(tmp string, before func()) *interrupt {
-	in := &interrupt{sigs: make(chan os.Signal, 2), tmp: tmp, before: before}
+func OnInterrupt(tmp string, before func()) *Interrupt {
+	in := &Interrupt{sigs: make(chan os.Signal, 2), tmp: tmp, before: before}
 	in.ctx, in.cancel = context.WithCancel(context.Background())
 	signal.Notify(in.sigs, os.Interrupt, syscall.SIGTERM)
 	go in.watch()
 	return in
 }
 
-func (in *interrupt) watch() {
+// Context returns the context the first signal cancels: the run's.
+func (in *Interrupt) Context() context.Context { return in.ctx }
+
+func (in *Interrupt) watch() {
 	if _, ok := <-in.sigs; !ok {
 		return
 	}
@@ -58,23 +61,23 @@ func (in *interrupt) watch() {
 		if !ok {
 			return
 		}
-	case <-time.After(interruptGrace):
+	case <-time.After(InterruptGrace):
 	}
-	in.mu.Lock() // held until the exit: end waits
+	in.mu.Lock() // held until the exit: End waits
 	if in.ended {
 		in.mu.Unlock()
 		return
 	}
 	in.before()
-	cleanUp(in.tmp)
+	CleanUp(in.tmp)
 	fmt.Fprintln(os.Stderr, "goadvise: interrupted")
-	os.Exit(exitError)
+	os.Exit(1)
 }
 
-// end stops watching for signals, and reports whether the run was
+// End stops watching for signals, and reports whether the run was
 // interrupted. After it, the caller exits as it sees fit; the signals
 // take their default action again.
-func (in *interrupt) end() bool {
+func (in *Interrupt) End() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.ended = true
@@ -85,19 +88,19 @@ func (in *interrupt) end() bool {
 	return interrupted
 }
 
-// cleanUp ends the go commands still running (those of analyzers left
+// CleanUp ends the go commands still running (those of analyzers left
 // running by an interrupt) and removes the temporary directory tmp.
-func cleanUp(tmp string) {
+func CleanUp(tmp string) {
 	gocmd.Stop(stopGrace)
-	removeTemp(tmp)
+	RemoveTemp(tmp)
 }
 
-// newTemp makes a directory of the process's own in the temporary
+// NewTemp makes a directory of the process's own in the temporary
 // directory and makes it the process's temporary directory, and that of
 // the commands it runs: every temporary file of the run, the go
 // command's work directories included (an interrupted go command leaves
-// its own), is then in it, and removeTemp removes them all.
-func newTemp() (string, error) {
+// its own), is then in it, and RemoveTemp removes them all.
+func NewTemp() (string, error) {
 	dir, err := os.MkdirTemp("", "goadvise-run-")
 	if err != nil {
 		return "", err
@@ -106,10 +109,10 @@ func newTemp() (string, error) {
 	return dir, nil
 }
 
-// removeTemp removes the directory newTemp made. A process that was
+// RemoveTemp removes the directory NewTemp made. A process that was
 // stopped may still be writing in it: the removal is tried again a few
 // times.
-func removeTemp(dir string) {
+func RemoveTemp(dir string) {
 	for range 5 {
 		if os.RemoveAll(dir) == nil {
 			return

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -11,17 +11,17 @@ import (
 // stderr is a terminal and the run has taken more than two seconds;
 // otherwise it prints nothing. Machine-readable output (-format json)
 // turns it off: whatever reads it wants nothing else on the terminal.
-type status struct {
+type Status struct {
 	mu    sync.Mutex
 	msg   string
 	done  chan struct{}
 	ended chan struct{}
 }
 
-func newStatus(on bool) *status {
-	s := &status{done: make(chan struct{}), ended: make(chan struct{})}
-	fi, err := os.Stderr.Stat()
-	if !on || err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+// NewStatus returns a status line, on if on.
+func NewStatus(on bool) *Status {
+	s := &Status{done: make(chan struct{}), ended: make(chan struct{})}
+	if !on || !IsTerminal(os.Stderr) {
 		close(s.ended)
 		return s
 	}
@@ -53,19 +53,25 @@ func newStatus(on bool) *status {
 	return s
 }
 
-// set changes the message.
-func (s *status) set(msg string) {
+// Set changes the message.
+func (s *Status) Set(msg string) {
 	s.mu.Lock()
 	s.msg = msg
 	s.mu.Unlock()
 }
 
-// stop clears the line and stops refreshing.
-func (s *status) stop() {
+// Stop clears the line and stops refreshing.
+func (s *Status) Stop() {
 	select {
 	case <-s.done:
 	default:
 		close(s.done)
 	}
 	<-s.ended
+}
+
+// IsTerminal reports whether f is a character device, such as a terminal.
+func IsTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -1,37 +1,38 @@
-package main
+package cli
 
 import (
 	"errors"
 	"flag"
 	"strconv"
 	"time"
-
-	"github.com/goadvise/goadvise/bench"
 )
 
 // The flag values below check their value when the flag is parsed, so
 // that a bad one is refused in one line, with exit status 2, before any
 // package is loaded or compiled, rather than failing every benchmark late.
 
-// benchtimeValue is a -benchtime flag handed to go test: a value
-// bench.CheckBenchtime accepts.
-type benchtimeValue struct{ p *string }
-
-// benchtimeVar defines a -benchtime flag with the default value.
-func benchtimeVar(fs *flag.FlagSet, p *string, name, value, usage string) {
-	*p = value
-	fs.Var(benchtimeValue{p}, name, usage)
+// checkedValue is a string flag whose value check accepts.
+type checkedValue struct {
+	p     *string
+	check func(string) error
 }
 
-func (v benchtimeValue) String() string {
+// CheckedVar defines a string flag with the default value whose values
+// check accepts (bench.CheckBenchtime for a -benchtime handed to go test).
+func CheckedVar(fs *flag.FlagSet, p *string, name, value, usage string, check func(string) error) {
+	*p = value
+	fs.Var(checkedValue{p, check}, name, usage)
+}
+
+func (v checkedValue) String() string {
 	if v.p == nil {
 		return ""
 	}
 	return *v.p
 }
 
-func (v benchtimeValue) Set(s string) error {
-	if err := bench.CheckBenchtime(s); err != nil {
+func (v checkedValue) Set(s string) error {
+	if err := v.check(s); err != nil {
 		return err
 	}
 	*v.p = s
@@ -41,8 +42,8 @@ func (v benchtimeValue) Set(s string) error {
 // positiveDurationValue is a duration flag that must be positive.
 type positiveDurationValue struct{ p *time.Duration }
 
-// positiveDurationVar defines a flag of a positive duration.
-func positiveDurationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+// PositiveDurationVar defines a flag of a positive duration.
+func PositiveDurationVar(fs *flag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
 	*p = value
 	fs.Var(positiveDurationValue{p}, name, usage)
 }
@@ -72,8 +73,8 @@ type minIntValue struct {
 	min int
 }
 
-// minIntVar defines an integer flag whose value must be at least min.
-func minIntVar(fs *flag.FlagSet, p *int, name string, value, min int, usage string) {
+// MinIntVar defines an integer flag whose value must be at least min.
+func MinIntVar(fs *flag.FlagSet, p *int, name string, value, min int, usage string) {
 	*p = value
 	fs.Var(minIntValue{p, min}, name, usage)
 }

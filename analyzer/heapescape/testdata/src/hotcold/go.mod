@@ -1,0 +1,3 @@
+module hotcold
+
+go 1.26
