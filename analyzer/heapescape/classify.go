@@ -169,6 +169,9 @@ func (fd *finding) message() (string, bool) {
 	if fd.fix == "" && fd.inherent == "" {
 		advice = fd.keep("no change in this code is identified that removes it")
 	}
+	if fd.kind == NoRewrite && !other && fd.poolNew() {
+		advice = fd.proven("it is what the sync.Pool's New function makes when the pool is empty, the value the pool exists to keep")
+	}
 	if fd.fix != "" && fd.reason == errorPath {
 		advice = "this runs only on an error path (returning an error, panicking, exiting or failing a test), which is rarely worth optimizing"
 		fd.suggested = nil
@@ -1338,4 +1341,49 @@ func (fd *finding) sizedAtRunTime() bool {
 		return false
 	}
 	return !fd.loopInvariant(call, loop)
+}
+
+// poolNew reports whether the allocation is what the New function of a
+// sync.Pool returns: it is in a function literal given as New in a
+// sync.Pool literal, or assigned to a pool's New field, and the
+// compiler's flow returns it (or it is in a return statement of the
+// literal). The pool calls New only when it has nothing to give, and
+// keeps what it makes for later Gets.
+func (fd *finding) poolNew() bool {
+	info := fd.pass.TypesInfo
+	returned := hasReason(fd.rec, "return") || fd.rec.Sink == optlog.SinkReturn
+	for i, n := range fd.path {
+		switch n.(type) {
+		case *ast.ReturnStmt:
+			returned = true
+		case *ast.FuncLit:
+			if !returned || i+1 >= len(fd.path) {
+				return false
+			}
+			switch p := fd.path[i+1].(type) {
+			case *ast.KeyValueExpr:
+				key, ok := p.Key.(*ast.Ident)
+				if !ok || key.Name != "New" || i+2 >= len(fd.path) {
+					return false
+				}
+				lit, ok := fd.path[i+2].(*ast.CompositeLit)
+				return ok && syntax.IsSyncPool(info.TypeOf(lit))
+			case *ast.AssignStmt:
+				if len(p.Lhs) != len(p.Rhs) {
+					return false
+				}
+				for j, r := range p.Rhs {
+					if r != n {
+						continue
+					}
+					sel, ok := ast.Unparen(p.Lhs[j]).(*ast.SelectorExpr)
+					return ok && sel.Sel.Name == "New" && syntax.IsSyncPool(info.TypeOf(sel.X))
+				}
+			}
+			return false
+		case *ast.FuncDecl:
+			return false
+		}
+	}
+	return false
 }

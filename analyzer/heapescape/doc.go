@@ -211,7 +211,9 @@
 // allocations inside another package's function. What the code is proven
 // to need is inherent instead ("inherent: <reason>"): the value a
 // constructor returns (a function whose result type is *T returning the
-// allocated T) and its parts, a closure a function returns, data stored
+// allocated T) and its parts, a closure a function returns, what the New
+// function of a sync.Pool returns (the pool calls it only when it is
+// empty, and keeps what it makes), data stored
 // in a container that itself escapes, the slice another package's inlined
 // function grows as its own storage. Both rank below every rewrite of
 // their tier; nothing is hidden for being either.

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // Code that runs once: the static estimate rates it cold whatever its
@@ -20,7 +22,8 @@ import (
 // once (loops included); main's body runs once outside its loops; a
 // function literal that is not called where it is written (a handler, a
 // callback) is a hole, about which nothing is known; error paths (see
-// errpath.go) are cold, loops included. Then a function of the package
+// errpath.go) are cold, loops included, and so is the New function of a
+// sync.Pool the package puts values back into. Then a function of the package
 // that no other package can call, whose every reference in non-test files
 // is a call from such code, runs once (or only on error paths) too; one
 // that only tests call (no reference outside _test.go files, a mention in
@@ -66,6 +69,7 @@ func onceRegions(pass *analysis.Pass) []region {
 	}
 	inPlace := make(map[*ast.FuncLit]bool) // called where written, or a sync.Once body
 	goCalls := make(map[*ast.CallExpr]bool)
+	refilled := poolNews(pass.TypesInfo, pass.Files)
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -122,6 +126,10 @@ func onceRegions(pass *analysis.Pass) []region {
 			case *ast.FuncLit:
 				if !inPlace[n] {
 					add(n.Body, hole, "", "")
+				}
+				if refilled[n] {
+					// After the hole, so innermost.
+					add(n.Body, startup, "a sync.Pool's New", poolNewReason)
 				}
 				if sig, ok := pass.TypesInfo.TypeOf(n).(*types.Signature); ok {
 					if t := testingParam(sig); t != "" {
@@ -857,4 +865,105 @@ func scanIdents(name, pkg string, f func(string)) {
 			f(lit)
 		}
 	}
+}
+
+// poolNewReason is the cold reason of a sync.Pool's New function.
+const poolNewReason = "runs rarely: a sync.Pool's New, called only when the pool is empty, and the package puts values back"
+
+// poolNews returns the function literals that are the New function of a
+// sync.Pool the package puts values back into: given as New in the
+// pool's composite literal, or assigned to its New field, where the pool
+// is a variable or a field that a call of Put in the package names too.
+// Such a pool gives back what was put in it, and calls New only when it
+// is empty: after a garbage collection has cleared it, or when more
+// values are out at once than ever before.
+func poolNews(info *types.Info, files []*ast.File) map[*ast.FuncLit]bool {
+	objOf := func(e ast.Expr) types.Object {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return info.ObjectOf(e)
+		case *ast.SelectorExpr:
+			return info.ObjectOf(e.Sel)
+		case *ast.UnaryExpr:
+			if e.Op == token.AND {
+				if sel, ok := ast.Unparen(e.X).(*ast.SelectorExpr); ok {
+					return info.ObjectOf(sel.Sel)
+				}
+				if id, ok := ast.Unparen(e.X).(*ast.Ident); ok {
+					return info.ObjectOf(id)
+				}
+			}
+		}
+		return nil
+	}
+	put := make(map[types.Object]bool)
+	news := make(map[*ast.FuncLit]types.Object)
+	for _, f := range files {
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			parent := func(i int) ast.Node {
+				if i > len(stack) {
+					return nil
+				}
+				return stack[len(stack)-i]
+			}
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+				if ok && sel.Sel.Name == "Put" && syntax.IsSyncPool(info.TypeOf(sel.X)) {
+					if obj := objOf(sel.X); obj != nil {
+						put[obj] = true
+					}
+				}
+			case *ast.FuncLit:
+				switch p := parent(1).(type) {
+				case *ast.KeyValueExpr:
+					key, ok := p.Key.(*ast.Ident)
+					lit, isLit := parent(2).(*ast.CompositeLit)
+					if !ok || key.Name != "New" || !isLit || !syntax.IsSyncPool(info.TypeOf(lit)) {
+						break
+					}
+					// What the literal initialises: a variable, a field.
+					i := 3
+					if u, ok := parent(i).(*ast.UnaryExpr); ok && u.Op == token.AND {
+						i++
+					}
+					switch g := parent(i).(type) {
+					case *ast.ValueSpec:
+						for j, v := range g.Values {
+							if j < len(g.Names) && (v == lit || ast.Unparen(v) == parent(i-1)) {
+								news[n] = info.ObjectOf(g.Names[j])
+							}
+						}
+					case *ast.AssignStmt:
+						for j, r := range g.Rhs {
+							if j < len(g.Lhs) && (r == lit || ast.Unparen(r) == parent(i-1)) {
+								news[n] = objOf(g.Lhs[j])
+							}
+						}
+					case *ast.KeyValueExpr:
+						if id, ok := g.Key.(*ast.Ident); ok {
+							news[n] = info.ObjectOf(id)
+						}
+					}
+				case *ast.AssignStmt:
+					for j, r := range p.Rhs {
+						if r != n || j >= len(p.Lhs) {
+							continue
+						}
+						if sel, ok := ast.Unparen(p.Lhs[j]).(*ast.SelectorExpr); ok && sel.Sel.Name == "New" && syntax.IsSyncPool(info.TypeOf(sel.X)) {
+							news[n] = objOf(sel.X)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	out := make(map[*ast.FuncLit]bool)
+	for lit, obj := range news {
+		if obj != nil && put[obj] {
+			out[lit] = true
+		}
+	}
+	return out
 }

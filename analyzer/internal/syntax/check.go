@@ -138,3 +138,16 @@ func IsBuiltin(info *types.Info, fun ast.Expr, name string) bool {
 	_, ok = info.Uses[id].(*types.Builtin)
 	return ok
 }
+
+// IsSyncPool reports whether t is sync.Pool or a pointer to it.
+func IsSyncPool(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := named.Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == "sync" && obj.Name() == "Pool"
+}
