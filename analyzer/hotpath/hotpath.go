@@ -20,8 +20,9 @@
 // "if trace {"), functions no other package can call (and unexported
 // methods that no interface of the package names) whose only callers are
 // such code or tests, functions, methods and function literals that
-// take a *testing.T, *testing.B, *testing.F or testing.TB, which only
-// tests can call, the functions of a non-test file that uses package
+// take a *testing.T, *testing.B, *testing.F or testing.TB, or an
+// interface of testing.TB's methods that asks for Helper (a test
+// reporter such as testify's), which only tests can call, the functions of a non-test file that uses package
 // testing for more than testing.Testing (a fake server for tests), and
 // the whole of a package of test support such as .../e2e or
 // .../testutil, of examples (.../examples/chat) or of a benchmark harness

@@ -28,8 +28,9 @@ import (
 // is a call from such code, runs once (or only on error paths) too; one
 // that only tests call (no reference outside _test.go files, a mention in
 // one) is cold as well, and so is a function or method that takes a
-// *testing.T, *testing.B, *testing.F or testing.TB: only a test has one to
-// pass.
+// *testing.T, *testing.B, *testing.F or testing.TB, or a test reporter
+// (an interface of testing.TB's methods with Helper): only a test has one
+// to pass.
 
 // kind classifies code that runs once.
 type kind int
@@ -736,9 +737,13 @@ func supportFile(name string) bool {
 }
 
 // testingParam returns the type of sig's first parameter that is
-// *testing.T, *testing.B, *testing.F or testing.TB, as written in Go, or "".
+// *testing.T, *testing.B, *testing.F or testing.TB, as written in Go, or a
+// test reporter (see reporter), or "".
 func testingParam(sig *types.Signature) string {
 	for v := range sig.Params().Variables() {
+		if reporter(v.Type()) {
+			return types.TypeString(v.Type(), (*types.Package).Name) + ", an interface of testing.TB's methods with Helper"
+		}
 		t := v.Type()
 		if p, ok := t.(*types.Pointer); ok {
 			t = p.Elem()
@@ -757,6 +762,43 @@ func testingParam(sig *types.Signature) string {
 		}
 	}
 	return ""
+}
+
+// tbMethods are the methods of testing.TB, by name.
+var tbMethods = map[string]bool{
+	"ArtifactDir": true, "Attr": true, "Chdir": true, "Cleanup": true,
+	"Context": true, "Error": true, "Errorf": true, "Fail": true,
+	"FailNow": true, "Failed": true, "Fatal": true, "Fatalf": true,
+	"Helper": true, "Log": true, "Logf": true, "Name": true,
+	"Output": true, "Setenv": true, "Skip": true, "SkipNow": true,
+	"Skipf": true, "Skipped": true, "TempDir": true,
+}
+
+// reporter reports whether t is an interface, other than package
+// testing's, that asks for a test's reporter: all its methods are
+// testing.TB's, one of them Helper() and one more. Helper marks the
+// caller as a test helper and means nothing outside a test, so the
+// idiom (testify's and gomock's reporters, a package's own TestingT)
+// takes a *testing.T or *testing.B in practice.
+func reporter(t types.Type) bool {
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" {
+		return false
+	}
+	it, ok := t.Underlying().(*types.Interface)
+	if !ok || it.NumMethods() < 2 {
+		return false
+	}
+	helper := false
+	for m := range it.Methods() {
+		if !tbMethods[m.Name()] {
+			return false
+		}
+		if m.Name() == "Helper" {
+			sig := m.Type().(*types.Signature)
+			helper = sig.Params().Len() == 0 && sig.Results().Len() == 0
+		}
+	}
+	return helper
 }
 
 // funIdent returns the identifier a call calls, if it is one: f(x) or
