@@ -118,10 +118,15 @@
 //     not write to v; over a map of such values, store pointers in it;
 //   - idiom/range-expr-copy: range over an array value of 512 bytes or
 //     more copies it first: range over &a, with a fix when the loop does
-//     not change the array.
+//     not change the array;
+//   - idiom/clear-loop: for i := 0; i < len(s); i++ { s[i] = zero } stores
+//     one element per iteration; the compiler turns only the range form
+//     into one memory clear: clear(s) (clear(a[:]) for an array; the range
+//     form before Go 1.21), with a fix.
 //
-// Not reported, with the reason: gocritic's sliceClear (for i := range s
-// { s[i] = 0 }), which the compiler already turns into one memory clear;
+// Not reported, with the reason: the range form of gocritic's sliceClear
+// (for i := range s { s[i] = 0 }), which the compiler already turns into
+// one memory clear;
 // gocritic's stringXbytes (copy(b, []byte(s))), which the compiler
 // already compiles to a copy from the string without converting it.
 //

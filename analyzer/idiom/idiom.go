@@ -117,6 +117,7 @@ func run(pass *analysis.Pass) (any, error) {
 				c.concatLoop(n, n.Body)
 			case *ast.ForStmt:
 				c.concatLoop(n, n.Body)
+				c.clearLoop(n)
 			case *ast.BlockStmt:
 				c.block(n)
 			case *ast.FuncDecl:

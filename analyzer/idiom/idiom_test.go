@@ -1,6 +1,7 @@
 package idiom_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
-var fixtures = []string{"fmtcall", "presize", "conv", "copies"}
+var fixtures = []string{"fmtcall", "presize", "conv", "copies", "zeroing"}
 
 // TestAnalyzer checks the findings and fixes of every kind on the
 // fixtures, and that every finding without a fix says why (and none with
@@ -19,6 +20,13 @@ var fixtures = []string{"fmtcall", "presize", "conv", "copies"}
 func TestAnalyzer(t *testing.T) {
 	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), idiom.Analyzer, fixtures...)
 	fixtest.SaysWhy(t, results)
+}
+
+// TestClearBeforeGo121 checks that a module older than Go 1.21, which has
+// no clear builtin, is advised the range form that the compiler clears at
+// once.
+func TestClearBeforeGo121(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, filepath.Join(analysistest.TestData(), "clearold"), idiom.Analyzer, ".")
 }
 
 // TestFields checks the fields that rank copies and shared formats: a

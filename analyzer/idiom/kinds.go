@@ -21,6 +21,7 @@ const (
 	RangeValCopy   kind.ID = "idiom/range-val-copy"
 	RangeExprCopy  kind.ID = "idiom/range-expr-copy"
 	ConcatLoop     kind.ID = "idiom/concat-loop"
+	ClearLoop      kind.ID = "idiom/clear-loop"
 )
 
 // Costs of one execution, in nanoseconds, of the orders of magnitude the
@@ -128,5 +129,11 @@ func init() {
 			"s += x in a loop makes a new string per iteration and copies into it all that s holds so far: n iterations "+
 				"copy O(n²) bytes and allocate n strings. A strings.Builder declared before the loop grows its buffer by "+
 				"doubling, copies each piece once, and String() returns its bytes without a copy."),
+		k(ClearLoop, "a counted loop that zeroes a slice element by element", kind.ScoreFlat, 16, true, false, false,
+			"The compiler turns for i := range s { s[i] = zero } into one call of the runtime's memory clear, which "+
+				"clears many bytes per instruction; it does not recognize the counted form for i := 0; i < len(s); i++ "+
+				"{ s[i] = zero }, which stores one element per iteration with a bounds check. clear(s) (Go 1.21) says "+
+				"the same and compiles to the same clear; for an array, clear(a[:]). The rewrite is exact: both leave "+
+				"every element zero, and the counter is not visible after the loop."),
 	)
 }

@@ -1,0 +1,3 @@
+module clearold
+
+go 1.20
