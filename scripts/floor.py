@@ -47,6 +47,9 @@ def load_json(path, what):
 
 def run_tools(mod, patterns):
     """Runs both tools on the module and returns their parsed outputs."""
+    # Both tools get the same patterns: goadvise with none checks only the
+    # package in the directory, where linters.sh defaults to ./... .
+    patterns = patterns or ["./..."]
     out = subprocess.run([os.path.join(HERE, "linters.sh"), mod] + patterns,
                          stdout=subprocess.PIPE, check=False)
     if out.returncode != 0:
