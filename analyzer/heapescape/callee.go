@@ -73,6 +73,8 @@ type resolver struct {
 	repeats map[*types.Func]bool
 	// lazy is lazyMapAdvice's index of the package, built once.
 	lazy *lazyIndex
+	// rare compiles rarePathAdvice's changes for the whole pass at once.
+	rare *rareBatch
 }
 
 // pkgNames returns the replacer that writes the import paths of r's

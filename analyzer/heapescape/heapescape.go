@@ -70,6 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 	r := &resolver{fset: pass.Fset, imports: allImports(pass.Pkg), writes: make(map[writeKey]bool), repeats: make(map[*types.Func]bool)}
 	find := syntax.NewFinder(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector))
 	hoisted := make(map[*ast.BlockStmt]map[string]bool)
+	var fds []*finding
 	for _, rec := range res.Records() {
 		if !rec.Kind.IsHeap() || !rec.TokPos.IsValid() {
 			continue
@@ -112,6 +113,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if !cold && !hot.ColdReported() && fd.tier == hotpath.Cold {
 			continue // not reported: spare explaining it
 		}
+		fds = append(fds, fd)
+	}
+	r.rare = &rareBatch{fds: fds}
+	for _, fd := range fds {
+		rec := fd.rec
 		text, ok := fd.message()
 		if !ok {
 			continue

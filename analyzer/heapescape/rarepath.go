@@ -8,6 +8,8 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -25,22 +27,49 @@ import (
 // it is advised only if the compiler then keeps v on the stack. It
 // returns "" when the record is not of that shape.
 func (fd *finding) rarePathAdvice() (advice, noFix string) {
+	c, ok := fd.rarePathChange()
+	if !ok || !fd.compiledKeeps(c) {
+		return "", ""
+	}
+	where := fd.pass.Fset.Position(c.sink)
+	fd.suggested = &analysis.SuggestedFix{
+		Message:   fmt.Sprintf("Take a copy of %s where its address escapes", c.v.Name()),
+		TextEdits: c.edits,
+	}
+	return fmt.Sprintf("its address is taken only on a rare path (line %d, %s): take a copy there and let that escape (%s := %s; ...&%s...), which keeps %s on the stack on every other path; checked by compiling the change",
+		where.Line, fd.hot.At(c.sink).Reason, c.name, c.v.Name(), c.name, c.v.Name()), ""
+}
+
+// rareChange is the change rarePathAdvice proposes: in fn, a copy of v
+// named name where its address escapes on a rare path that starts at
+// sink.
+type rareChange struct {
+	fn    *types.Func
+	v     *types.Var
+	name  string
+	sink  token.Pos
+	edits []analysis.TextEdit
+}
+
+// rarePathChange returns the change for the finding, if its record is of
+// the shape rarePathAdvice describes; it does not compile it.
+func (fd *finding) rarePathChange() (rareChange, bool) {
 	rec := fd.rec
 	v := fd.movedVar()
 	if v == nil || rec.Kind != optlog.MovedToHeap || fd.tier == hotpath.Cold {
-		return "", ""
+		return rareChange{}, false
 	}
 	sink := fd.escapeStart()
 	if !sink.IsValid() || fd.hot.At(sink).Tier != hotpath.Cold {
-		return "", ""
+		return rareChange{}, false
 	}
 	body := fd.funcBody()
 	if body == nil || fd.declOutsideLits() == nil {
-		return "", ""
+		return rareChange{}, false
 	}
 	fn, _ := fd.pass.TypesInfo.Defs[fd.declOutsideLits().Name].(*types.Func)
 	if fn == nil {
-		return "", ""
+		return rareChange{}, false
 	}
 	// The addresses of v taken in cold code get a copy each; whether v
 	// then stays on the stack, with the uses of the common path as they
@@ -58,7 +87,7 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 		return true
 	})
 	if len(amps) == 0 {
-		return "", ""
+		return rareChange{}, false
 	}
 	// The change: before each statement that takes &v, a copy; the
 	// statement takes the copy's address.
@@ -66,7 +95,7 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 	name := v.Name() + "Copy"
 	if _, obj := scope.LookupParent(name, amps[0].Pos()); obj != nil || usesName(body, name) {
 		if name = fd.freshName(name, body, scope, amps[0].Pos(), nil); name == "" {
-			return "", ""
+			return rareChange{}, false
 		}
 	}
 	var edits []analysis.TextEdit
@@ -74,11 +103,11 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 	for _, a := range amps {
 		st := fd.stmtOf(a)
 		if st == nil {
-			return "", ""
+			return rareChange{}, false
 		}
 		ind, alone := fd.indent(st.Pos())
 		if !alone {
-			return "", ""
+			return rareChange{}, false
 		}
 		if !done[st] {
 			done[st] = true
@@ -93,21 +122,12 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 		for st := range done {
 			cur, ok := fd.find.FindNode(st)
 			if !ok || blocks[cur.Parent().Node()] {
-				return "", ""
+				return rareChange{}, false
 			}
 			blocks[cur.Parent().Node()] = true
 		}
 	}
-	if !fd.compiledKeeps(fn, v, edits) {
-		return "", ""
-	}
-	where := fd.pass.Fset.Position(sink)
-	fd.suggested = &analysis.SuggestedFix{
-		Message:   fmt.Sprintf("Take a copy of %s where its address escapes", v.Name()),
-		TextEdits: edits,
-	}
-	return fmt.Sprintf("its address is taken only on a rare path (line %d, %s): take a copy there and let that escape (%s := %s; ...&%s...), which keeps %s on the stack on every other path; checked by compiling the change",
-		where.Line, fd.hot.At(sink).Reason, name, v.Name(), name, v.Name()), ""
+	return rareChange{fn: fn, v: v, name: name, sink: sink, edits: edits}, true
 }
 
 // usesName reports whether an identifier of body is name.
@@ -189,40 +209,138 @@ func (fd *finding) posOf(p optlog.Position) token.Pos {
 	return tf.Pos(off)
 }
 
-// compiledKeeps compiles the package with edits applied (which add a line
-// before a statement and rename within lines, in fn) and reports whether
-// the compiler then keeps v, a local of fn, off the heap.
-func (fd *finding) compiledKeeps(fn *types.Func, v *types.Var, edits []analysis.TextEdit) bool {
-	tf := fd.pass.Fset.File(edits[0].Pos)
-	src, err := fd.pass.ReadFile(tf.Name())
-	if err != nil {
-		return false
-	}
-	es := slices.Clone(edits)
-	slices.SortStableFunc(es, func(a, b analysis.TextEdit) int { return int(a.Pos - b.Pos) })
-	var out []byte
-	at := 0
-	for _, e := range es {
-		start, end := tf.Offset(e.Pos), tf.Offset(e.End)
-		if start < at {
-			return false
+// compiledKeeps reports whether the compiler keeps c.v, a local of c.fn,
+// off the heap once c's edits (which add lines before statements and
+// rename within lines, in c.fn) are made. The changes of all the pass's
+// findings are compiled together, once (see rareBatch); a change that
+// could not be part of that compile is compiled alone.
+func (fd *finding) compiledKeeps(c rareChange) bool {
+	b := fd.res.rare
+	if b != nil {
+		b.once.Do(func() { b.compile(fd.pass) })
+		if kept, ok := b.kept[c.v]; ok {
+			return kept
 		}
-		out = append(out, src[at:start]...)
-		out = append(out, e.NewText...)
-		at = end
 	}
-	out = append(out, src[at:]...)
-	recs, err := optlog.CompileEdited(context.Background(), fd.pass, map[string][]byte{tf.Name(): out}, []*types.Func{fn})
+	recs, err := compileEdits(fd.pass, []rareChange{c})
 	if err != nil {
 		return false
 	}
-	decl := fd.pass.Fset.Position(v.Pos())
+	return !movedAt(fd.pass, recs, c.v, 0)
+}
+
+// rareBatch compiles the changes that rarePathAdvice may propose for the
+// findings of one pass in one compile of the package, rather than one
+// compile each: in a package of 100,000 lines with a few dozen such
+// findings, one compile instead of dozens. Each change stays within its
+// function, so one does not decide another's variable.
+type rareBatch struct {
+	fds  []*finding // the pass's findings
+	once sync.Once
+	kept map[*types.Var]bool // whether the compiler keeps each change's variable off the heap
+}
+
+func (b *rareBatch) compile(pass *analysis.Pass) {
+	var changes []rareChange
+	taken := make(map[*token.File][][2]token.Pos) // the spans edited so far, per file
+	for _, fd := range b.fds {
+		c, ok := fd.rarePathChange()
+		if !ok {
+			continue
+		}
+		tf := pass.Fset.File(c.edits[0].Pos)
+		if overlaps(taken[tf], c.edits) {
+			continue // compiled alone if asked
+		}
+		for _, e := range c.edits {
+			taken[tf] = append(taken[tf], [2]token.Pos{e.Pos, e.End})
+		}
+		changes = append(changes, c)
+	}
+	if len(changes) < 2 {
+		return // nothing to share: each is compiled alone if asked
+	}
+	recs, err := compileEdits(pass, changes)
+	if err != nil {
+		return // compiled alone if asked
+	}
+	b.kept = make(map[*types.Var]bool)
+	for _, c := range changes {
+		b.kept[c.v] = !movedAt(pass, recs, c.v, linesAdded(pass.Fset, changes, c.v.Pos()))
+	}
+}
+
+// linesAdded returns how many lines the changes' edits add before pos in
+// its file: how far down the edited file moves what is at pos.
+func linesAdded(fset *token.FileSet, changes []rareChange, pos token.Pos) int {
+	n := 0
+	for _, c := range changes {
+		for _, e := range c.edits {
+			if fset.File(e.Pos) == fset.File(pos) && e.Pos < pos {
+				n += strings.Count(string(e.NewText), "\n")
+			}
+		}
+	}
+	return n
+}
+
+// overlaps reports whether an edit touches one of the spans.
+func overlaps(spans [][2]token.Pos, edits []analysis.TextEdit) bool {
+	for _, e := range edits {
+		for _, s := range spans {
+			if e.Pos <= s[1] && s[0] <= e.End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compileEdits compiles the package with the changes' edits applied and
+// returns the compiler's records.
+func compileEdits(pass *analysis.Pass, changes []rareChange) ([]optlog.Record, error) {
+	byFile := make(map[*token.File][]analysis.TextEdit)
+	var keep []*types.Func
+	for _, c := range changes {
+		tf := pass.Fset.File(c.edits[0].Pos)
+		byFile[tf] = append(byFile[tf], c.edits...)
+		if !slices.Contains(keep, c.fn) {
+			keep = append(keep, c.fn)
+		}
+	}
+	replace := make(map[string][]byte)
+	for tf, edits := range byFile {
+		src, err := pass.ReadFile(tf.Name())
+		if err != nil {
+			return nil, err
+		}
+		es := slices.Clone(edits)
+		slices.SortStableFunc(es, func(a, b analysis.TextEdit) int { return int(a.Pos - b.Pos) })
+		var out []byte
+		at := 0
+		for _, e := range es {
+			start, end := tf.Offset(e.Pos), tf.Offset(e.End)
+			if start < at {
+				return nil, fmt.Errorf("overlapping edits in %s", tf.Name())
+			}
+			out = append(out, src[at:start]...)
+			out = append(out, e.NewText...)
+			at = end
+		}
+		replace[tf.Name()] = append(out, src[at:]...)
+	}
+	return optlog.CompileEdited(context.Background(), pass, replace, keep)
+}
+
+// movedAt reports whether recs move v to the heap at its declaration,
+// shift lines below where it is in the unedited file (a change adds its
+// copies after the declaration it is about).
+func movedAt(pass *analysis.Pass, recs []optlog.Record, v *types.Var, shift int) bool {
+	decl := pass.Fset.Position(v.Pos())
 	for _, r := range recs {
-		// The declaration's line does not move: the copies are added
-		// after it.
-		if r.Kind == optlog.MovedToHeap && r.Name == v.Name() && r.Pos.Line == decl.Line && filepath.Clean(r.Pos.File) == filepath.Clean(decl.Filename) {
-			return false
+		if r.Kind == optlog.MovedToHeap && r.Name == v.Name() && r.Pos.Line == decl.Line+shift && filepath.Clean(r.Pos.File) == filepath.Clean(decl.Filename) {
+			return true
 		}
 	}
-	return true
+	return false
 }

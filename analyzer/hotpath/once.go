@@ -421,7 +421,9 @@ func (r *Result) classify(pass *analysis.Pass) {
 	// A function named for set-up work (initEventTracking, diffOptions,
 	// validateJetStreamOptions) that its callers do not already class
 	// runs once, unless the package calls it in a loop outside code that
-	// runs once.
+	// runs once. Each is decided on the classes above alone, not on
+	// those of the others named so (a map's order would then decide).
+	var setup []*types.Func
 	for fn := range named {
 		if _, ok := r.class[fn]; ok {
 			continue
@@ -433,8 +435,11 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 		}
 		if !inLoop {
-			r.class[fn] = class{startup, "runs once: set-up, by its name"}
+			setup = append(setup, fn)
 		}
+	}
+	for _, fn := range setup {
+		r.class[fn] = class{startup, "runs once: set-up, by its name"}
 	}
 }
 
