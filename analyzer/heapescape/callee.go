@@ -75,6 +75,8 @@ type resolver struct {
 	lazy *lazyIndex
 	// rare compiles rarePathAdvice's changes for the whole pass at once.
 	rare *rareBatch
+	// letOut is escapesFromVar's index of the package, built once.
+	letOut map[*types.Var]string
 }
 
 // pkgNames returns the replacer that writes the import paths of r's

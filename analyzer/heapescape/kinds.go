@@ -520,12 +520,20 @@ func isField(v *types.Var) bool { return v.IsField() }
 // nil, an assignment to it, or an append to it or reslicing of it
 // assigned back to it. It returns "" if there is none.
 func (fd *finding) escapesFromVar(obj *types.Var) string {
+	r := fd.res
+	if r.letOut == nil {
+		r.letOut = fd.varsLetOut()
+	}
+	return r.letOut[obj]
+}
+
+// varsLetOut walks the package once and returns, for each field and
+// package-level variable, where its first use that is not local (see
+// localUse) is, in the order of the files and of their syntax.
+func (fd *finding) varsLetOut() map[*types.Var]string {
 	info := fd.pass.TypesInfo
-	where := ""
+	out := make(map[*types.Var]string)
 	for _, f := range fd.pass.Files {
-		if where != "" {
-			break
-		}
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
 			if n == nil {
@@ -533,30 +541,27 @@ func (fd *finding) escapesFromVar(obj *types.Var) string {
 				return true
 			}
 			stack = append(stack, n)
-			if where != "" {
-				return false
-			}
-			var use ast.Expr
+			var v *types.Var
 			switch n := n.(type) {
 			case *ast.SelectorExpr:
-				if sel, ok := info.Selections[n]; ok && sel.Obj() == obj {
-					use = n
+				if sel, ok := info.Selections[n]; ok {
+					v, _ = sel.Obj().(*types.Var)
 				}
 			case *ast.Ident:
-				if info.Uses[n] == obj && obj.Parent() == obj.Pkg().Scope() {
-					use = n
+				if u, ok := info.Uses[n].(*types.Var); ok && u.Pkg() != nil && u.Parent() == u.Pkg().Scope() {
+					v = u
 				}
 			}
-			if use == nil {
+			if v == nil {
 				return true
 			}
-			if !fd.localUse(use, stack) {
-				where = fd.pass.Fset.Position(use.Pos()).String()
+			if _, seen := out[v]; !seen && !fd.localUse(n.(ast.Expr), stack) {
+				out[v] = fd.pass.Fset.Position(n.Pos()).String()
 			}
 			return true
 		})
 	}
-	return where
+	return out
 }
 
 // localUse reports whether the use of a map or slice variable at the top
