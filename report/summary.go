@@ -1,11 +1,11 @@
 package report
 
 import (
-	"github.com/goadvise/goadvise/internal/plural"
-
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/goadvise/goadvise/internal/plural"
 )
 
 // A VerifySummary is the outcome of check -verify, for
