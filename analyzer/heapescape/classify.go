@@ -414,9 +414,9 @@ func (fd *finding) callerBufferAdvice() (advice, noFix string) {
 	res := fn.Signature().Results().At(0).Type()
 	what := ""
 	switch {
-	case isString(res):
+	case syntax.IsString(res):
 		what = "string"
-	case isByteSlice(res):
+	case syntax.IsByteSlice(res):
 		what = "byte slice"
 	default:
 		return "", ""
@@ -434,22 +434,6 @@ func (fd *finding) callerBufferAdvice() (advice, noFix string) {
 	}
 	return fmt.Sprintf("every call of %s appends the %s it returns to something longer (%s): have it append to the caller's buffer instead (a []byte it appends to and returns, as strconv.AppendInt does, or a *bytes.Buffer or *strings.Builder parameter), which saves building this %s per call", decl.Name.Name, what, where, what),
 		"the change touches the function's signature and its callers"
-}
-
-// isString reports whether t is a string type.
-func isString(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
-}
-
-// isByteSlice reports whether t is a slice of bytes.
-func isByteSlice(t types.Type) bool {
-	s, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := s.Elem().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Byte
 }
 
 // extendedAt returns where the first call of fn is, when every use of fn
@@ -487,7 +471,7 @@ func (fd *finding) extendedAt(fn *types.Func) string {
 // or Write method, the elements of append(b, x...), the source of copy.
 func appendedTo(info *types.Info, call *ast.CallExpr, parent ast.Node) bool {
 	t := info.TypeOf(call)
-	str, bytes := isString(t), isByteSlice(t)
+	str, bytes := syntax.IsString(t), syntax.IsByteSlice(t)
 	if !str && !bytes {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
@@ -92,7 +93,7 @@ func (c *checker) concatenated(as *ast.AssignStmt) (*types.Var, bool) {
 		return nil, false
 	}
 	v, ok := c.info.Uses[id].(*types.Var)
-	if !ok || !isStringType(v.Type()) {
+	if !ok || !syntax.IsString(v.Type()) {
 		return nil, false
 	}
 	switch as.Tok {

@@ -32,7 +32,7 @@ var fmtAppend = map[string]string{"Sprintf": "Appendf", "Sprint": "Append", "Spr
 // appendCall checks append(b, f(...)...) for a formatting function f
 // with an appending counterpart (strconv-append).
 func (c *checker) appendCall(cur inspector.Cursor, call *ast.CallExpr) {
-	if !call.Ellipsis.IsValid() || len(call.Args) != 2 || !isByteSlice(c.info.TypeOf(call.Args[0])) {
+	if !call.Ellipsis.IsValid() || len(call.Args) != 2 || !syntax.IsByteSlice(c.info.TypeOf(call.Args[0])) {
 		return
 	}
 	inner, ok := ast.Unparen(call.Args[1]).(*ast.CallExpr)
@@ -201,17 +201,17 @@ func (c *checker) stringsCall(call *ast.CallExpr, fn *types.Func) {
 	if len(call.Args) != 2 {
 		return
 	}
-	b := c.conversion(call.Args[0], plainString, isByteSlice)
+	b := c.conversion(call.Args[0], plainString, syntax.IsByteSlice)
 	if b == nil {
 		return
 	}
 	other := call.Args[1]
 	im := c.imports(call.Pos())
 	var otherText string
-	switch o := c.conversion(other, plainString, isByteSlice); {
+	switch o := c.conversion(other, plainString, syntax.IsByteSlice); {
 	case o != nil:
 		otherText = c.text(o)
-	case isStringType(c.info.TypeOf(other)):
+	case syntax.IsString(c.info.TypeOf(other)):
 		otherText = "[]byte(" + c.text(other) + ")"
 	default:
 		return
@@ -262,7 +262,7 @@ func (c *checker) equalFold(call *ast.CallExpr, fn *types.Func) {
 		b = c.text(o.Args[0])
 	} else {
 		tv := c.info.Types[otherSide]
-		if tv.Type == nil || !isStringType(tv.Type) {
+		if tv.Type == nil || !syntax.IsString(tv.Type) {
 			return
 		}
 		b = c.text(otherSide)
@@ -316,7 +316,7 @@ func (c *checker) ioWriteString(call *ast.CallExpr) {
 	if len(call.Args) != 2 {
 		return
 	}
-	b := c.conversion(call.Args[1], plainString, isByteSlice)
+	b := c.conversion(call.Args[1], plainString, syntax.IsByteSlice)
 	if b == nil {
 		return
 	}
@@ -351,7 +351,7 @@ func (c *checker) methodCall(call *ast.CallExpr, fn *types.Func) {
 
 // writeString reports w.Write([]byte(s)) where w has WriteString.
 func (c *checker) writeString(call *ast.CallExpr, sel *ast.SelectorExpr) {
-	s := c.conversion(call.Args[0], isByteSlice, isStringType)
+	s := c.conversion(call.Args[0], syntax.IsByteSlice, syntax.IsString)
 	if s == nil {
 		return
 	}
@@ -481,7 +481,7 @@ func (c *checker) stringVar(blk *ast.BlockStmt, i int) {
 	if !ok {
 		return
 	}
-	b := c.conversion(as.Rhs[0], plainString, isByteSlice)
+	b := c.conversion(as.Rhs[0], plainString, syntax.IsByteSlice)
 	if b == nil {
 		return
 	}
@@ -598,7 +598,7 @@ func (c *checker) hasCallBetween(blk *ast.BlockStmt, i, last int) bool {
 // value copied per iteration (range-val-copy), an array copied to be
 // ranged over (range-expr-copy).
 func (c *checker) rangeStmt(r *ast.RangeStmt) {
-	if s := c.conversion(r.X, isRuneSlice, isStringType); s != nil {
+	if s := c.conversion(r.X, syntax.IsRuneSlice, syntax.IsString); s != nil {
 		c.rangeRunes(r, s)
 		return
 	}
@@ -638,7 +638,7 @@ func (c *checker) rangeRunes(r *ast.RangeStmt, s ast.Expr) {
 
 // runeIndex reports []rune(s)[0]: utf8.DecodeRuneInString(s).
 func (c *checker) runeIndex(cur inspector.Cursor, call *ast.CallExpr) {
-	s := c.conversion(call, isRuneSlice, isStringType)
+	s := c.conversion(call, syntax.IsRuneSlice, syntax.IsString)
 	if s == nil {
 		return
 	}

@@ -108,7 +108,7 @@ func (c *checker) fmtRewrite(name string, call *ast.CallExpr, im *imports) (rewr
 	tv := c.info.Types[format]
 	if len(args) == 1 {
 		// fmt.Sprintf(s), fmt.Errorf(s): no arguments.
-		if t := c.info.TypeOf(format); t == nil || !isStringType(t) {
+		if t := c.info.TypeOf(format); t == nil || !syntax.IsString(t) {
 			return rewrite{}, false
 		}
 		wrap := func(e string) string {
@@ -373,7 +373,7 @@ func (c *checker) fprint(cur inspector.Cursor, call *ast.CallExpr, fn *types.Fun
 	}
 	outer := cur.Parent()
 	var conv ast.Node = call
-	if pc, ok := outer.Node().(*ast.CallExpr); ok && c.conversion(pc, isByteSlice, isStringType) == call {
+	if pc, ok := outer.Node().(*ast.CallExpr); ok && c.conversion(pc, syntax.IsByteSlice, syntax.IsString) == call {
 		conv, outer = pc, outer.Parent()
 	}
 	w, ok := outer.Node().(*ast.CallExpr)
@@ -435,7 +435,7 @@ func (c *checker) isWriter(e ast.Expr) bool {
 	}
 	obj, _, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, "Write")
 	fn, ok := obj.(*types.Func)
-	return ok && writeSignature(fn) && fn.Signature().Params().Len() == 1 && isByteSlice(fn.Signature().Params().At(0).Type())
+	return ok && writeSignature(fn) && fn.Signature().Params().Len() == 1 && syntax.IsByteSlice(fn.Signature().Params().At(0).Type())
 }
 
 // writeSignature reports whether fn returns (int, error), as Write,

@@ -299,33 +299,10 @@ func (c *checker) conversion(e ast.Expr, to, from func(types.Type) bool) ast.Exp
 		return nil
 	}
 	arg := call.Args[0]
-	if t := c.info.TypeOf(arg); t == nil || !from(t) || c.info.Types[arg].Value != nil && !isStringType(t) {
+	if t := c.info.TypeOf(arg); t == nil || !from(t) || c.info.Types[arg].Value != nil && !syntax.IsString(t) {
 		return nil
 	}
 	return arg
-}
-
-func isStringType(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
-}
-
-func isByteSlice(t types.Type) bool {
-	s, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := s.Elem().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Byte
-}
-
-func isRuneSlice(t types.Type) bool {
-	s, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := s.Elem().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Rune
 }
 
 // plainString reports whether t is the predeclared string type (not a

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -293,7 +294,7 @@ func (c *checker) checkCallee(call *ast.CallExpr, i int, self *types.Var, depth 
 func ioMethod(m *types.Func) bool {
 	sig := m.Type().(*types.Signature)
 	p, r := sig.Params(), sig.Results()
-	if r.Len() != 2 || !isInt(r.At(0).Type()) || !isError(r.At(1).Type()) || p.Len() == 0 || !isBytes(p.At(0).Type()) {
+	if r.Len() != 2 || !isInt(r.At(0).Type()) || !isError(r.At(1).Type()) || p.Len() == 0 || !syntax.IsByteSlice(p.At(0).Type()) {
 		return false
 	}
 	switch m.Name() {
@@ -370,15 +371,6 @@ func isValue(t types.Type) bool {
 		return true
 	}
 	return false
-}
-
-func isBytes(t types.Type) bool {
-	s, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := s.Elem().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Byte
 }
 
 func isInt(t types.Type) bool { return types.Identical(t, types.Typ[types.Int]) }
