@@ -18,20 +18,18 @@ import (
 // { s[i] = 0 }. The compiler turns only the range form of that loop into
 // one memory clear; this form runs element by element.
 func (c *checker) clearLoop(loop *ast.ForStmt) {
-	i, ok := counter(loop)
-	if !ok || loop.Cond == nil || len(loop.Body.List) != 1 {
+	// tripCount checks the counter: i := 0, i < bound, i++, and neither
+	// i nor the bound assigned in the body.
+	if tripCount(c.info, loop) == "" || len(loop.Body.List) != 1 {
 		return
 	}
-	cond, ok := ast.Unparen(loop.Cond).(*ast.BinaryExpr)
-	if !ok || cond.Op != token.LSS || !isIdent(cond.X, i) {
-		return
-	}
-	lenCall, ok := ast.Unparen(cond.Y).(*ast.CallExpr)
+	i := c.info.ObjectOf(loop.Init.(*ast.AssignStmt).Lhs[0].(*ast.Ident))
+	lenCall, ok := ast.Unparen(loop.Cond.(*ast.BinaryExpr).Y).(*ast.CallExpr)
 	if !ok || len(lenCall.Args) != 1 || !syntax.IsBuiltin(c.info, lenCall.Fun, "len") {
 		return
 	}
 	x := ast.Unparen(lenCall.Args[0])
-	if c.hasCall(x) || !plainPath(x) {
+	if !plainPath(x) {
 		return
 	}
 	as, ok := loop.Body.List[0].(*ast.AssignStmt)
@@ -39,7 +37,10 @@ func (c *checker) clearLoop(loop *ast.ForStmt) {
 		return
 	}
 	ix, ok := as.Lhs[0].(*ast.IndexExpr)
-	if !ok || !isIdent(ix.Index, i) || types.ExprString(ast.Unparen(ix.X)) != types.ExprString(x) {
+	if !ok || types.ExprString(ast.Unparen(ix.X)) != types.ExprString(x) {
+		return
+	}
+	if id, ok := ast.Unparen(ix.Index).(*ast.Ident); !ok || c.info.ObjectOf(id) != i {
 		return
 	}
 	var elem types.Type
@@ -63,7 +64,7 @@ func (c *checker) clearLoop(loop *ast.ForStmt) {
 	}
 	repl := "clear(" + arg + ")"
 	if v := c.info.FileVersions[c.file]; v != "" && version.Compare(v, "go1.21") < 0 {
-		repl = "for " + i.Name + " := range " + types.ExprString(x) + " {\n" + c.text(as) + "\n}"
+		repl = "for " + i.Name() + " := range " + types.ExprString(x) + " {\n" + c.text(as) + "\n}"
 	}
 	fd := finding{
 		Fields: kind.Fields{Kind: ClearLoop,
@@ -73,34 +74,6 @@ func (c *checker) clearLoop(loop *ast.ForStmt) {
 			{Pos: loop.Pos(), End: loop.End(), NewText: []byte(repl)}}},
 	}
 	c.report(loop.Pos(), loop.Body.Lbrace, fd)
-}
-
-// counter returns the variable of a loop that counts up from zero by one:
-// for i := 0; ...; i++.
-func counter(loop *ast.ForStmt) (*ast.Ident, bool) {
-	init, ok := loop.Init.(*ast.AssignStmt)
-	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
-		return nil, false
-	}
-	id, ok := init.Lhs[0].(*ast.Ident)
-	if !ok {
-		return nil, false
-	}
-	if lit, ok := init.Rhs[0].(*ast.BasicLit); !ok || lit.Value != "0" {
-		return nil, false
-	}
-	post, ok := loop.Post.(*ast.IncDecStmt)
-	if !ok || post.Tok != token.INC || !isIdent(post.X, id) {
-		return nil, false
-	}
-	return id, true
-}
-
-// isIdent reports whether e is the identifier id names (same name, as
-// both are in the loop's scope).
-func isIdent(e ast.Expr, id *ast.Ident) bool {
-	x, ok := ast.Unparen(e).(*ast.Ident)
-	return ok && x.Name == id.Name
 }
 
 // plainPath reports whether e is a variable or a chain of field
