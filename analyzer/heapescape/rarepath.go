@@ -27,7 +27,7 @@ import (
 // it is advised only if the compiler then keeps v on the stack. It
 // returns "" when the record is not of that shape.
 func (fd *finding) rarePathAdvice() (advice, noFix string) {
-	c, ok := fd.rarePathChange()
+	c, ok := fd.res.rare.change(fd)
 	if !ok || !fd.compiledKeeps(c) {
 		return "", ""
 	}
@@ -215,12 +215,8 @@ func (fd *finding) posOf(p optlog.Position) token.Pos {
 // findings are compiled together, once (see rareBatch); a change that
 // could not be part of that compile is compiled alone.
 func (fd *finding) compiledKeeps(c rareChange) bool {
-	b := fd.res.rare
-	if b != nil {
-		b.once.Do(func() { b.compile(fd.pass) })
-		if kept, ok := b.kept[c.v]; ok {
-			return kept
-		}
+	if kept, ok := fd.res.rare.kept[c.v]; ok {
+		return kept
 	}
 	recs, err := compileEdits(fd.pass, []rareChange{c})
 	if err != nil {
@@ -235,19 +231,29 @@ func (fd *finding) compiledKeeps(c rareChange) bool {
 // findings, one compile instead of dozens. Each change stays within its
 // function, so one does not decide another's variable.
 type rareBatch struct {
-	fds  []*finding // the pass's findings
-	once sync.Once
-	kept map[*types.Var]bool // whether the compiler keeps each change's variable off the heap
+	fds     []*finding // the pass's findings
+	once    sync.Once
+	changes map[*finding]rareChange // each finding's change, if it has one
+	kept    map[*types.Var]bool     // whether the compiler keeps each change's variable off the heap
+}
+
+// change returns fd's change (see rarePathChange), the batch compiled.
+func (b *rareBatch) change(fd *finding) (rareChange, bool) {
+	b.once.Do(func() { b.compile(fd.pass) })
+	c, ok := b.changes[fd]
+	return c, ok
 }
 
 func (b *rareBatch) compile(pass *analysis.Pass) {
 	var changes []rareChange
+	b.changes = make(map[*finding]rareChange)
 	taken := make(map[*token.File][][2]token.Pos) // the spans edited so far, per file
 	for _, fd := range b.fds {
 		c, ok := fd.rarePathChange()
 		if !ok {
 			continue
 		}
+		b.changes[fd] = c
 		tf := pass.Fset.File(c.edits[0].Pos)
 		if overlaps(taken[tf], c.edits) {
 			continue // compiled alone if asked
