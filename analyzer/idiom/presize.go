@@ -475,7 +475,7 @@ func tripCount(info *types.Info, loop ast.Stmt) string {
 			return ""
 		}
 		i, ok := init.Lhs[0].(*ast.Ident)
-		if c := info.Types[init.Rhs[0]].Value; !ok || c == nil || constant.Sign(c) != 0 {
+		if c := info.Types[init.Rhs[0]].Value; !ok || c == nil || c.Kind() != constant.Int || constant.Sign(c) != 0 {
 			return ""
 		}
 		cond, ok := l.Cond.(*ast.BinaryExpr)

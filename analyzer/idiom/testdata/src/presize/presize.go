@@ -182,3 +182,19 @@ func Manifest(body func() []byte) []byte {
 	buf = append(buf, payload...)
 	return buf
 }
+
+// untilDone's counter starts at a constant that is not a number: no trip
+// count, and nothing to report (nor to panic on).
+func untilDone(next func() (int, bool)) []int {
+	var out []int
+	for done := false; !done; {
+		v, ok := next()
+		out = append(out, v)
+		done = !ok
+	}
+	words := make([]uint64, 4)
+	for stop := false; !stop; stop = true {
+		words[0] = 0
+	}
+	return out
+}
