@@ -415,6 +415,10 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		belowCut = n - len(findings)
 	}
 	total := len(findings)
+	if hot == nil {
+		// What the cut kept is printed by estimated saving.
+		report.BySaving(findings)
+	}
 	ranked := findings
 	if cfg.Top > 0 && len(findings) > cfg.Top {
 		findings = findings[:cfg.Top]

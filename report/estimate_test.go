@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -27,6 +28,7 @@ func TestRankByWeight(t *testing.T) {
 		mk("regexp", "unknown", 5000, true, ""),
 	}
 	Rank(fs)
+	BySaving(fs)
 	var got []string
 	for _, f := range fs {
 		got = append(got, f.Function)
@@ -58,11 +60,47 @@ func TestRankRepeats(t *testing.T) {
 		mk("/m/enc.go", 9, "heapescape/presize", 20),
 	}
 	Rank(fs)
+	BySaving(fs)
 	var got []int
 	for _, f := range fs {
 		got = append(got, f.Line)
 	}
 	if want := []int{1, 9, 2, 3}; !slices.Equal(got, want) {
 		t.Errorf("Rank: lines %v, want %v", got, want)
+	}
+}
+
+// TestRankInterleaves checks the order in which the default's cut takes
+// findings: turns between the next by estimated saving and the best of
+// the next function by spend. A decoder whose five per-item allocations
+// name no change costs more than the encoder's two rewrites together, so
+// its first allocation comes second, before the encoder's second rewrite,
+// although each of its findings saves less by the odds; BySaving then
+// prints the rewrites first.
+func TestRankInterleaves(t *testing.T) {
+	mk := func(fn string, line int, rewrite bool) Finding {
+		f := Finding{File: "/m/" + fn + ".go", Line: line, Offset: line, Function: "m." + fn}
+		f.Kind, f.Tier, f.CostNS, f.Rewrite = "heapescape/x", "per-item", 30, rewrite
+		if !rewrite {
+			f.Kind = "heapescape/no-known-rewrite"
+		}
+		return f
+	}
+	fs := []Finding{mk("encode", 1, true), mk("encode", 2, true)}
+	for line := 10; line < 15; line++ {
+		fs = append(fs, mk("decode", line, false))
+	}
+	Rank(fs)
+	var got []string
+	for _, f := range fs[:4] {
+		got = append(got, fmt.Sprintf("%s:%d", f.Function, f.Line))
+	}
+	if want := []string{"m.encode:1", "m.decode:10", "m.encode:2", "m.decode:11"}; !slices.Equal(got, want) {
+		t.Errorf("Rank: %v, want %v", got, want)
+	}
+	top := slices.Clone(fs[:2])
+	BySaving(top)
+	if top[0].Function != "m.encode" || top[0].Rank != 1 || top[1].Rank != 2 {
+		t.Errorf("BySaving: %s first, ranks %d %d; want the rewrite first, numbered 1 and 2", top[0].Function, top[0].Rank, top[1].Rank)
 	}
 }

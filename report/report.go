@@ -57,6 +57,10 @@ type Finding struct {
 	// Set by check -verify for the findings whose fix was tried.
 	Verify *Verification `json:"verify,omitempty"`
 
+	// Saving is the estimated saving of fixing it without a profile,
+	// relative to the other findings (see Rank); 0 with a profile.
+	Saving float64 `json:"saving,omitempty"`
+
 	Offset int `json:"offset"` // byte offset of the start in File
 }
 
@@ -115,8 +119,8 @@ type Stats struct {
 	// these add up to the findings found, before -min-score.
 	HiddenCold int `json:"hidden_cold,omitempty"`
 	BelowCut   int `json:"below_cut,omitempty"`
-	// HiddenInherent and HiddenNegligible are no longer set: findings
-	// are not hidden for their class. They stay for the JSON contract.
+	// HiddenInherent and HiddenNegligible are never set: findings are
+	// not hidden for their class. They keep the JSON contract.
 	HiddenInherent   int `json:"hidden_inherent,omitempty"`
 	HiddenNegligible int `json:"hidden_negligible,omitempty"`
 
@@ -189,16 +193,19 @@ func Retier(f *Finding, tier, reason string) {
 	f.Message = f.Fields.Message()
 }
 
-// Rank sorts findings without a profile and numbers them: by their
-// estimated saving (Weight: the cost of one execution of their code,
-// how often their tier runs, the odds that their advice removes the
-// cost, lower in a command's code), highest first. A finding of a kind
-// that the same file has higher in the list counts for less, in
-// proportion: the k-th of a kind in a file weighs 1/k of its saving, so
-// that a pattern repeated through one file (a logger's fmt calls) shows
-// its first cases beside other kinds, not all of them before any other.
-// Ties are broken by tier, file, position and kind so that the order is
-// deterministic.
+// Rank orders findings without a profile for the default's cut
+// (kind.Interleave) and numbers them. Each finding's estimated saving
+// (Weight: the cost of one execution of its code, how often its tier
+// runs, the odds that its advice removes the cost, lower in a command's
+// code) is set as Saving; a finding of a kind that the same file has
+// higher in the list counts for less, in proportion: the k-th of a kind
+// in a file weighs 1/k of its saving, so that a pattern repeated through
+// one file (a logger's fmt calls) shows its first cases beside other
+// kinds, not all of them before any other. The order then takes turns
+// between the next finding by saving and the best finding of the next
+// function by spend (kind.Spend, the cost of its findings whatever their
+// odds). Ties are broken by tier, file, position and kind so that the
+// order is deterministic. BySaving orders what is shown.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
@@ -214,20 +221,39 @@ func Rank(fs []Finding) {
 		kind kind.ID
 	}
 	seen := make(map[fileKind]int)
-	type ranked struct {
-		f Finding
-		w float64
-	}
-	rs := make([]ranked, len(fs))
-	for i, f := range fs {
-		k := fileKind{f.File, f.Kind}
+	for i := range fs {
+		k := fileKind{fs[i].File, fs[i].Kind}
 		seen[k]++
-		rs[i] = ranked{f, Weight(&fs[i]) / float64(seen[k])}
+		fs[i].Saving = Weight(&fs[i]) / float64(seen[k])
 	}
-	// Stable: findings of equal weight keep the order above.
-	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.w, a.w) })
-	for i := range rs {
-		fs[i] = rs[i].f
+	// Stable: findings of equal saving keep the order above.
+	slices.SortStableFunc(fs, func(a, b Finding) int { return cmp.Compare(b.Saving, a.Saving) })
+	type place struct{ file, function string }
+	order := kind.Interleave(len(fs), func(i int) place {
+		if fs[i].Function == "" {
+			return place{file: fs[i].File} // package level: one group per file
+		}
+		return place{function: fs[i].Function}
+	}, func(i int) float64 { return Spend(&fs[i]) })
+	out := make([]Finding, len(fs))
+	for i, j := range order {
+		out[i] = fs[j]
+	}
+	copy(fs, out)
+	number(fs)
+}
+
+// BySaving orders findings ranked without a profile (Rank) by their
+// estimated saving, highest first, keeping the order of equal ones, and
+// numbers them: the order in which they are printed, whichever question
+// of Rank's took each for the default.
+func BySaving(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int { return cmp.Compare(b.Saving, a.Saving) })
+	number(fs)
+}
+
+func number(fs []Finding) {
+	for i := range fs {
 		fs[i].Rank = i + 1
 	}
 }

@@ -95,6 +95,7 @@ func TestRankProgramsLast(t *testing.T) {
 	}
 	fs := []Finding{mk("/m/cmd/tool/main.go", "hot-loop", true), mk("/m/lib.go", "unknown", false), mk("/m/value.go", "per-item", false)}
 	Rank(fs)
+	BySaving(fs)
 	if fs[0].File != "/m/value.go" || fs[1].File != "/m/lib.go" || fs[2].File != "/m/cmd/tool/main.go" {
 		t.Errorf("order %s %s %s, want value.go, lib.go, then the command's", fs[0].File, fs[1].File, fs[2].File)
 	}

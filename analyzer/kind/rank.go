@@ -71,6 +71,71 @@ func Odds(f *Fields) float64 {
 	return oddsRewrite
 }
 
+// Spend returns the estimated cost of the code a finding with fields f
+// names, per unit of work of the program: CostNS times TierWeight, what
+// the finding costs whether or not a known change removes it. A
+// function's spend, the sum over its findings, says where the cost is.
+func Spend(f *Fields) float64 {
+	return math.Max(f.CostNS, 1) * TierWeight(f.Tier)
+}
+
+// Interleave returns the order in which the default output takes n
+// findings, given in the order of their estimated saving (Weight, highest
+// first), for its budget. Two questions share the budget, in turns. What
+// to change: the next finding by estimated saving. Where the cost is: the
+// functions (group) by the sum of spend over their findings, highest
+// first, whatever the odds that a known change removes it, each giving
+// its highest ranked finding before any gives a second. A finding taken
+// for one question is skipped by the other. Saving alone fills the
+// budget with the changes that analyzers know how to make, and misses
+// the functions that allocate most and the changes nobody has taught
+// them; spend alone lists costs with nothing to change.
+func Interleave[K comparable](n int, group func(i int) K, spend func(i int) float64) []int {
+	sums := make(map[K]float64)
+	members := make(map[K][]int)
+	var groups []K
+	for i := range n {
+		g := group(i)
+		if _, ok := members[g]; !ok {
+			groups = append(groups, g)
+		}
+		sums[g] += spend(i)
+		members[g] = append(members[g], i)
+	}
+	// Stable: groups of equal spend keep the order of their best finding.
+	slices.SortStableFunc(groups, func(a, b K) int { return cmp.Compare(sums[b], sums[a]) })
+	var byCost []int
+	for level := 0; len(byCost) < n; level++ {
+		for _, g := range groups {
+			if level < len(members[g]) {
+				byCost = append(byCost, members[g][level])
+			}
+		}
+	}
+	out := make([]int, 0, n)
+	taken := make([]bool, n)
+	next := func(order []int, k *int) {
+		for *k < len(order) && taken[order[*k]] {
+			*k++
+		}
+		if *k < len(order) {
+			taken[order[*k]] = true
+			out = append(out, order[*k])
+		}
+	}
+	var bySaving []int
+	for i := range n {
+		bySaving = append(bySaving, i)
+	}
+	for s, c := 0, 0; len(out) < n; {
+		next(bySaving, &s)
+		if len(out) < n {
+			next(byCost, &c)
+		}
+	}
+	return out
+}
+
 // ProgramWeight scales the weight of a finding in a command's code (see
 // report.IsProgram): its loops often run once per invocation, where a
 // library's code runs in every program that imports it.

@@ -25,3 +25,25 @@ func TestApportion(t *testing.T) {
 		}
 	}
 }
+
+// TestInterleave checks that the default's budget takes turns between the
+// next finding by saving and the next costliest function's best finding:
+// a function whose many findings name no change still gets its turn, one
+// finding at a time, and no finding is taken twice.
+func TestInterleave(t *testing.T) {
+	// In order of saving: three rewrites in f, then g's four costs with
+	// no known change (each cheap, together the most), then h's one.
+	group := []string{"f", "f", "f", "g", "g", "g", "g", "h"}
+	spend := []float64{10, 10, 10, 9, 9, 9, 9, 5}
+	got := Interleave(len(group), func(i int) string { return group[i] }, func(i int) float64 { return spend[i] })
+	// By cost the order is g's best (3), f's (0), h's (7), then the
+	// second of each. Turns: saving 0, cost 3, saving 1, cost 7 (0 is
+	// taken), saving 2, cost 4, saving 5 (3 and 4 are taken), cost 6.
+	want := []int{0, 3, 1, 7, 2, 4, 5, 6}
+	if !slices.Equal(got, want) {
+		t.Errorf("Interleave = %v, want %v", got, want)
+	}
+	if got := Interleave(0, func(int) int { return 0 }, func(int) float64 { return 0 }); len(got) != 0 {
+		t.Errorf("Interleave of nothing = %v", got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"runtime"
 	"slices"
 	"strings"
@@ -142,9 +143,9 @@ func wrap(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
 
 // hideCold returns a, reporting what opts.Visibility widened by a's flags
 // (Visibility.Of) asks for: no findings in cold code (tier "cold") unless
-// Cold, and of the others only the highest ranked of the package
-// (kind.Weight), at most kind.PerKLOC per 1,000 lines of its files, unless
-// All. With the default options that is what goadvise check shows by
+// Cold, and of the others only the first of the package in the order of
+// kind.Interleave (by kind.Weight, and by the functions' kind.Spend), at
+// most kind.PerKLOC per 1,000 lines of its files, unless All. With the default options that is what goadvise check shows by
 // default, where every other driver (go vet, golangci-lint, nogo) would
 // print all it gets.
 func hideCold(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
@@ -161,8 +162,9 @@ func hideCold(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
 		col, _ := pass.ResultOf[kind.Analyzer].(*kind.Collector)
 		report := pass.Report
 		type weighed struct {
-			d analysis.Diagnostic
-			w float64
+			d         analysis.Diagnostic
+			w, spend  float64
+			enclosing token.Pos // the function declaration, or the file
 		}
 		var kept []weighed
 		pass.Report = func(d analysis.Diagnostic) {
@@ -172,7 +174,7 @@ func hideCold(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
 			case all:
 				report(d)
 			default:
-				kept = append(kept, weighed{d, kind.Weight(&f)})
+				kept = append(kept, weighed{d, kind.Weight(&f), kind.Spend(&f), enclosing(pass, d.Pos)})
 			}
 		}
 		res, err := a.Run(pass)
@@ -180,7 +182,12 @@ func hideCold(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
 		slices.SortStableFunc(kept, func(x, y weighed) int {
 			return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(x.d.Pos, y.d.Pos))
 		})
-		kept = kept[:min(len(kept), kind.Budget(lines(pass)))]
+		order := kind.Interleave(len(kept), func(i int) token.Pos { return kept[i].enclosing }, func(i int) float64 { return kept[i].spend })
+		taken := make([]weighed, 0, len(kept))
+		for _, i := range order[:min(len(order), kind.Budget(lines(pass)))] {
+			taken = append(taken, kept[i])
+		}
+		kept = taken
 		slices.SortStableFunc(kept, func(x, y weighed) int { return cmp.Compare(x.d.Pos, y.d.Pos) })
 		for _, k := range kept {
 			report(k.d)
@@ -193,6 +200,31 @@ func hideCold(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
 		}
 	}
 	return &w
+}
+
+// enclosing returns the position of the function declaration that holds
+// pos, or of its file at package level: the group of kind.Interleave.
+func enclosing(pass *analysis.Pass, pos token.Pos) token.Pos {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			i, found := slices.BinarySearchFunc(f.Decls, pos, func(d ast.Decl, p token.Pos) int {
+				if d.End() <= p {
+					return -1
+				}
+				if d.Pos() > p {
+					return 1
+				}
+				return 0
+			})
+			if found {
+				if fd, ok := f.Decls[i].(*ast.FuncDecl); ok {
+					return fd.Pos()
+				}
+			}
+			return f.FileStart
+		}
+	}
+	return token.NoPos
 }
 
 // lines returns the number of lines of the pass's files that goadvise
