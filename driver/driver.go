@@ -410,7 +410,7 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	if !all && cfg.Top == 0 {
 		n := len(findings)
 		findings = cut(findings, kind.Budget(ar.lines), ar, hot != nil, func(f report.Finding) bool {
-			return measured(f) || len(f.Benchmarks) > 0
+			return measured(f) || benchmarked(f)
 		})
 		belowCut = n - len(findings)
 	}
@@ -456,6 +456,14 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 		BelowCut:   belowCut,
 		Lines:      ar.lines,
 	}}, ranked, nil
+}
+
+// benchmarked reports whether a benchmark measured a cost at f's line
+// (Benchmarks), which is evidence the default always shows: an
+// allocation the benchmarks ran without making (report.MeasuredFree) is
+// not.
+func benchmarked(f report.Finding) bool {
+	return len(f.Benchmarks) > 0 && !report.MeasuredFree(f)
 }
 
 // cut returns the findings of the default output, at most budget of the

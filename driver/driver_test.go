@@ -242,6 +242,30 @@ func TestRunWholeProgress(t *testing.T) {
 	}
 }
 
+// TestCutBenchmarked checks that what a benchmark measured is shown
+// first, within the budget, except an allocation every benchmark that
+// ran it made none of: with a budget of two, the measured allocation and
+// the first ranked are shown, the measured-free one is not.
+func TestCutBenchmarked(t *testing.T) {
+	mk := func(line int, allocs ...float64) report.Finding {
+		f := report.Finding{Analyzer: "heapescape", File: "/m/a.go", Line: line, Package: "m"}
+		f.Scoring, f.Tier = kind.ScoreAlloc, "per-item"
+		for _, a := range allocs {
+			f.Benchmarks = append(f.Benchmarks, report.BenchCost{Benchmark: "BenchmarkA", AllocsPerOp: a, CPU: 3})
+		}
+		return f
+	}
+	fs := []report.Finding{mk(1), mk(2, 0), mk(3, 0, 2)}
+	got := cut(fs, 2, &analysisResult{}, true, benchmarked)
+	var lines []int
+	for _, f := range got {
+		lines = append(lines, f.Line)
+	}
+	if !slices.Equal(lines, []int{1, 3}) {
+		t.Errorf("shown lines %v, want [1 3]", lines)
+	}
+}
+
 // TestRankProfileEvidence checks that a profile is evidence: a finding
 // the profile charges a measurable share is shown whatever its class or
 // tier, while an inherent finding it charges nothing stays hidden and

@@ -382,6 +382,25 @@ func filepathBase(p string) string {
 // samples.
 func Measurable(f Finding) bool { return f.Samples >= MinSamples }
 
+// MeasuredFree reports whether the benchmarks measured f's allocation
+// and found none: f is about an allocation (kind.ScoreAlloc) and every
+// benchmark that ran its line (Benchmarks) made no allocation there, as
+// an append into a buffer kept across calls does once it has grown. That
+// is evidence that it costs nothing in the work measured: it ranks after
+// every other finding and the default shows it only when the budget has
+// room.
+func MeasuredFree(f Finding) bool {
+	if f.Scoring != kind.ScoreAlloc || len(f.Benchmarks) == 0 {
+		return false
+	}
+	for _, b := range f.Benchmarks {
+		if b.AllocsPerOp > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // ScoreText returns f's score as a figure: "2.1%", or for a score that
 // rests on fewer than MinSamples samples, the bound that many samples
 // would give and the samples there are: "<0.1% (3 samples)".
@@ -404,11 +423,13 @@ func ScoreText(f Finding) string {
 // the odds that their advice removes it (kind.Odds), so that a measured
 // cost with a rewrite comes before a larger one nothing is known to
 // remove. Scores that rest on too few samples to be measurements come
-// after the others; ties are broken by static weight, tier and position
-// so the order is deterministic.
+// after the others, and allocations the benchmarks ran without making
+// (MeasuredFree) last; ties are broken by static weight, tier and
+// position so the order is deterministic.
 func RankByScore(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
+			cmpBool(MeasuredFree(a), MeasuredFree(b)),
 			-cmpBool(Measurable(a), Measurable(b)),
 			cmp.Compare(b.Score*kind.Odds(&b.Fields), a.Score*kind.Odds(&a.Fields)),
 			cmp.Compare(b.Score, a.Score),

@@ -31,6 +31,41 @@ func TestRankByScoreSamples(t *testing.T) {
 	}
 }
 
+// TestRankByScoreMeasuredFree checks that an allocation every benchmark
+// that ran its line made no allocation at (a buffer grown once and kept)
+// ranks after the others, even after one no benchmark ran; one that any
+// benchmark saw allocate, or a finding about CPU, keeps its place.
+func TestRankByScoreMeasuredFree(t *testing.T) {
+	mk := func(file string, scoring kind.Scoring, allocs ...float64) Finding {
+		f := Finding{Analyzer: "heapescape", File: file, Offset: 1}
+		f.Scoring, f.Tier, f.CostNS = scoring, "hot-loop", 30
+		for _, a := range allocs {
+			f.Benchmarks = append(f.Benchmarks, BenchCost{Benchmark: "BenchmarkX", AllocsPerOp: a, CPU: 5})
+		}
+		return f
+	}
+	free := mk("/m/free.go", kind.ScoreAlloc, 0, 0)
+	fs := []Finding{
+		free,
+		mk("/m/some.go", kind.ScoreAlloc, 0, 0.5),
+		mk("/m/cpu.go", kind.ScoreFlat, 0),
+		mk("/m/unrun.go", kind.ScoreAlloc),
+	}
+	fs[3].Tier = "per-item" // a lower static weight than the free one's
+	RankByScore(fs)
+	if fs[3].File != "/m/free.go" {
+		t.Errorf("last: %s, want the allocation measured at none", fs[3].File)
+	}
+	for _, f := range fs[:3] {
+		if MeasuredFree(f) {
+			t.Errorf("%s: MeasuredFree, want not", f.File)
+		}
+	}
+	if !MeasuredFree(free) {
+		t.Error("no allocation in two benchmarks: not MeasuredFree")
+	}
+}
+
 // TestWriteTextRanked checks that the text report keeps the ranked order,
 // leads each finding with its rank and score, and names a function again
 // when its findings are not consecutive.
