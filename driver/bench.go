@@ -195,9 +195,16 @@ func benchCosts(findings []report.Finding, benches []*measuredBench, module stri
 	for i := range findings {
 		f := &findings[i]
 		var costs []report.BenchCost
+		// Free until a benchmark that ran the function allocates at the
+		// line: the heap profiles record every allocation.
+		ran, allocated := false, false
 		for j, b := range benches {
 			w := charger.Made(allocs[j], f)
 			bytes, objects := w.Bytes, w.Objects
+			if f.Function != "" && b.hot.Func(f.Function).Cum > 0 {
+				ran = true
+			}
+			allocated = allocated || objects > 0
 			cpu := b.hot.Line(f.File, f.Line).Cum
 			if objects == 0 && cpu == 0 {
 				continue
@@ -225,6 +232,7 @@ func benchCosts(findings []report.Finding, benches []*measuredBench, module stri
 		if len(costs) > 0 {
 			f.Sampled = true
 		}
+		f.Free = ran && !allocated
 	}
 }
 

@@ -49,6 +49,7 @@ type Finding struct {
 	Hot     *Hot     `json:"hot,omitempty"`     // measured weight of the finding's line
 	Cost    string   `json:"cost,omitempty"`    // Score as a human figure: "~2.1% of CPU in reflect.DeepEqual"
 	Sampled bool     `json:"-"`                 // the profile saw the finding's function or line run
+	Free    bool     `json:"free,omitempty"`    // an exact heap profile charges no allocation to the line of a function that ran (see MeasuredFree)
 
 	// Set by check -bench: what the line costs per operation in the
 	// benchmarks that ran it, most allocations first.
