@@ -27,9 +27,8 @@ func Weight(f *Finding) float64 {
 	return w
 }
 
-// Spend returns the estimated cost of the code f names per unit of work,
-// whether or not a known change removes it (kind.Spend), lower in a
-// command's code than in a library's (see IsProgram).
+// Spend returns what f adds to its function's spend (kind.Spend), less
+// in a command's code than in a library's (see IsProgram).
 func Spend(f *Finding) float64 {
 	w := kind.Spend(&f.Fields)
 	if f.Program {

@@ -204,9 +204,9 @@ func Retier(f *Finding, tier, reason string) {
 // one file (a logger's fmt calls) shows its first cases beside other
 // kinds, not all of them before any other. The order then takes turns
 // between the next finding by saving and the best finding of the next
-// function by spend (kind.Spend, the cost of its findings whatever their
-// odds). Ties are broken by tier, file, position and kind so that the
-// order is deterministic. BySaving orders what is shown.
+// function by spend (kind.Spend: the number of its findings, whatever
+// their cost, tier or odds). Ties are broken by tier, file, position and
+// kind so that the order is deterministic. BySaving orders what is shown.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
