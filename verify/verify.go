@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -467,13 +468,19 @@ func firstOf(list []string) string {
 }
 
 // improved reports whether a benchmark of res improved significantly in
-// some unit.
+// some unit: allocs/op, which is counted exactly, by any amount; a
+// measured time or size by more than the comparison's threshold, as a
+// regression must be, since on a busy machine a small difference in time
+// is significant by chance one time in forty.
 func improved(res *bench.VerifyResult) bool {
 	if res.Comparison == nil {
 		return false
 	}
 	for _, r := range res.Comparison.Rows {
-		if r.Significant && (r.Verdict == bench.Better || r.Verdict == bench.Faster) {
+		if !r.Significant || (r.Verdict != bench.Better && r.Verdict != bench.Faster) {
+			continue
+		}
+		if r.Unit == "allocs/op" || math.Abs(r.DeltaPct) > res.Comparison.Threshold {
 			return true
 		}
 	}
