@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# recall.sh [-bench] [-eval|-eval2] [WORKDIR]: does goadvise's default output flag
+# recall.sh [-bench] [-eval|-eval2|-eval3] [WORKDIR]: does goadvise's default output flag
 # what maintainers fix?
 #
 # Builds goadvise from this checkout, runs ../shared/recall (the release-pair
 # harness: functions whose heap allocations maintainers removed between two
 # releases, from go build -gcflags=-m of both) on the pairs of one half of
 # the corpus (scripts/recall/split.txt: the development half by default,
-# scripts/recall/pairs-dev.txt; the evaluation half with -eval, and its
-# second, fresh set of pairs with -eval2, which are for one scoring each,
-# not for tuning), then scores the default output against every
+# scripts/recall/pairs-dev.txt; the evaluation half's sets of pairs with
+# -eval, -eval2 and -eval3, each for one blind scoring, not for tuning),
+# then scores the default output against every
 # fixed function and against the ones read by hand as real fixes
 # (verdicts-dev.tsv, verdicts-eval.tsv), beside the naive baseline (the
 # functions with most -m allocations, top 3 per 1,000 lines). Downloads and
@@ -28,6 +28,7 @@ while [ $# -gt 0 ]; do
 	-bench) bench=1 ;;
 	-eval) half=eval ;;
 	-eval2) half=eval2 ;;
+	-eval3) half=eval3 ;;
 	*) break ;;
 	esac
 	shift
