@@ -104,3 +104,33 @@ func TestRankInterleaves(t *testing.T) {
 		t.Errorf("BySaving: %s first, ranks %d %d; want the rewrite first, numbered 1 and 2", top[0].Function, top[0].Rank, top[1].Rank)
 	}
 }
+
+// TestRankTurnsPerPackage checks that the turns are taken within each
+// package: a small package's first two findings are its best by saving
+// and its function with most findings, even when every finding of a
+// larger package saves more and its functions have more findings.
+func TestRankTurnsPerPackage(t *testing.T) {
+	mk := func(pkg, fn string, line int, ns float64) Finding {
+		f := Finding{Package: pkg, File: "/m/" + pkg + ".go", Line: line, Offset: line, Function: pkg + "." + fn}
+		f.Kind, f.Tier, f.CostNS, f.Rewrite = kind.ID("heapescape/"+fn), "per-item", ns, true
+		return f
+	}
+	var fs []Finding
+	for line := 1; line <= 6; line++ {
+		fs = append(fs, mk("big", "F", line, 100))
+	}
+	fs = append(fs, mk("small", "branch", 1, 50), mk("small", "alloc", 2, 20), mk("small", "alloc", 3, 20))
+	Rank(fs)
+	var small []string
+	for _, f := range fs {
+		if f.Package == "small" {
+			small = append(small, fmt.Sprintf("%s:%d", f.Function, f.Line))
+		}
+	}
+	if want := []string{"small.branch:1", "small.alloc:2", "small.alloc:3"}; !slices.Equal(small, want) {
+		t.Errorf("small's order %v, want %v", small, want)
+	}
+	if fs[0].Package != "big" || fs[1].Package != "small" {
+		t.Errorf("first two from %s and %s; want each package's first turn, by saving", fs[0].Package, fs[1].Package)
+	}
+}

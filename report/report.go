@@ -205,8 +205,10 @@ func Retier(f *Finding, tier, reason string) {
 // kinds, not all of them before any other. The order then takes turns
 // between the next finding by saving and the best finding of the next
 // function by spend (kind.Spend: the number of its findings, whatever
-// their cost, tier or odds). Ties are broken by tier, file, position and
-// kind so that the order is deterministic. BySaving orders what is shown.
+// their cost, tier or odds), within each package, since each package has
+// its share of the default's budget. Ties are broken by tier, file,
+// position and kind so that the order is deterministic. BySaving orders
+// what is shown.
 func Rank(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
@@ -229,13 +231,40 @@ func Rank(fs []Finding) {
 	}
 	// Stable: findings of equal saving keep the order above.
 	slices.SortStableFunc(fs, func(a, b Finding) int { return cmp.Compare(b.Saving, a.Saving) })
-	type place struct{ file, function string }
-	order := kind.Interleave(len(fs), func(i int) place {
-		if fs[i].Function == "" {
-			return place{file: fs[i].File} // package level: one group per file
+	// The turns are taken within each package, whose share of the
+	// default's budget is its own (see kind.Apportion): a package's
+	// findings come in its own turns, and the packages' k-th turns
+	// before any (k+1)-th, by saving.
+	byPkg := make(map[string][]int)
+	var pkgs []string
+	for i := range fs {
+		p := fs[i].Package
+		if _, ok := byPkg[p]; !ok {
+			pkgs = append(pkgs, p)
 		}
-		return place{function: fs[i].Function}
-	}, func(i int) float64 { return Spend(&fs[i]) })
+		byPkg[p] = append(byPkg[p], i)
+	}
+	type place struct{ file, function string }
+	turn := make([]int, len(fs))
+	for _, p := range pkgs {
+		idx := byPkg[p]
+		order := kind.Interleave(len(idx), func(k int) place {
+			f := &fs[idx[k]]
+			if f.Function == "" {
+				return place{file: f.File} // package level: one group per file
+			}
+			return place{function: f.Function}
+		}, func(k int) float64 { return Spend(&fs[idx[k]]) })
+		for t, k := range order {
+			turn[idx[k]] = t
+		}
+	}
+	order := make([]int, len(fs))
+	for i := range order {
+		order[i] = i
+	}
+	// Stable: within a turn, by saving.
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(turn[a], turn[b]) })
 	out := make([]Finding, len(fs))
 	for i, j := range order {
 		out[i] = fs[j]
