@@ -232,7 +232,7 @@ func benchCosts(findings []report.Finding, benches []*measuredBench, module stri
 		if len(costs) > 0 {
 			f.Sampled = true
 		}
-		f.Free = ran && !allocated
+		f.Free = (ran || len(costs) > 0) && !allocated
 	}
 }
 

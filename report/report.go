@@ -49,7 +49,7 @@ type Finding struct {
 	Hot     *Hot     `json:"hot,omitempty"`     // measured weight of the finding's line
 	Cost    string   `json:"cost,omitempty"`    // Score as a human figure: "~2.1% of CPU in reflect.DeepEqual"
 	Sampled bool     `json:"-"`                 // the profile saw the finding's function or line run
-	Free    bool     `json:"free,omitempty"`    // an exact heap profile charges no allocation to the line of a function that ran (see MeasuredFree)
+	Free    bool     `json:"free,omitempty"`    // the benchmarks ran its function and allocated nothing at its line (see MeasuredFree)
 
 	// Set by check -bench: what the line costs per operation in the
 	// benchmarks that ran it, most allocations first.
@@ -259,17 +259,19 @@ func Rank(fs []Finding) {
 			turn[idx[k]] = t
 		}
 	}
-	order := make([]int, len(fs))
-	for i := range order {
-		order[i] = i
+	type turned struct {
+		turn int
+		f    Finding
+	}
+	ts := make([]turned, len(fs))
+	for i := range fs {
+		ts[i] = turned{turn[i], fs[i]}
 	}
 	// Stable: within a turn, by saving.
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(turn[a], turn[b]) })
-	out := make([]Finding, len(fs))
-	for i, j := range order {
-		out[i] = fs[j]
+	slices.SortStableFunc(ts, func(a, b turned) int { return cmp.Compare(a.turn, b.turn) })
+	for i := range ts {
+		fs[i] = ts[i].f
 	}
-	copy(fs, out)
 	number(fs)
 }
 

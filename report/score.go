@@ -175,10 +175,6 @@ func Score(fs []Finding, h *pgo.Hotness, opts ScoreOptions) {
 				if p := h.HeapPeriod(); p > 0 {
 					f.Samples = c.Bytes / p
 				}
-				// An exact heap profile (every allocation recorded) that
-				// charges nothing to a line of a function the profiled
-				// work ran measures no cost there, not too few samples.
-				f.Free = f.Free || h.HeapPeriod() == 1 && c.Objects == 0 && f.Sampled
 				f.Cost = fmt.Sprintf("~%s of CPU: %s of the %s allocated (%s in %s objects charged to this line) x %s of CPU allocating (incl. GC at %.1fx)",
 					pct(share), pct(frac), what, humanBytes(c.Bytes), humanCount(c.Objects), pct(allocTotal.CPU*(1+gc)), gc)
 			} else {
@@ -387,28 +383,14 @@ func filepathBase(p string) string {
 func Measurable(f Finding) bool { return f.Samples >= MinSamples }
 
 // MeasuredFree reports whether what was measured shows f's allocation
-// costing nothing: f is about an allocation (kind.ScoreAlloc) and either
-// an exact heap profile charges nothing to its line although the work
-// profiled ran its function (Free), or every benchmark that ran its line
-// (Benchmarks) made no allocation there, as an append into a buffer kept
-// across calls does once it has grown. Such a finding ranks after every
-// other and the default shows it only when the budget has room.
+// costing nothing: f is about an allocation (kind.ScoreAlloc) and the
+// benchmarks' heap profiles, which record every allocation, charge none
+// to its line although they ran its function (Free, set by check -bench):
+// an append into a buffer kept across calls once it has grown, a branch
+// they never take. Such a finding ranks after every other and the
+// default shows it only when the budget has room.
 func MeasuredFree(f Finding) bool {
-	if f.Scoring != kind.ScoreAlloc {
-		return false
-	}
-	if f.Free {
-		return true
-	}
-	if len(f.Benchmarks) == 0 {
-		return false
-	}
-	for _, b := range f.Benchmarks {
-		if b.AllocsPerOp > 0 {
-			return false
-		}
-	}
-	return true
+	return f.Scoring == kind.ScoreAlloc && f.Free
 }
 
 // ScoreText returns f's score as a figure: "2.1%", or for a score that

@@ -45,6 +45,7 @@ func TestRankByScoreMeasuredFree(t *testing.T) {
 		return f
 	}
 	free := mk("/m/free.go", kind.ScoreAlloc, 0, 0)
+	free.Free = true // as check -bench sets it: no benchmark allocated at the line
 	fs := []Finding{
 		free,
 		mk("/m/some.go", kind.ScoreAlloc, 0, 0.5),
@@ -63,6 +64,10 @@ func TestRankByScoreMeasuredFree(t *testing.T) {
 	}
 	if !MeasuredFree(free) {
 		t.Error("no allocation in two benchmarks: not MeasuredFree")
+	}
+	cpu := mk("/m/cpu.go", kind.ScoreFlat, 0)
+	if cpu.Free = true; MeasuredFree(cpu) {
+		t.Error("a finding about CPU: MeasuredFree, want not")
 	}
 }
 

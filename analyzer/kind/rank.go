@@ -119,23 +119,22 @@ func Interleave[K comparable](n int, group func(i int) K, spend func(i int) floa
 	}
 	out := make([]int, 0, n)
 	taken := make([]bool, n)
-	next := func(order []int, k *int) {
-		for *k < len(order) && taken[order[*k]] {
-			*k++
-		}
-		if *k < len(order) {
-			taken[order[*k]] = true
-			out = append(out, order[*k])
-		}
-	}
-	var bySaving []int
-	for i := range n {
-		bySaving = append(bySaving, i)
-	}
 	for s, c := 0, 0; len(out) < n; {
-		next(bySaving, &s)
-		if len(out) < n {
-			next(byCost, &c)
+		// Saving: the next finding, in the order given, not taken.
+		for s < n && taken[s] {
+			s++
+		}
+		if s < n {
+			taken[s] = true
+			out = append(out, s)
+		}
+		// Cost: the next of byCost not taken.
+		for c < n && taken[byCost[c]] {
+			c++
+		}
+		if c < n {
+			taken[byCost[c]] = true
+			out = append(out, byCost[c])
 		}
 	}
 	return out
