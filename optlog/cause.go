@@ -114,7 +114,8 @@ func classify(rec *Record) Cause {
 		case r == "return":
 			return CauseReturnedOrStored
 		case r == "key of map put", r == "value of map put", r == "map literal key",
-			r == "map literal value", r == "send", r == "appendee slice", r == "copied slice":
+			r == "map literal value", r == "send", r == "appendee slice", r == "appended slice...",
+			r == "copied slice":
 			return CauseReturnedOrStored
 		}
 	}
@@ -150,7 +151,8 @@ func explain(name, verb string, flow []Step) string {
 		i++
 		var ph string
 		switch reason {
-		case "assign", "assign-pair":
+		case "assign", "assign-pair", "assign-pair-dot-type", "assign-pair-mapr",
+			"assign-pair-receive", "star-equals", "star-dot-equals":
 			if i < n || !strings.Contains(expr, " = ") {
 				continue
 			}
@@ -158,8 +160,21 @@ func explain(name, verb string, flow []Step) string {
 			ph = "stored in " + strings.TrimSpace(lhs)
 		case "spill", "reference", "dot", "slice", "indirection", "dot of pointer",
 			"slice-literal-element", "struct literal element", "array literal element",
-			"fixed-array-index-of", "range", "range-deref":
+			"fixed-array-index-of", "range", "range-deref", "switch case",
+			"slice-to-array", "reflect.Header.Data":
+			// Moves within the function: a type switch's bound variable, a
+			// comma-ok assignment's temporaries, an element of a literal.
 			continue
+		case "key of map put", "value of map put", "map literal key", "map literal value":
+			ph = "stored in a map"
+		case "send":
+			ph = "sent on a channel"
+		case "appended to slice", "appendee slice", "appended slice...":
+			ph = "appended to a slice"
+		case "copied slice":
+			ph = "copied into a slice"
+		case "conversion to unsafe.Pointer":
+			ph = "converted to unsafe.Pointer"
 		case "call parameter":
 			if isGoDefer(expr) {
 				ph = "used by a " + firstWord(expr) + " statement"
@@ -182,7 +197,9 @@ func explain(name, verb string, flow []Step) string {
 		case "too large for stack", "too aligned for stack":
 			ph = reason
 		default:
-			ph = reason + " (" + expr + ")"
+			// A reason this list does not know yet: the compiler's words,
+			// without its hyphens, and the expression.
+			ph = strings.ReplaceAll(reason, "-", " ") + " (" + expr + ")"
 		}
 		if len(phrases) == 0 || phrases[len(phrases)-1] != ph {
 			phrases = append(phrases, ph)

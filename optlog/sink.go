@@ -100,7 +100,7 @@ func sinkOf(rec *Record) (Sink, string, Position) {
 			return SinkMap, s.expr, s.pos
 		case "send":
 			return SinkChannel, s.expr, s.pos
-		case "appended to slice", "appendee slice", "copied slice":
+		case "appended to slice", "appendee slice", "appended slice...", "copied slice":
 			return SinkElement, s.expr, s.pos
 		case "interface-converted":
 			if i == len(steps)-1 && strings.HasPrefix(s.flowDst, "{storage for ") {
