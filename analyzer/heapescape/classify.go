@@ -153,6 +153,8 @@ func (fd *finding) message() (string, bool) {
 			advice = fd.avoid(DoubleCopy, a, noFix) // bytes.Clone, slices.Clone
 		} else if a, noFix := fd.inMemoryReaderAdvice(fn); a != "" {
 			advice = fd.avoid(InMemoryReader, a, noFix)
+		} else if a, noFix := fd.resetKeptAdvice(fn); a != "" {
+			advice = fd.avoid(ResetKept, a, noFix)
 		} else if a, noFix := fd.inlinedAdvice(fn); a != "" {
 			advice = fd.avoid(LoopCall, a, noFix)
 		} else {

@@ -138,6 +138,16 @@
 //     and slicing it allocates neither the reader nor its buffer; and a
 //     line read through a reader parameter that every call of the
 //     (unexported) function builds that way;
+//   - a value another package's constructor makes (inlined here) and the
+//     code stores in a field of a value it did not make (a receiver, a
+//     parameter, a range variable or an element, a package-level
+//     variable), directly or through a local variable: the value stored
+//     there last time is replaced. When the type has an exported Reset
+//     method that takes what the constructor takes first
+//     (bufio.NewReader(r) and Reset(r), bytes.NewReader(b),
+//     bufio.NewWriterSize(w, n) and Reset(w)), keep one value there and
+//     reset it (the advice says that whatever still holds the previous
+//     value sees it reset);
 //   - a struct allocated to be stored, as a pointer, in a field of a
 //     struct allocated with it (&C{f: &T{...}}), when the package gives the
 //     field only such new values and only reads and writes the struct

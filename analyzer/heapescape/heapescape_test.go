@@ -206,3 +206,13 @@ func TestHotpathCold(t *testing.T) {
 	t.Cleanup(func() { f.Value.Set("false") })
 	run(t, "hotcold", "all", "true")
 }
+
+// TestResetKept checks that a value another package's constructor makes
+// on every call, stored in a field of a value the code did not make (a
+// receiver through a local variable, a parameter, a range variable, a
+// package-level variable), is advised to be kept and reset when its type's
+// Reset takes what the constructor takes first; and not when the code
+// made the owner itself or returns the value.
+func TestResetKept(t *testing.T) {
+	run(t, "resetkept", "cold", "true")
+}

@@ -26,6 +26,7 @@ const (
 	DoubleCopy       kind.ID = "heapescape/double-copy"
 	RarePath         kind.ID = "heapescape/rare-path"
 	InMemoryReader   kind.ID = "heapescape/in-memory-reader"
+	ResetKept        kind.ID = "heapescape/reset-kept"
 	LoopCall         kind.ID = "heapescape/loop-call"
 	TypedCompare     kind.ID = "heapescape/typed-compare"
 	ZeroCopyString   kind.ID = "heapescape/zero-copy-string"
@@ -111,6 +112,12 @@ func init() {
 		rw(InMemoryReader, "a buffered reader over data already in memory",
 			"bufio.NewReader over bytes.NewReader or strings.NewReader allocates a reader and its buffer to read data "+
 				"that is already in memory; slicing the data directly allocates neither.", allocNS*4, false),
+		rw(ResetKept, "a value made anew where the last one was kept, whose type has a Reset method",
+			"A call of another package's constructor (bufio.NewReader, bytes.NewReader, bufio.NewWriterSize) whose value "+
+				"is stored in a field of a value the code did not make (a receiver, a parameter, a pooled or package-level "+
+				"value) replaces the one stored there last time. When the type has a Reset method taking what the "+
+				"constructor takes first, keeping one value there and resetting it reuses the value and its buffers; "+
+				"whatever still holds the previous value sees it reset.", allocNS*2, false),
 		rw(LoopCall, "another package's allocating call in a loop, with an argument that does not change",
 			"A call of another package, inlined in a loop, that allocates a value the iteration does not keep can be "+
 				"hoisted out of the loop when its arguments do not change, or reset in place (a Reset method) when they "+

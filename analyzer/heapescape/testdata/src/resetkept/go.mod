@@ -1,0 +1,3 @@
+module resetkept
+
+go 1.26
