@@ -153,6 +153,8 @@ func (fd *finding) message() (string, bool) {
 			advice = fd.avoid(DoubleCopy, a, noFix) // bytes.Clone, slices.Clone
 		} else if a, noFix := fd.inMemoryReaderAdvice(fn); a != "" {
 			advice = fd.avoid(InMemoryReader, a, noFix)
+		} else if fd.growsCallerBuffer() {
+			advice = fd.proven(appendStyle)
 		} else if a, noFix := fd.resetKeptAdvice(fn); a != "" {
 			advice = fd.avoid(ResetKept, a, noFix)
 		} else if a, noFix := fd.inlinedAdvice(fn); a != "" {
@@ -946,6 +948,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		}
 		if a, noFix := fd.callerBufferAdvice(); a != "" {
 			return why, fd.avoid(AppendAPI, a, noFix)
+		}
+		if fd.growsCallerBuffer() {
+			return why, fd.proven(appendStyle)
 		}
 		return why, fd.keep("its final size is not known before the appends")
 	case optlog.CauseAddressStored:

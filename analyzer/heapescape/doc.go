@@ -225,7 +225,12 @@
 // function of a sync.Pool returns (the pool calls it only when it is
 // empty, and keeps what it makes), data stored
 // in a container that itself escapes, the slice another package's inlined
-// function grows as its own storage. Both rank below every rewrite of
+// function grows as its own storage, the growth of the buffer an
+// append-style function's caller passes in and gets back (a function
+// whose first result has the type of its slice parameter dst, appending
+// to dst, directly or through append-style calls such as
+// strconv.AppendBool(append(dst, ','), v): it allocates only when the
+// caller's buffer is too small). Both rank below every rewrite of
 // their tier; nothing is hidden for being either.
 //
 // An allocation inlined from another package is reported at the call,

@@ -137,7 +137,8 @@ func init() {
 		kind.Kind{ID: Inherent, Title: "an allocation the code exists to make",
 			Doc: "A heap allocation proven to be what the code is for: the value a function exists to return (a " +
 				"constructor's result, a closure it returns, what a sync.Pool's New function returns for the pool to " +
-				"keep), or data stored in a container that itself escapes. It " +
+				"keep), the growth of the buffer an append-style function's caller passes in and gets back, or data stored in " +
+				"a container that itself escapes. It " +
 				"ranks last among allocations.",
 			Scoring: kind.ScoreAlloc, CostNS: allocNS},
 	)
