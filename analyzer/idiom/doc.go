@@ -43,8 +43,8 @@
 //   - idiom/presize: a slice declared empty and appended to, one or more
 //     elements per append, in the loop that is the first statement after
 //     the declaration to use it, when the loop's trip count is known
-//     before it (a range over a slice, map, array or integer without
-//     calls, or for i := 0; i < n; i++ with n not changed in the loop) and
+//     before it (a range over a slice, map, array or integer, or for i :=
+//     0; i < n; i++ with n not changed in the loop) and
 //     the loop uses the slice only to append to it, read its length or
 //     index it. Appends in every iteration give the exact length, and a
 //     fix for a slice declared with an empty literal or make; appends under
@@ -57,7 +57,10 @@
 //     lower bound, without a fix. A slice declared nil (var s []T) gets no
 //     fix: make would make it non-nil when the loop does not run. Where the bound is known only
 //     after the declaration, the finding says to declare the slice just
-//     before the loop. The growth of a slice idiom reports is its finding,
+//     before the loop; where the loop ranges over a call's result (range
+//     r.Headers()), to store the result in a variable before the
+//     declaration and range over it, without a fix. The statements of a
+//     switch or select case are a block too. The growth of a slice idiom reports is its finding,
 //     not heapescape's; a slice that does not escape is reported all the
 //     same, since growslice allocates on the heap anyway. A slice made
 //     with its elements (a literal, make([]T, n)) and then extended by

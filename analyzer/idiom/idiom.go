@@ -108,7 +108,8 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok {
 			continue
 		}
-		for cur := range fc.Preorder((*ast.CallExpr)(nil), (*ast.RangeStmt)(nil), (*ast.ForStmt)(nil), (*ast.BlockStmt)(nil), (*ast.FuncDecl)(nil)) {
+		for cur := range fc.Preorder((*ast.CallExpr)(nil), (*ast.RangeStmt)(nil), (*ast.ForStmt)(nil), (*ast.BlockStmt)(nil),
+			(*ast.CaseClause)(nil), (*ast.CommClause)(nil), (*ast.FuncDecl)(nil)) {
 			switch n := cur.Node().(type) {
 			case *ast.CallExpr:
 				c.call(cur, n)
@@ -120,6 +121,11 @@ func run(pass *analysis.Pass) (any, error) {
 				c.clearLoop(n)
 			case *ast.BlockStmt:
 				c.block(n)
+			case *ast.CaseClause:
+				// A case's statements are a block without braces.
+				c.block(&ast.BlockStmt{Lbrace: n.Colon, List: n.Body, Rbrace: n.End()})
+			case *ast.CommClause:
+				c.block(&ast.BlockStmt{Lbrace: n.Colon, List: n.Body, Rbrace: n.End()})
 			case *ast.FuncDecl:
 				c.hugeParams(n.Recv, n.Type, n.Name)
 			}

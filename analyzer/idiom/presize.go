@@ -139,10 +139,20 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 		return
 	}
 	bound, appends, cond, ok := c.loopBound(loop, d.v)
+	if x := c.rangedCall(loop); ok && x != nil {
+		// for k, v := range c.Headers(): the length is that of a call's
+		// result, which must be called once.
+		name := resultName(d.v.Name())
+		c.reportPresize(d, bound, strings.ReplaceAll(bound, types.ExprString(x), name), appends, cond, false,
+			"the loop ranges over the result of a call: store "+types.ExprString(x)+" in a variable "+name+" before "+d.v.Name()+
+				" is declared, and range over "+name)
+		return
+	}
 	if !ok || !c.validBefore(b, i, j, loop) {
 		if ok {
 			// The bound is known only after the declaration.
-			c.reportPresize(d, bound, appends, cond, false, false)
+			c.reportPresize(d, bound, bound, appends, cond, false,
+				"the length is known only after "+d.v.Name()+" is declared: declare it just before the loop")
 		}
 		return
 	}
@@ -159,7 +169,7 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 			extra += len(app.Args) - 1
 			continue
 		}
-		if more, apps, moreCond, ok := c.loopBound(s, d.v); ok && c.validBefore(b, i, k, s) {
+		if more, apps, moreCond, ok := c.loopBound(s, d.v); ok && c.rangedCall(s) == nil && c.validBefore(b, i, k, s) {
 			bound += "+" + more
 			appends = append(appends, apps...)
 			cond = cond || moreCond
@@ -171,7 +181,29 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 	if extra > 0 {
 		bound = fmt.Sprintf("%s+%d", bound, extra)
 	}
-	c.reportPresize(d, bound, append(appends, straight...), cond, partial, true)
+	c.reportPresize(d, bound, bound, append(appends, straight...), cond, partial, "")
+}
+
+// resultName returns a name for the variable that holds the ranged result
+// from which the slice name is built: "src" for any name, unless that is
+// the slice's own.
+func resultName(slice string) string {
+	if slice == "src" {
+		return "from"
+	}
+	return "src"
+}
+
+// rangedCall returns the ranged expression of a range loop when it calls
+// a function (range c.Headers()), or nil.
+func (c *checker) rangedCall(loop ast.Stmt) ast.Expr {
+	if l, isLabeled := loop.(*ast.LabeledStmt); isLabeled {
+		loop = l.Stmt
+	}
+	if r, ok := loop.(*ast.RangeStmt); ok && c.hasCall(r.X) {
+		return r.X
+	}
+	return nil
 }
 
 // appendsTo reports whether s assigns v an append to it.
@@ -202,7 +234,9 @@ func (c *checker) loopBound(loop ast.Stmt, v *types.Var) (bound string, appends 
 	var body *ast.BlockStmt
 	switch l := loop.(type) {
 	case *ast.RangeStmt:
-		if c.mentions(l.X, v) || c.hasCall(l.X) {
+		// A call's result (range c.Headers()) has a length too, which
+		// the caller must take once (see rangedCall).
+		if c.mentions(l.X, v) {
 			return "", nil, false, false
 		}
 		body = l.Body
@@ -230,12 +264,13 @@ func (c *checker) loopBound(loop ast.Stmt, v *types.Var) (bound string, appends 
 }
 
 // reportPresize reports the slice d, appended to bound elements at most
-// (exactly, unless cond) by appends; partial says that later code appends
-// more, valid that the bound can be computed where d is declared.
-func (c *checker) reportPresize(d emptyDecl, bound string, appends []*ast.CallExpr, cond, partial, valid bool) {
+// (exactly, unless cond) by appends, which the make of the advice writes
+// makeBound; partial says that later code appends more, invalid why the
+// bound cannot be computed where d is declared ("" if it can).
+func (c *checker) reportPresize(d emptyDecl, bound, makeBound string, appends []*ast.CallExpr, cond, partial bool, invalid string) {
 	qual, bad := syntax.Qualifier(c.pass, d.stmt.Pos())
 	typ := types.TypeString(d.v.Type(), qual)
-	mk := fmt.Sprintf("make(%s, 0, %s)", typ, bound)
+	mk := fmt.Sprintf("make(%s, 0, %s)", typ, makeBound)
 
 	fd := finding{Fields: kind.Fields{Kind: Presize}}
 	name := d.v.Name()
@@ -259,12 +294,12 @@ func (c *checker) reportPresize(d emptyDecl, bound string, appends []*ast.CallEx
 		fd.Behaviour = name + " is no longer nil when the loop does not run"
 		fd.Advice += " (behaviour change: " + fd.Behaviour + ")"
 		if fd.NoFix == "" {
-			fd.NoFix = "make gives a non-nil slice where the code has nil when the loop does not run"
+			fd.NoFix = orDefault(invalid, "make gives a non-nil slice where the code has nil when the loop does not run")
 		}
 	case bad():
 		fd.NoFix = "the element type cannot be written in this file"
-	case !valid:
-		fd.NoFix = "the length is known only after " + name + " is declared: declare it just before the loop"
+	case invalid != "":
+		fd.NoFix = invalid
 	case fd.NoFix == "":
 		fd.Fix = &analysis.SuggestedFix{Message: "Presize " + name, TextEdits: []analysis.TextEdit{replace(d.value, mk)}}
 	}

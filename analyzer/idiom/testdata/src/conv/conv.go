@@ -95,3 +95,28 @@ func Encode(sw stringWriter, buf *bytes.Buffer, name string) error {
 	_, err := buf.Write([]byte(name)) // want `call buf\.WriteString\(name\)`
 	return err
 }
+
+// Escape appends in the cases of a switch, which are blocks without
+// braces.
+func Escape(dst []byte, b byte) []byte {
+	switch b {
+	case '\n':
+		dst = append(dst, '\\') // want `^two consecutive appends to dst; append both in one call`
+		dst = append(dst, 'n')
+	default:
+		dst = append(dst, '\\', 'x') // want `^two consecutive appends to dst; append both in one call`
+		dst = append(dst, "0123456789abcdef"[b>>4])
+	}
+	return dst
+}
+
+// Drain appends in the cases of a select.
+func Drain(ch <-chan int, xs []int) []int {
+	select {
+	case v := <-ch:
+		xs = append(xs, v) // want `^two consecutive appends to xs; append both in one call`
+		xs = append(xs, -v)
+	default:
+	}
+	return xs
+}

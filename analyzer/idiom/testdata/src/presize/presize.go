@@ -1,5 +1,7 @@
 package presize
 
+import "strings"
+
 type item struct{ name string }
 
 func Names(items []item) []string {
@@ -197,4 +199,51 @@ func untilDone(next func() (int, bool)) []int {
 		words[0] = 0
 	}
 	return out
+}
+
+// keysOf builds its slice in the case of a switch.
+func keysOf(kind int, m map[string]int) []string {
+	switch kind {
+	case 1:
+		keys := []string{} // want `^keys starts empty and the loop appends exactly len\(m\) elements to it`
+		for k := range m {
+			keys = append(keys, k)
+		}
+		return keys
+	}
+	return nil
+}
+
+type request struct{ h map[string][]string }
+
+func (r *request) headers() map[string][]string { return r.h }
+
+// headerPairs ranges over a method's result, a map.
+func headerPairs(r *request) []string {
+	pairs := make([]string, 0) // want `^pairs starts empty and the loop appends exactly len\(r\.headers\(\)\) elements to it, growing it by reallocation; declare it with make\(\[\]string, 0, len\(src\)\), which allocates once; no automatic fix: the loop ranges over the result of a call: store r\.headers\(\) in a variable src before pairs is declared, and range over src`
+	for k := range r.headers() {
+		pairs = append(pairs, k)
+	}
+	return pairs
+}
+
+// fieldLens ranges over another package's result, a slice, appending two
+// elements per iteration.
+func fieldLens(s string) []int {
+	src := []int{} // want `appends exactly 2\*len\(strings\.Fields\(s\)\) elements.*make\(\[\]int, 0, 2\*len\(from\)\).*store strings\.Fields\(s\) in a variable from before src is declared`
+	for _, f := range strings.Fields(s) {
+		src = append(src, len(f), 0)
+	}
+	return src
+}
+
+func count() int { return 3 }
+
+// squares ranges over an integer a call returns.
+func squares() []int {
+	var sq []int // want `appends exactly count\(\) elements.*make\(\[\]int, 0, src\).*store count\(\) in a variable src`
+	for i := range count() {
+		sq = append(sq, i*i)
+	}
+	return sq
 }
