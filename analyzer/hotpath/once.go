@@ -133,11 +133,6 @@ func onceRegions(pass *analysis.Pass) []region {
 					add(n.Body, startup, "a sync.Pool's New", poolNewReason)
 				}
 				if sig, ok := pass.TypesInfo.TypeOf(n).(*types.Signature); ok {
-					if name := applyTarget(sig); name != "" {
-						// func(c *Config) {...}: a functional option's
-						// body, applied when the component is configured.
-						add(n.Body, startup, "a functional option", "runs once: set-up, applies an option to "+name)
-					}
 					if t := testingParam(sig); t != "" {
 						// t.Run(name, func(t *testing.T) {...}) in a
 						// non-test file: after the hole, so innermost.
@@ -260,12 +255,6 @@ func (r *Result) classify(pass *analysis.Pass) {
 			// An error type's Error method builds the message of an
 			// error being reported, printed or wrapped: an error path.
 			r.class[f.obj] = class{startup, "on an error path: builds an error's message"}
-			continue
-		}
-		if name := makesOption(f.obj); name != "" && !PerItemName(f.obj.Name()) {
-			// The functional option idiom: WithX(...) Option makes a
-			// setting of a component when it is configured.
-			r.class[f.obj] = class{startup, "runs once: set-up, makes an option of " + name}
 			continue
 		}
 		if name := settingsType(f.obj); name != "" && !PerItemName(f.obj.Name()) {
@@ -530,13 +519,7 @@ func settingsType(fn *types.Func) string {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	return settingsName(t)
-}
-
-// settingsName returns the name of t when it is a named type of settings,
-// or "".
-func settingsName(t types.Type) string {
-	n, ok := types.Unalias(t).(*types.Named)
+	n, ok := t.(*types.Named)
 	if !ok {
 		return ""
 	}
@@ -547,65 +530,6 @@ func settingsName(t types.Type) string {
 		}
 	}
 	return ""
-}
-
-// optionTarget returns the name of the settings type that a functional
-// option of type t sets, or "". Such an option is a function of one
-// pointer to a type of settings that returns nothing or an error
-// (func(*ServerConfig), func(*Options) error), or an interface each of
-// whose methods takes just that pointer (grpc's DialOption,
-// interface{ apply(*dialOptions) }). An option of a value that is not
-// settings, such as one request (etcd's func(*Op)), is not one.
-func optionTarget(t types.Type) string {
-	switch u := t.Underlying().(type) {
-	case *types.Signature:
-		return applyTarget(u)
-	case *types.Interface:
-		name := ""
-		for m := range u.Methods() {
-			n := applyTarget(m.Type().(*types.Signature))
-			if n == "" || name != "" && n != name {
-				return ""
-			}
-			name = n
-		}
-		return name
-	}
-	return ""
-}
-
-// applyTarget returns the name of the settings type when sig applies an
-// option: it takes one pointer to a type of settings, and returns nothing
-// or an error.
-func applyTarget(sig *types.Signature) string {
-	if sig.Params().Len() != 1 || sig.Variadic() {
-		return ""
-	}
-	switch sig.Results().Len() {
-	case 0:
-	case 1:
-		if !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
-			return ""
-		}
-	default:
-		return ""
-	}
-	p, ok := sig.Params().At(0).Type().(*types.Pointer)
-	if !ok {
-		return ""
-	}
-	return settingsName(p.Elem())
-}
-
-// makesOption returns the name of the settings type when fn makes a
-// functional option of it (its only result is one, see optionTarget), or
-// "".
-func makesOption(fn *types.Func) string {
-	res := fn.Type().(*types.Signature).Results()
-	if res.Len() != 1 {
-		return ""
-	}
-	return optionTarget(res.At(0).Type())
 }
 
 // receivesSignal reports whether the select case's statement comm
