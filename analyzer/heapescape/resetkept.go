@@ -181,8 +181,18 @@ func (fd *finding) reusedOwner(body *ast.BlockStmt, owner ast.Expr) string {
 	if !ok {
 		return ""
 	}
+	if d := fd.declOutsideLits(); d != nil && d.Recv != nil && len(d.Recv.List) == 1 && len(d.Recv.List[0].Names) == 1 &&
+		info.Defs[d.Recv.List[0].Names[0]] == v {
+		// The receiver: only a method that may run twice on one value
+		// finds the last value there (readFooter, once per reader, finds
+		// none).
+		if m, ok := info.Defs[d.Name].(*types.Func); !ok || !fd.res.repeatable(fd.pass, m, 0) {
+			return ""
+		}
+		return types.ExprString(owner)
+	}
 	if v.Parent() == v.Pkg().Scope() || v.Pos() < body.Pos() || v.Pos() >= body.End() {
-		// A package-level variable, or a receiver or parameter.
+		// A package-level variable, or a parameter.
 		return types.ExprString(owner)
 	}
 	// A local: only when nothing in the function makes its value.

@@ -104,3 +104,17 @@ func run(src string) *Cmd {
 	cmd.Stdin = strings.NewReader(src)
 	return cmd
 }
+
+// File reads its footer once, from its constructor: the method runs once
+// per value, and finds no earlier reader to reset.
+type File struct{ footer *bytes.Reader }
+
+func Open(b []byte) *File {
+	f := &File{}
+	f.readFooter(b)
+	return f
+}
+
+func (f *File) readFooter(b []byte) {
+	f.footer = bytes.NewReader(b)
+}
