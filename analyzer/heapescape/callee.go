@@ -77,6 +77,12 @@ type resolver struct {
 	rare *rareBatch
 	// letOut is escapesFromVar's index of the package, built once.
 	letOut map[*types.Var]string
+	// uses says how the package refers to each of its functions
+	// (inlinedAway's question), built once.
+	uses map[*types.Func]*callUse
+	// ifaces holds the names of the methods the package's interfaces
+	// declare, built once.
+	ifaces map[string]bool
 }
 
 // pkgNames returns the replacer that writes the import paths of r's

@@ -102,6 +102,15 @@ func (fd *finding) message() (string, bool) {
 		// interface use read-only data.
 		return "", false
 	}
+	if fn, gone := fd.inlinedAway(); gone {
+		// The compiled body that allocates is never called: every
+		// call is inlined, and a copy that escapes is reported there.
+		return "", false
+	} else if fn != nil && fd.tier == hotpath.PerItem && fd.hot.ByCallers(fn) {
+		// The calls that make the function per-item run inlined
+		// copies, not this body.
+		fd.tier, fd.reason = hotpath.Unknown, outOfLine
+	}
 	ctor, part := fd.constructorAlloc()
 	why, advice := fd.explain(ctor, part)
 	if fd.inherent != "" && !other {

@@ -234,7 +234,19 @@
 // their tier; nothing is hidden for being either.
 //
 // An allocation inlined from another package is reported at the call,
-// phrased "calling bufio.NewWriter allocates (inlined): ...".
+// phrased "calling bufio.NewWriter allocates (inlined): ...". The
+// compiler also reports the allocations of an inlinable function's own
+// compiled body, which only calls that are not inlined run. When every
+// reference to a function in the package is a call the compiler inlines
+// (its log records each call it does not inline; a go or defer statement
+// or a use as a value runs the body), an allocation that would be on the
+// stack where it does not escape (a variable, a literal or its address,
+// new, a function literal, a boxed value, a make of constant size) is not
+// reported if nothing else can call the body (an unexported function, or
+// a method no interface of the package declares), and otherwise is not
+// ranked as hot by those calls (tier reason "inlined at each of its calls
+// in the package..."). Where an inlined copy escapes, it is reported at
+// the call.
 // Conversions that do not allocate are never reported, although the
 // compiler says the value escapes: constants, composite literals of
 // constants, zero-size values, bools and one-byte integers (and structs

@@ -216,3 +216,14 @@ func TestHotpathCold(t *testing.T) {
 func TestResetKept(t *testing.T) {
 	run(t, "resetkept", "cold", "true")
 }
+
+// TestInlinedAway checks that an allocation in the body of a function the
+// compiler inlines at each of its calls in the package is not ranked by
+// those calls' hotness (an exported iterator's closure), and not reported
+// when nothing else can call that body (unexported constructors, one of
+// which escapes where it is inlined and is reported there, once); and that
+// it is reported as usual when the function is also used as a value or
+// started by a go statement.
+func TestInlinedAway(t *testing.T) {
+	run(t, "inlined", "all", "true", "cold", "true")
+}

@@ -240,6 +240,14 @@ func (r *Result) heapSaw(pos token.Pos) bool {
 	return objects > 0
 }
 
+// ByCallers reports whether fn runs per item because of where the
+// package calls it (in a loop, or from per-item code), rather than by its
+// own name or kind.
+func (r *Result) ByCallers(fn *types.Func) bool {
+	_, ok := r.calls[fn]
+	return ok
+}
+
 // Profiled reports whether the result comes from a profile.
 func (r *Result) Profiled() bool { return r.prof != nil }
 

@@ -270,7 +270,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 			// an interface of this package that has a method of its
 			// name.
 			if ifaces == nil {
-				ifaces = interfaceMethods(pass)
+				ifaces = InterfaceMethods(pass)
 			}
 			if f.obj.Exported() || ifaces[f.obj.Name()] {
 				continue
@@ -825,9 +825,9 @@ func funIdent(fun ast.Expr) *ast.Ident {
 	return nil
 }
 
-// interfaceMethods returns the names of the methods of the interface types
+// InterfaceMethods returns the names of the methods of the interface types
 // written in the package's files, their embedded interfaces' included.
-func interfaceMethods(pass *analysis.Pass) map[string]bool {
+func InterfaceMethods(pass *analysis.Pass) map[string]bool {
 	names := make(map[string]bool)
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {

@@ -1,0 +1,3 @@
+module inlined
+
+go 1.26
