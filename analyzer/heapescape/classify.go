@@ -102,9 +102,11 @@ func (fd *finding) message() (string, bool) {
 		// interface use read-only data.
 		return "", false
 	}
-	if fn, gone := fd.inlinedAway(); gone {
+	if fn, gone := fd.inlinedAway(); gone && !fd.hot.Profiled() {
 		// The compiled body that allocates is never called: every
 		// call is inlined, and a copy that escapes is reported there.
+		// (A profile charges the copies' samples to this line, which
+		// is kept to say which callers they come from.)
 		return "", false
 	} else if fn != nil && fd.tier == hotpath.PerItem && fd.hot.ByCallers(fn) {
 		// The calls that make the function per-item run inlined

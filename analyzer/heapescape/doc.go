@@ -243,7 +243,8 @@
 // stack where it does not escape (a variable, a literal or its address,
 // new, a function literal, a boxed value, a make of constant size) is not
 // reported if nothing else can call the body (an unexported function, or
-// a method no interface of the package declares), and otherwise is not
+// a method no interface of the package declares; with a profile it is,
+// to say which callers the samples at its line come from), and otherwise is not
 // ranked as hot by those calls (tier reason "inlined at each of its calls
 // in the package..."). Where an inlined copy escapes, it is reported at
 // the call.
