@@ -862,6 +862,9 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 	}
 	if rec.Name == "func literal" && rec.Cause == optlog.CauseReturnedOrStored {
 		why := "because " + itIs(orDefault(detail, "returned or stored")) + " and outlives the call"
+		if rec.Sink == optlog.SinkReturn && fd.inlinableIterator() {
+			return why, fd.proven(iteratorClosure)
+		}
 		if a, noFix := fd.closureAdvice(); a != "" {
 			return why, fd.avoid(ClosureOnce, a, noFix)
 		}
@@ -937,10 +940,15 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		if a, noFix := fd.resetFieldAdvice(); a != "" {
 			return "because append grows it", fd.avoidFix(ResetSlice, a, noFix)
 		}
-		if fd.presized() || fd.growsField() {
+		if fd.growsField() {
+			// x.f = append(x.f, ...), x.f = append(x.f[:0], ...): the
+			// data structure's own storage, kept and grown in place.
+			return "because append grows it", fd.proven(ownStorage)
+		}
+		if fd.presized() {
 			// make(T, 0, n) before: append grows it only past n, which
-			// the code chose; a field grown is the data structure.
-			return "because append grows it", fd.keep("the slice is presized, or is the data structure's own storage")
+			// the code chose.
+			return "because append grows it", fd.keep("the slice is presized")
 		}
 		if c := containerOf(rec); c != "" {
 			if strings.HasPrefix(rec.Name, "append(([]") && strings.Contains(rec.Name, ")(nil), ") {

@@ -221,11 +221,17 @@
 // allocations inside another package's function. What the code is proven
 // to need is inherent instead ("inherent: <reason>"): the value a
 // constructor returns (a function whose result type is *T returning the
-// allocated T) and its parts, a closure a function returns, what the New
+// allocated T) and its parts, a closure a function returns (for an
+// iterator the compiler can inline, a function returning
+// func(yield func(...) bool) as iter.Seq and iter.Seq2 are, the message
+// says that range loops inline it and make the closure on the stack;
+// no closure-once advice), what the New
 // function of a sync.Pool returns (the pool calls it only when it is
 // empty, and keeps what it makes), data stored
-// in a container that itself escapes, the slice another package's inlined
-// function grows as its own storage, the growth of the buffer an
+// in a container that itself escapes, a field's slice grown in place
+// (x.f = append(x.f, ...), or append(x.f[:0], ...) reusing its capacity
+// for a new value; also where a method doing so is inlined), the slice
+// another package's inlined function grows as its own storage, the growth of the buffer an
 // append-style function's caller passes in and gets back (a function
 // whose first result has the type of its slice parameter dst, appending
 // to dst, directly or through append-style calls such as

@@ -173,3 +173,42 @@ func inlinedCall(esc *optlog.Result, call *ast.CallExpr) bool {
 	}
 	return true
 }
+
+// iteratorClosure is why the closure an inlinable iterator returns is
+// inherent.
+const iteratorClosure = "it is the iterator the function returns, and the compiler inlines the function: a range loop over it makes the closure on the stack, and only calls that are not inlined allocate it"
+
+// inlinableIterator reports whether the function declaration enclosing
+// the finding returns a range-over-func iterator (its one result a
+// function of one yield function that returns bool, as iter.Seq and
+// iter.Seq2 are) and the compiler can inline it: range loops then inline
+// it and keep its closure on the stack.
+func (fd *finding) inlinableIterator() bool {
+	var decl *ast.FuncDecl
+	for _, n := range fd.path {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			decl = d
+		}
+	}
+	if decl == nil || decl.Body == nil || !fd.esc.CanInlineIn(decl.Pos(), decl.Body.Lbrace) {
+		return false
+	}
+	fn, ok := fd.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() != 1 {
+		return false
+	}
+	seq, ok := res.At(0).Type().Underlying().(*types.Signature)
+	if !ok || seq.Params().Len() != 1 || seq.Results().Len() != 0 {
+		return false
+	}
+	yield, ok := seq.Params().At(0).Type().Underlying().(*types.Signature)
+	if !ok || yield.Results().Len() != 1 {
+		return false
+	}
+	b, ok := yield.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}

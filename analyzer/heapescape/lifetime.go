@@ -1056,17 +1056,54 @@ func (fd *finding) presized() bool {
 	return found
 }
 
-// growsField reports whether the append record is "x.f = append(x.f, ...)":
-// the growth of a field that is the data structure's own storage.
+// ownStorage is why the growth of a field's own slice is inherent.
+const ownStorage = "the slice is the data structure's own storage, kept and grown in place: append allocates only when it outgrows its capacity"
+
+// growsField reports whether the append record is "x.f = append(x.f, ...)"
+// or "x.f = append(x.f[:0], ...)" (x.f a field, or an element of one,
+// x.f[i].g): the growth of a slice that is the data structure's own
+// storage, kept across uses, the second reusing its capacity for a new
+// value.
 func (fd *finding) growsField() bool {
-	call, ok := fd.exprAt().(*ast.CallExpr)
-	if !ok || !syntax.IsBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
+	var call *ast.CallExpr
+	var target ast.Expr
+	if len(fd.rec.InlinedFrom) == 0 {
+		call, _ = fd.exprAt().(*ast.CallExpr)
+		target = fd.storeTarget(call)
+	} else {
+		// An append of a function of the package inlined here: look at
+		// it where it is written.
+		call, _ = fd.exprAtPos(fd.rec.InlinedFrom[0]).(*ast.CallExpr)
+		if call != nil {
+			if cur, ok := fd.find.FindNode(call); ok {
+				if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+					for i, r := range as.Rhs {
+						if r == call {
+							target = as.Lhs[i]
+						}
+					}
+				}
+			}
+		}
+	}
+	if call == nil || !syntax.IsBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 || target == nil {
 		return false
 	}
-	target := fd.storeTarget(call)
-	if target == nil {
+	if _, isField := ast.Unparen(target).(*ast.SelectorExpr); !isField {
 		return false
 	}
-	_, isField := ast.Unparen(target).(*ast.SelectorExpr)
-	return isField && types.ExprString(target) == types.ExprString(ast.Unparen(call.Args[0]))
+	base := ast.Unparen(call.Args[0])
+	if sl, ok := base.(*ast.SliceExpr); ok && sl.Low == nil && sl.Max == nil && isZero(fd.pass.TypesInfo, sl.High) {
+		base = ast.Unparen(sl.X) // x.f[:0]
+	}
+	return types.ExprString(target) == types.ExprString(base)
+}
+
+// isZero reports whether e is the constant 0.
+func isZero(info *types.Info, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.String() == "0"
 }
