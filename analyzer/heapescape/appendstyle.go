@@ -36,28 +36,9 @@ func (fd *finding) appendAt() *ast.CallExpr {
 // first result has the parameter's type: the buffer of an append-style
 // function, func(dst []byte, ...) []byte.
 func (fd *finding) callerBuffer(x ast.Expr) bool {
-	info := fd.pass.TypesInfo
 	// What the appends start from: the buffer of append(dst, ...),
 	// strconv.AppendBool(append(dst, ','), v), dst[:0].
-	for {
-		x = ast.Unparen(x)
-		if s, ok := x.(*ast.SliceExpr); ok {
-			x = s.X
-			continue
-		}
-		if call, ok := x.(*ast.CallExpr); ok && len(call.Args) > 0 {
-			if isAppend(info, call) {
-				x = call.Args[0]
-				continue
-			}
-			if sig, ok := info.TypeOf(call.Fun).(*types.Signature); ok && appendStyleSig(sig) {
-				x = call.Args[0]
-				continue
-			}
-		}
-		break
-	}
-	id, ok := x.(*ast.Ident)
+	id, ok := bufferRoot(fd.pass.TypesInfo, x).(*ast.Ident)
 	if !ok {
 		return false
 	}

@@ -230,7 +230,9 @@
 // empty, and keeps what it makes), data stored
 // in a container that itself escapes, a field's slice grown in place
 // (x.f = append(x.f, ...), or append(x.f[:0], ...) reusing its capacity
-// for a new value; also where a method doing so is inlined), the slice
+// for a new value, or x.f = appendLine(x.f, ...) through an append-style
+// call; x.f a field, an element of one, or what a field points to; also
+// where a method doing so is inlined), the slice
 // another package's inlined function grows as its own storage, the growth of the buffer an
 // append-style function's caller passes in and gets back (a function
 // whose first result has the type of its slice parameter dst, appending

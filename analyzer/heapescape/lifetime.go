@@ -910,15 +910,10 @@ func (fd *finding) storeTarget(e ast.Expr) ast.Expr {
 		return nil
 	}
 	as, ok := fd.parentOf(e).(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != len(as.Rhs) {
+	if !ok {
 		return nil
 	}
-	for i, r := range as.Rhs {
-		if ast.Unparen(r) == e {
-			return as.Lhs[i]
-		}
-	}
-	return nil
+	return assignedFrom(as, e)
 }
 
 // hasReset reports whether values of type t (a pointer) have a Reset
@@ -1059,44 +1054,104 @@ func (fd *finding) presized() bool {
 // ownStorage is why the growth of a field's own slice is inherent.
 const ownStorage = "the slice is the data structure's own storage, kept and grown in place: append allocates only when it outgrows its capacity"
 
-// growsField reports whether the append record is "x.f = append(x.f, ...)"
-// or "x.f = append(x.f[:0], ...)" (x.f a field, or an element of one,
-// x.f[i].g): the growth of a slice that is the data structure's own
-// storage, kept across uses, the second reusing its capacity for a new
-// value.
+// growsField reports whether the append record grows a slice that is the
+// data structure's own storage, kept across uses: "x.f = append(x.f,
+// ...)", "x.f = append(x.f[:0], ...)" reusing its capacity for a new
+// value, through append-style calls ("x.f = appendLine(x.f, k, v)", "x.f,
+// kv = alloc(x.f)", the call inlined here), or where a method of the
+// package doing so is inlined ("*s.raw = append(*s.raw, ...)"). x.f is a
+// field, an element of one (x.f[i].g) or what a field points to.
 func (fd *finding) growsField() bool {
-	var call *ast.CallExpr
-	var target ast.Expr
+	var rhs, target ast.Expr
 	if len(fd.rec.InlinedFrom) == 0 {
-		call, _ = fd.exprAt().(*ast.CallExpr)
-		target = fd.storeTarget(call)
+		rhs = fd.exprAt()
+		target = fd.storeTarget(rhs)
 	} else {
-		// An append of a function of the package inlined here: look at
-		// it where it is written.
-		call, _ = fd.exprAtPos(fd.rec.InlinedFrom[0]).(*ast.CallExpr)
-		if call != nil {
-			if cur, ok := fd.find.FindNode(call); ok {
-				if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-					for i, r := range as.Rhs {
-						if r == call {
-							target = as.Lhs[i]
-						}
+		// An append-style call inlined here, given the structure's
+		// storage and assigning the result back to it.
+		if call := callAt(fd.path, fd.rec.TokPos); call != nil {
+			if fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func); ok && appendStyleSig(fn.Type().(*types.Signature)) {
+				rhs, target = call, fd.storeTarget(call)
+			}
+		}
+		if target == nil {
+			// An append of a function of the package inlined here:
+			// look at it where it is written.
+			if call, ok := fd.exprAtPos(fd.rec.InlinedFrom[0]).(*ast.CallExpr); ok {
+				if cur, ok := fd.find.FindNode(call); ok {
+					if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok {
+						rhs, target = call, assignedFrom(as, call)
 					}
 				}
 			}
 		}
 	}
-	if call == nil || !syntax.IsBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 || target == nil {
+	if rhs == nil || target == nil {
 		return false
 	}
-	if _, isField := ast.Unparen(target).(*ast.SelectorExpr); !isField {
+	if call, ok := ast.Unparen(rhs).(*ast.CallExpr); !ok || len(call.Args) == 0 {
 		return false
 	}
-	base := ast.Unparen(call.Args[0])
-	if sl, ok := base.(*ast.SliceExpr); ok && sl.Low == nil && sl.Max == nil && isZero(fd.pass.TypesInfo, sl.High) {
-		base = ast.Unparen(sl.X) // x.f[:0]
+	switch t := ast.Unparen(target).(type) {
+	case *ast.SelectorExpr:
+	case *ast.IndexExpr:
+		if _, ok := ast.Unparen(t.X).(*ast.SelectorExpr); !ok {
+			return false
+		}
+	case *ast.StarExpr:
+		if _, ok := ast.Unparen(t.X).(*ast.SelectorExpr); !ok {
+			return false
+		}
+	default:
+		return false
 	}
-	return types.ExprString(target) == types.ExprString(base)
+	base := bufferRoot(fd.pass.TypesInfo, rhs)
+	return base != rhs && types.ExprString(ast.Unparen(target)) == types.ExprString(base)
+}
+
+// bufferRoot returns the slice that x appends to: the buffer of append(b,
+// ...), of an append-style call f(b, ...) (see appendStyleSig), of b[:0]
+// or b[:], through any nesting of them; x itself if it is none of these.
+func bufferRoot(info *types.Info, x ast.Expr) ast.Expr {
+	for {
+		x = ast.Unparen(x)
+		switch e := x.(type) {
+		case *ast.SliceExpr:
+			if e.Low == nil && e.Max == nil && (e.High == nil || isZero(info, e.High)) {
+				x = e.X
+				continue
+			}
+		case *ast.CallExpr:
+			if len(e.Args) > 0 {
+				if isAppend(info, e) {
+					x = e.Args[0]
+					continue
+				}
+				if sig, ok := info.TypeOf(e.Fun).(*types.Signature); ok && appendStyleSig(sig) {
+					x = e.Args[0]
+					continue
+				}
+			}
+		}
+		return x
+	}
+}
+
+// assignedFrom returns what as assigns the value of e, one of its right
+// sides (the first result, for a call assigned to several), or nil.
+func assignedFrom(as *ast.AssignStmt, e ast.Expr) ast.Expr {
+	if len(as.Rhs) == 1 && len(as.Lhs) > 1 && ast.Unparen(as.Rhs[0]) == e {
+		return as.Lhs[0]
+	}
+	if len(as.Lhs) != len(as.Rhs) {
+		return nil
+	}
+	for i, r := range as.Rhs {
+		if ast.Unparen(r) == e {
+			return as.Lhs[i]
+		}
+	}
+	return nil
 }
 
 // isZero reports whether e is the constant 0.

@@ -40,3 +40,41 @@ func JoinAll(parts [][]byte) {
 func Use(h *header, v []byte) {
 	h.Set(0, v) // want `^calling \(\*header\)\.Set allocates \(inlined\): append\(h\.kv\[i\]\.value\[:0\], v\.\.\.\) escapes to heap because append grows it; inherent: the slice is the data structure's own storage`
 }
+
+// appendLine is append-style, inlined where it is called. A copy of an
+// append inlined where it does not escape may still grow on the heap:
+// its own body is reported too.
+func appendLine(dst []byte, k, v string) []byte {
+	dst = append(dst, k...)  // want `inherent: an append-style function grows the buffer its caller passes in`
+	return append(dst, v...) // want `inherent: an append-style function grows the buffer its caller passes in`
+}
+
+// alloc returns the slice grown by one element, and that element.
+func alloc(h []kv) ([]kv, *kv) {
+	h = append(h, kv{}) // want `inherent: an append-style function grows the buffer its caller passes in`
+	return h, &h[len(h)-1]
+}
+
+type scanner struct {
+	raw *[]byte
+	b   []byte
+}
+
+// keep appends to the buffer the scanner's field points to.
+func (s *scanner) keep() {
+	*s.raw = append(*s.raw, s.b...) // want `inherent: the slice is the data structure's own storage`
+}
+
+// Lines builds the header's lines in its own buffer, through an
+// append-style helper, grows its entries through another, and keeps the
+// scanner's bytes.
+func (h *header) Lines(keys []string, s *scanner) *kv {
+	h.raw = h.raw[:0]
+	for _, k := range keys {
+		h.raw = appendLine(h.raw, k, "\r\n") // want `^calling appendLine allocates \(inlined\): .*inherent: the slice is the data structure's own storage` `^calling appendLine allocates \(inlined\): .*inherent: the slice is the data structure's own storage`
+	}
+	var last *kv
+	h.kv, last = alloc(h.kv) // want `^calling alloc allocates \(inlined\): .*inherent: the slice is the data structure's own storage`
+	s.keep()                 // want `^calling \(\*scanner\)\.keep allocates \(inlined\): .*inherent: the slice is the data structure's own storage`
+	return last
+}
