@@ -1062,30 +1062,34 @@ const ownStorage = "the slice is the data structure's own storage, kept and grow
 // package doing so is inlined ("*s.raw = append(*s.raw, ...)"). x.f is a
 // field, an element of one (x.f[i].g) or what a field points to.
 func (fd *finding) growsField() bool {
-	var rhs, target ast.Expr
 	if len(fd.rec.InlinedFrom) == 0 {
-		rhs = fd.exprAt()
-		target = fd.storeTarget(rhs)
-	} else {
-		// An append-style call inlined here, given the structure's
-		// storage and assigning the result back to it.
-		if call := callAt(fd.path, fd.rec.TokPos); call != nil {
-			if fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func); ok && appendStyleSig(fn.Type().(*types.Signature)) {
-				rhs, target = call, fd.storeTarget(call)
-			}
+		rhs := fd.exprAt()
+		return fd.ownStorage(rhs, fd.storeTarget(rhs))
+	}
+	// An append-style call inlined here, given the structure's storage
+	// and assigning the result back to it.
+	if call := callAt(fd.path, fd.rec.TokPos); call != nil {
+		if fn, ok := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func); ok && appendStyleSig(fn.Type().(*types.Signature)) &&
+			fd.ownStorage(call, fd.storeTarget(call)) {
+			return true
 		}
-		if target == nil {
-			// An append of a function of the package inlined here:
-			// look at it where it is written.
-			if call, ok := fd.exprAtPos(fd.rec.InlinedFrom[0]).(*ast.CallExpr); ok {
-				if cur, ok := fd.find.FindNode(call); ok {
-					if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok {
-						rhs, target = call, assignedFrom(as, call)
-					}
-				}
+	}
+	// An append of a function of the package inlined here: look at it
+	// where it is written.
+	if call, ok := fd.exprAtPos(fd.rec.InlinedFrom[0]).(*ast.CallExpr); ok {
+		if cur, ok := fd.find.FindNode(call); ok {
+			if as, ok := cur.Parent().Node().(*ast.AssignStmt); ok {
+				return fd.ownStorage(call, assignedFrom(as, call))
 			}
 		}
 	}
+	return false
+}
+
+// ownStorage reports whether rhs, an append or an append-style call,
+// appends to what target (a field, an element of one, or what a field
+// points to) holds, and is assigned to target.
+func (fd *finding) ownStorage(rhs, target ast.Expr) bool {
 	if rhs == nil || target == nil {
 		return false
 	}

@@ -78,3 +78,24 @@ func (h *header) Lines(keys []string, s *scanner) *kv {
 	s.keep()                 // want `^calling \(\*scanner\)\.keep allocates \(inlined\): .*inherent: the slice is the data structure's own storage`
 	return last
 }
+
+type cache struct{ pending []*kv }
+
+// release is append-style for its first parameter, and grows the cache's
+// own list of pending entries.
+func (c *cache) release(out []*kv, e *kv) []*kv {
+	if e.key != nil {
+		c.pending = append(c.pending, e) // want `inherent: the slice is the data structure's own storage`
+		return out
+	}
+	return append(out, e) // want `inherent: an append-style function grows the buffer its caller passes in`
+}
+
+// Clean releases every entry.
+func (c *cache) Clean(es []*kv) []*kv {
+	var out []*kv
+	for _, e := range es {
+		out = c.release(out, e) // want `^calling \(\*cache\)\.release allocates \(inlined\): append\(c\.pending, e\).*inherent: the slice is the data structure's own storage` `^calling \(\*cache\)\.release allocates \(inlined\): append\(out, e\).*no known rewrite`
+	}
+	return out
+}
