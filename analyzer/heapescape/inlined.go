@@ -124,7 +124,7 @@ func (r *resolver) callUses(pass *analysis.Pass, esc *optlog.Result, fn *types.F
 				}
 				if id != nil {
 					if f, isFunc := pass.TypesInfo.Uses[id].(*types.Func); isFunc && f.Pkg() == pass.Pkg {
-						u := r.use(f)
+						u := r.use(f.Origin()) // a generic function's or method's instances are its calls too
 						u.calls++
 						if deferred[call] || !inlinedCall(esc, call) {
 							u.other = true
@@ -141,7 +141,7 @@ func (r *resolver) callUses(pass *analysis.Pass, esc *optlog.Result, fn *types.F
 		}
 		for id, obj := range pass.TypesInfo.Uses {
 			if f, isFunc := obj.(*types.Func); isFunc && f.Pkg() == pass.Pkg && !isCall[id] {
-				r.use(f).other = true // a function or method value
+				r.use(f.Origin()).other = true // a function or method value
 			}
 		}
 	}

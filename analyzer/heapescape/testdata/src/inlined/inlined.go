@@ -76,3 +76,17 @@ func newStarted(x int) *point { return &point{x, x} } // want `^&point\{\.\.\.\}
 func Start(x int) {
 	go newStarted(x)
 }
+
+type box[T any] struct{ v T }
+
+// ptr is a method of a generic type, inlined at each call of an instance:
+// its own body never runs.
+func (b *box[T]) ptr() *T {
+	p := new(T)
+	*p = b.v
+	return p
+}
+
+func Unbox(b *box[int], c *box[string]) (int, string) {
+	return *b.ptr(), *c.ptr()
+}
