@@ -328,6 +328,11 @@ func describeCall(info *types.Info, call *ast.CallExpr) (string, bool) {
 				if types.IsInterface(s.Recv()) {
 					return types.TypeString(s.Recv(), nil) + "." + m.Name() + " (interface method call)", true
 				}
+				if r := m.Type().(*types.Signature).Recv(); r != nil && types.IsInterface(r.Type()) {
+					// A method promoted from an embedded interface
+					// (bw.Write, bw a struct embedding io.Writer).
+					return types.TypeString(r.Type(), nil) + "." + m.Name() + " (interface method call)", true
+				}
 				return m.FullName(), false
 			}
 		}
