@@ -18,10 +18,13 @@
 //
 //   - idiom/sprintf-strconv: fmt.Sprintf or fmt.Sprint of one value with
 //     its default verb (%d or %v of an integer, %x of an integer or of
-//     bytes, %t or %v of a bool, %s or %v of a string, %s of bytes) is
-//     strconv.Itoa, FormatInt, FormatUint (base 16 for %x), FormatBool,
+//     bytes, %t or %v of a bool, %s or %v of a string, %q of a string,
+//     %g or %v of a float32 or float64, %s of bytes) is strconv.Itoa,
+//     FormatInt, FormatUint (base 16 for %x), FormatBool, Quote,
+//     FormatFloat(x, 'g', -1, 64 or 32) (fmt's %v of a float is %g, the
+//     shortest representation, as strconv's 'g' with precision -1 is),
 //     hex.EncodeToString, the string itself or string(b); literal text
-//     with %s, %d and %v of strings and integers is a concatenation;
+//     with these verbs and values is a concatenation;
 //     fmt.Errorf with a constant format and no arguments is errors.New.
 //     A format named by a constant may be shared with other calls:
 //     spelling it out in one of them would part them, so that rewrite is

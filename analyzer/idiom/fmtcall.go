@@ -207,7 +207,7 @@ func splitFormat(format string) (lits []string, verbs []byte, ok bool) {
 		switch v := format[i]; v {
 		case '%':
 			lit.WriteByte('%')
-		case 's', 'd', 'v', 't', 'x':
+		case 's', 'd', 'v', 't', 'x', 'g', 'q':
 			verbs = append(verbs, v)
 			lits = append(lits, lit.String())
 			lit.Reset()
@@ -274,8 +274,19 @@ func (c *checker) oneValue(verb byte, arg ast.Expr, im *imports) (rewrite, bool)
 		switch {
 		case u.Info()&types.IsString != 0 && (verb == 's' || verb == 'v'):
 			return one(conv("string"))
+		case u.Info()&types.IsString != 0 && verb == 'q':
+			// %q quotes a string as strconv.Quote does.
+			return one(im.name("strconv") + ".Quote(" + conv("string") + ")")
 		case u.Kind() == types.Bool && (verb == 't' || verb == 'v'):
 			return one(im.name("strconv") + ".FormatBool(" + conv("bool") + ")")
+		case (u.Kind() == types.Float64 || u.Kind() == types.Float32) && (verb == 'g' || verb == 'v'):
+			// %v of a float is %g, the shortest representation that
+			// reads back the same value: strconv's 'g' with precision
+			// -1, at the float's own size.
+			if u.Kind() == types.Float32 {
+				return one(im.name("strconv") + ".FormatFloat(float64(" + text + "), 'g', -1, 32)")
+			}
+			return one(im.name("strconv") + ".FormatFloat(" + conv("float64") + ", 'g', -1, 64)")
 		case u.Info()&types.IsInteger != 0 && (verb == 'd' || verb == 'v' || verb == 'x'):
 			base := "10"
 			if verb == 'x' {

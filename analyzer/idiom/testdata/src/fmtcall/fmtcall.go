@@ -32,17 +32,17 @@ func OneValue(n int, n64 int64, u8 uint8, ok bool, s string, b []byte, d id, l l
 		fmt.Sprintf("%s", l),    // want `write l\.String\(\), which`
 		fmt.Sprintf("%v", err),  // want `write err\.Error\(\).*behaviour change: fmt prints <nil> for a nil error.*no automatic fix`
 		fmt.Sprintf("%5d", n),   // a width: fmt's work
-		fmt.Sprintf("%v", 1.5),  // floats are not rewritten
+		fmt.Sprintf("%v", 1.5),  // want `write strconv\.FormatFloat\(1\.5, 'g', -1, 64\)`
 		fmt.Sprint(time.Second), // want `write time\.Second\.String\(\)`
-		fmt.Sprintf("%q", s),    // quoting is fmt's work
+		fmt.Sprintf("%q", s),    // want `write strconv\.Quote\(s\)`
 		fmt.Sprint(myErr{}),     // want `write myErr\{\}\.Error\(\)`
 	}
 }
 
 func Concat(user string, uid int, shard uint32) string {
-	key := fmt.Sprintf("user:%s/%d", user, uid) // want `^fmt\.Sprintf only concatenates .*; write "user:" \+ user \+ "/" \+ strconv\.Itoa\(uid\), which builds the same string and allocates only the result`
-	key += fmt.Sprintf("%s-%d%%", key, shard)   // want `write key \+ "-" \+ strconv\.FormatUint\(uint64\(shard\), 10\) \+ "%"`
-	return key + fmt.Sprintf("%s:%v", user, 1.5)
+	key := fmt.Sprintf("user:%s/%d", user, uid)  // want `^fmt\.Sprintf only concatenates .*; write "user:" \+ user \+ "/" \+ strconv\.Itoa\(uid\), which builds the same string and allocates only the result`
+	key += fmt.Sprintf("%s-%d%%", key, shard)    // want `write key \+ "-" \+ strconv\.FormatUint\(uint64\(shard\), 10\) \+ "%"`
+	return key + fmt.Sprintf("%s:%v", user, 1.5) // want `write user \+ ":" \+ strconv\.FormatFloat\(1\.5, 'g', -1, 64\)`
 }
 
 func Errors(name string) []error {
@@ -56,7 +56,7 @@ func Errors(name string) []error {
 
 func Written(w io.Writer, buf *bytes.Buffer, name string, n int, f float64) {
 	w.Write([]byte(fmt.Sprintf("%s=%.2f\n", name, f))) // want `^fmt\.Sprintf builds a string only for w\.Write to write it; write fmt\.Fprintf\(w, "%s=%\.2f\\n", name, f\)`
-	buf.WriteString(fmt.Sprintf("%q", name))           // want `write fmt\.Fprintf\(buf, "%q", name\)`
+	buf.WriteString(fmt.Sprintf("%q", name))           // want `write strconv\.Quote\(name\)`
 	io.WriteString(w, fmt.Sprintln(name, f))           // want `write fmt\.Fprintln\(w, name, f\)`
 	buf.WriteString(fmt.Sprintf("%d", n))              // want `write strconv\.Itoa\(n\)`
 	fmt.Fprintf(w, "%d", n)                            // already direct
