@@ -163,7 +163,7 @@ func (c *checker) fmtRewrite(name string, call *ast.CallExpr, im *imports) (rewr
 		if lits[i] != "" {
 			parts = append(parts, strconv.Quote(lits[i]))
 		}
-		if verbs[i] != 's' && verbs[i] != 'd' && verbs[i] != 'v' {
+		if verbs[i] != 's' && verbs[i] != 'd' && verbs[i] != 'v' && verbs[i] != 'g' && verbs[i] != 'q' {
 			return rewrite{}, false
 		}
 		rw, ok := c.oneValue(verbs[i], arg, im)

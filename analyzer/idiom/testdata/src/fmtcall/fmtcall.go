@@ -45,6 +45,15 @@ func Concat(user string, uid int, shard uint32) string {
 	return key + fmt.Sprintf("%s:%v", user, 1.5) // want `write user \+ ":" \+ strconv\.FormatFloat\(1\.5, 'g', -1, 64\)`
 }
 
+// Tags quotes a value and formats a bound, in a loop over buckets.
+func Tags(vmrange string, bounds []float64) []string {
+	out := []string{fmt.Sprintf("vmrange=%q", vmrange)} // want `write "vmrange=" \+ strconv\.Quote\(vmrange\)`
+	for _, ub := range bounds {
+		out = append(out, fmt.Sprintf(`le="%g"`, ub)) // want `write "le=\\"" \+ strconv\.FormatFloat\(ub, 'g', -1, 64\) \+ "\\""`
+	}
+	return out
+}
+
 func Errors(name string) []error {
 	return []error{
 		fmt.Errorf("closed"),       // want `^fmt\.Errorf with a constant format and no arguments: .*; write errors\.New\("closed"\)`
