@@ -255,7 +255,9 @@
 // to say which callers the samples at its line come from), and otherwise is not
 // ranked as hot by those calls (tier reason "inlined at each of its calls
 // in the package..."). Where an inlined copy escapes, it is reported at
-// the call.
+// the call, and ranks at least as hot as where it is written: an
+// allocation inside a loop of the inlined function is hot-loop ("inside a
+// loop of the inlined fillPoints") wherever that is called.
 // Conversions that do not allocate are never reported, although the
 // compiler says the value escapes: constants, composite literals of
 // constants, zero-size values, bools and one-byte integers (and structs

@@ -98,6 +98,15 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if rec.Kind == optlog.EscapesToHeap && passedToPanic(&rec) {
 			fd.tier, fd.reason = hotpath.Cold, errorPath
+		} else if fd.tier > hotpath.Cold && fd.tier < hotpath.Loop && len(rec.InlinedFrom) > 0 {
+			// An allocation of the package's own code inlined here runs
+			// as often as it does where it is written: inside a loop of
+			// the inlined function, once per iteration of each call.
+			if p := fd.tokenPos(rec.InlinedFrom[0]); p.IsValid() {
+				if in := hot.At(p); in.Tier == hotpath.Loop {
+					fd.tier, fd.reason = hotpath.Loop, in.Reason+" of the inlined "+orDefault(in.Func, "function")
+				}
+			}
 		}
 		if deq.Reported(rec.TokPos) && fd.deepEqualCall() {
 			// The boxing of a DeepEqual call's arguments is part of
@@ -503,12 +512,8 @@ func (fd *finding) exprAt() ast.Expr {
 // exprAtPos returns the outermost expression that starts at p in one of
 // the package's files, or nil.
 func (fd *finding) exprAtPos(p optlog.Position) ast.Expr {
-	tf := fd.files[p.File]
-	if tf == nil || p.Line < 1 || p.Line > tf.LineCount() || p.Col < 1 {
-		return nil
-	}
-	pos := tf.LineStart(p.Line) + token.Pos(p.Col-1)
-	if pos >= token.Pos(tf.Base()+tf.Size()) {
+	pos := fd.tokenPos(p)
+	if !pos.IsValid() {
 		return nil
 	}
 	cur, ok := fd.find.FindByPos(pos, pos)
@@ -527,6 +532,20 @@ func (fd *finding) exprAtPos(p optlog.Position) ast.Expr {
 		e = x
 	}
 	return e
+}
+
+// tokenPos returns the position p, in one of the package's files, in the
+// pass's file set; token.NoPos if p is not in one.
+func (fd *finding) tokenPos(p optlog.Position) token.Pos {
+	tf := fd.files[p.File]
+	if tf == nil || p.Line < 1 || p.Line > tf.LineCount() || p.Col < 1 {
+		return token.NoPos
+	}
+	pos := tf.LineStart(p.Line) + token.Pos(p.Col-1)
+	if pos >= token.Pos(tf.Base()+tf.Size()) {
+		return token.NoPos
+	}
+	return pos
 }
 
 // zeroSize reports whether the escaping value, or the pointee of an

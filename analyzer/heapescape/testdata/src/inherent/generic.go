@@ -45,7 +45,7 @@ func wrap[T any](xs []T) {
 
 // Instances compiles the functions above for int, inlining them.
 func Instances(xs []int) {
-	boxPairs(xs)  // want `calling boxPairs allocates \(inlined\): pair\[T\]\{\.\.\.\} escapes to heap because it is stored in sinkAny; no known rewrite: the code keeps it; storing it by value would change every use of what holds it \[unknown: exported: how often its callers run it is not known\]`
+	boxPairs(xs)  // want `calling boxPairs allocates \(inlined\): pair\[T\]\{\.\.\.\} escapes to heap because it is stored in sinkAny; no known rewrite: the code keeps it; storing it by value would change every use of what holds it \[hot-loop: inside a loop of the inlined boxPairs\[\.\.\.\]\]`
 	newPairs(xs)  // want `^calling newPairs allocates \(inlined\): &pair\[T\]\{\.\.\.\} escapes to heap`
 	_ = newTs(xs) // want `^calling newTs allocates \(inlined\): new\(T\) escapes to heap`
 	wrap(xs)      // want `^calling wrap allocates \(inlined\): struct\{v T\}\{\.\.\.\} escapes to heap`

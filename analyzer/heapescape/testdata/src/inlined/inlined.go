@@ -90,3 +90,17 @@ func (b *box[T]) ptr() *T {
 func Unbox(b *box[int], c *box[string]) (int, string) {
 	return *b.ptr(), *c.ptr()
 }
+
+var sinkPts []*point
+
+// fillPoints allocates a point per iteration of its loop; inlined in Fill,
+// which has no loop of its own, the copy runs once per element still.
+func fillPoints(n int) {
+	for i := 0; i < n; i++ {
+		sinkPts = append(sinkPts, &point{i, i}) // want `^append\(sinkPts, &point\{\.\.\.\}\) escapes to heap .*\[hot-loop: inside a loop\]`
+	}
+}
+
+func Fill(n int) {
+	fillPoints(n) // want `^calling fillPoints allocates \(inlined\): &point\{\.\.\.\} .*\[hot-loop: inside a loop of the inlined fillPoints\]` `^calling fillPoints allocates \(inlined\): append.*\[hot-loop: inside a loop of the inlined fillPoints\]`
+}
