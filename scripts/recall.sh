@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# recall.sh [-bench] [-eval|-eval2|-eval3] [WORKDIR]: does goadvise's default output flag
+# recall.sh [-bench] [-eval|-eval2|-eval3|-eval4] [WORKDIR]: does goadvise's default output flag
 # what maintainers fix?
 #
 # Builds goadvise from this checkout, runs ../shared/recall (the release-pair
@@ -7,7 +7,7 @@
 # releases, from go build -gcflags=-m of both) on the pairs of one half of
 # the corpus (scripts/recall/split.txt: the development half by default,
 # scripts/recall/pairs-dev.txt; the evaluation half's sets of pairs with
-# -eval, -eval2 and -eval3, each for one blind scoring, not for tuning),
+# -eval, -eval2, -eval3 and -eval4, each for one blind scoring, not for tuning),
 # then scores the default output against every
 # fixed function and against the ones read by hand as real fixes
 # (verdicts-dev.tsv, verdicts-eval.tsv), beside the naive baseline (the
@@ -29,6 +29,7 @@ while [ $# -gt 0 ]; do
 	-eval) half=eval ;;
 	-eval2) half=eval2 ;;
 	-eval3) half=eval3 ;;
+	-eval4) half=eval4 ;;
 	*) break ;;
 	esac
 	shift
