@@ -49,18 +49,7 @@ func (fd *finding) callerBuffer(x ast.Expr) bool {
 	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
 		return false
 	}
-	var ftype *ast.FuncType
-	for _, n := range fd.path {
-		switch f := n.(type) {
-		case *ast.FuncDecl:
-			ftype = f.Type
-		case *ast.FuncLit:
-			ftype = f.Type
-		}
-		if ftype != nil {
-			break
-		}
-	}
+	ftype, _ := fd.enclosingFunc()
 	if ftype == nil || ftype.Results == nil || len(ftype.Results.List) == 0 {
 		return false
 	}

@@ -80,18 +80,7 @@ func (fd *finding) resetKeptAdvice(fn *types.Func) (advice, noFix string) {
 // there last time is there to be reset. It returns "" otherwise.
 func (fd *finding) keptIn(call *ast.CallExpr) string {
 	info := fd.pass.TypesInfo
-	var body *ast.BlockStmt
-	for _, n := range fd.path {
-		switch f := n.(type) {
-		case *ast.FuncDecl:
-			body = f.Body
-		case *ast.FuncLit:
-			body = f.Body
-		}
-		if body != nil {
-			break
-		}
-	}
+	_, body := fd.enclosingFunc()
 	if body == nil {
 		return ""
 	}
