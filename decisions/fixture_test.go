@@ -1,6 +1,9 @@
 package decisions
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -158,10 +161,32 @@ var shapes struct {
 	err          error
 }
 
+// regenProfile makes shapesFixture profile the fixture's benchmarks again
+// and write the profile to testdata, as it must after the fixture changes.
+var regenProfile = flag.Bool("regen", false, "profile the shapes fixture again and write testdata/shapes.pprof")
+
+// shapesProfile is a CPU profile of the shapes fixture's benchmarks (go
+// test -bench . -cpuprofile), and shapesSum the SHA-256 of the fixture's
+// sources it was made from. Being a fixed file, the standard library
+// built with it stays in the build cache between test runs: a new
+// profile on every run made the go command compile the standard library
+// and the testing package again with it, the slowest part of these tests.
+const (
+	shapesProfile = "testdata/shapes.pprof"
+	shapesSum     = "testdata/shapes.pprof.sum"
+)
+
+// shapesSources returns the SHA-256 of the fixture's sources, in hex.
+func shapesSources() string {
+	h := sha256.New()
+	for _, s := range []string{shapesGoMod, shapesSrc, shapesTest} {
+		fmt.Fprintf(h, "%d\n%s", len(s), s)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // shapesFixture returns the directory of the shapes module and a CPU
-// profile of its benchmarks. They are made once per test binary: every
-// new profile makes the go command compile the standard library again
-// with it, which is the slowest part of these tests.
+// profile of its benchmarks, made once per test binary.
 func shapesFixture(t *testing.T) (dir, profile string) {
 	t.Helper()
 	shapes.once.Do(func() {
@@ -183,12 +208,38 @@ func shapesFixture(t *testing.T) (dir, profile string) {
 				return
 			}
 		}
-		cmd := exec.Command("go", "test", "-run=^$", "-bench=.", "-benchtime=300ms", "-cpuprofile="+shapes.profile, "-o", filepath.Join(dir, "shapes.test"), "./shapes")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			shapes.err = fmt.Errorf("profiling the fixture: %v\n%s", err, out)
+		if *regenProfile {
+			cmd := exec.Command("go", "test", "-run=^$", "-bench=.", "-benchtime=300ms", "-cpuprofile="+shapes.profile, "-o", filepath.Join(dir, "shapes.test"), "./shapes")
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				shapes.err = fmt.Errorf("profiling the fixture: %v\n%s", err, out)
+				return
+			}
+			os.Remove(filepath.Join(dir, "shapes.test"))
+			data, err := os.ReadFile(shapes.profile)
+			if err == nil {
+				err = os.WriteFile(shapesProfile, data, 0o666)
+			}
+			if err == nil {
+				err = os.WriteFile(shapesSum, []byte(shapesSources()+"\n"), 0o666)
+			}
+			shapes.err = err
+			return
 		}
-		os.Remove(filepath.Join(dir, "shapes.test"))
+		sum, err := os.ReadFile(shapesSum)
+		if err != nil {
+			shapes.err = err
+			return
+		}
+		if strings.TrimSpace(string(sum)) != shapesSources() {
+			shapes.err = fmt.Errorf("%s was made from other sources than the shapes fixture's: run go test ./decisions -args -regen", shapesProfile)
+			return
+		}
+		data, err := os.ReadFile(shapesProfile)
+		if err == nil {
+			err = os.WriteFile(shapes.profile, data, 0o666)
+		}
+		shapes.err = err
 	})
 	if shapes.err != nil {
 		t.Fatal(shapes.err)

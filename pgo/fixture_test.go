@@ -2,10 +2,15 @@ package pgo
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -143,6 +148,76 @@ var (
 	fixtureRoot string
 )
 
+// regenProfiles makes fixture profile the fixture's benchmarks again and
+// write the profiles to testdata, as it must after the fixture changes.
+var regenProfiles = flag.Bool("regen", false, "profile the fixture again and write testdata/work.*.pprof")
+
+// The fixture's profiles are fixed files (testdata/work.cpu.pprof and
+// work.heap.pprof), made from the sources whose SHA-256 work.pprof.sum
+// holds: the standard library built with a profile stays in the build
+// cache only while the profile's content does not change.
+const (
+	fixtureCPU  = "testdata/work.cpu.pprof"
+	fixtureHeap = "testdata/work.heap.pprof"
+	fixtureSum  = "testdata/work.pprof.sum"
+)
+
+// fixtureSources returns the SHA-256 of the fixture's sources, in hex.
+func fixtureSources() string {
+	h := sha256.New()
+	for _, name := range slices.Sorted(maps.Keys(fixtureFiles)) {
+		fmt.Fprintf(h, "%s\n%d\n%s", name, len(fixtureFiles[name]), fixtureFiles[name])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// profileFixture runs the fixture module's benchmarks in mod with CPU and
+// heap profiles, and writes them to testdata with the sources' sum.
+func profileFixture(mod, dir, cpu, heap string) error {
+	// A fixed number of iterations, not a wall time: on a loaded
+	// machine a timed run gets less CPU, and so fewer samples.
+	cmd := exec.Command("go", "test", "-run=^$", "-bench=.", "-benchtime=5000x",
+		"-cpuprofile="+cpu, "-memprofile="+heap, "-memprofilerate=512", "-o", filepath.Join(dir, "work.test"), "./work")
+	cmd.Dir = mod
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go test -cpuprofile: %v\n%s", err, out.String())
+	}
+	for src, dst := range map[string]string{cpu: fixtureCPU, heap: fixtureHeap} {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(fixtureSum, []byte(fixtureSources()+"\n"), 0o644)
+}
+
+// copyProfiles copies the fixture's profiles from testdata to cpu and
+// heap, after checking that they were made from today's sources.
+func copyProfiles(cpu, heap string) error {
+	sum, err := os.ReadFile(fixtureSum)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(string(sum)) != fixtureSources() {
+		return fmt.Errorf("%s and %s were made from other sources than the fixture's: run go test ./pgo -args -regen", fixtureCPU, fixtureHeap)
+	}
+	for src, dst := range map[string]string{fixtureCPU: cpu, fixtureHeap: heap} {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // fixture returns the fixture module and its profiles.
 func fixture(t testing.TB) fixtureData {
 	t.Helper()
@@ -159,15 +234,12 @@ func fixture(t testing.TB) fixtureData {
 			return
 		}
 		cpu, heap := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "heap.pprof")
-		// A fixed number of iterations, not a wall time: on a loaded
-		// machine a timed run gets less CPU, and so fewer samples.
-		cmd := exec.Command("go", "test", "-run=^$", "-bench=.", "-benchtime=5000x",
-			"-cpuprofile="+cpu, "-memprofile="+heap, "-memprofilerate=512", "-o", filepath.Join(dir, "work.test"), "./work")
-		cmd.Dir = mod
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			fixtureRes.err = fmt.Errorf("go test -cpuprofile: %v\n%s", err, out.String())
+		if *regenProfiles {
+			fixtureRes.err = profileFixture(mod, dir, cpu, heap)
+		} else {
+			fixtureRes.err = copyProfiles(cpu, heap)
+		}
+		if fixtureRes.err != nil {
 			return
 		}
 		fixtureRes = fixtureData{dir: mod, cpu: cpu, heap: heap}
