@@ -163,6 +163,9 @@ func Verify(ctx context.Context, res *driver.Result, opts Options) (*Outcome, er
 		plural.Noun(len(out.Fixes), "fix", "fixes"), plural.Count(len(out.Fixes), "finding that has one", "findings that have one"), skippedNote(out.Skipped))
 	chooser := &chooser{pattern: opts.Bench, moduleDir: res.ModuleDir, progress: opts.progress, cover: map[string]*bench.Coverage{}, coverErr: map[string]error{}}
 	interrupted := errors.New("verify interrupted")
+	// The compiler's decisions for the module without any fix: the same
+	// for every fix, taken once.
+	var base *decisions.Snapshot
 	for _, v := range out.Fixes {
 		f := v.Finding
 		var pattern string
@@ -188,7 +191,7 @@ func Verify(ctx context.Context, res *driver.Result, opts Options) (*Outcome, er
 				with = " with " + strings.Join(v.Benchmarks, ", ")
 			}
 			opts.progress("verifying #%d %s at %s:%d%s ...", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line, with)
-			v.Err = v.measure(ctx, []report.Finding{*f}, res.ModuleDir, opts, pattern, true, f.Package)
+			v.Err = v.measure(ctx, []report.Finding{*f}, res.ModuleDir, opts, pattern, &base, f.Package)
 			if v.Err == nil {
 				v.judge()
 				v.Err = unread(v.Result, v.Benchmarks)
@@ -236,7 +239,7 @@ func Verify(ctx context.Context, res *driver.Result, opts Options) (*Outcome, er
 				pattern, with = benchPattern(c.Benchmarks), " with "+strings.Join(c.Benchmarks, ", ")
 			}
 			opts.progress("verifying the %d kept fixes together in %s%s ...", len(kept), filepath.Base(d), with)
-			c.Err = c.measure(ctx, kept, res.ModuleDir, opts, pattern, false, keptPackages(kept)...)
+			c.Err = c.measure(ctx, kept, res.ModuleDir, opts, pattern, nil, keptPackages(kept)...)
 			if ctx.Err() != nil {
 				return nil, interrupted
 			}
@@ -328,11 +331,12 @@ func keptPackages(kept []report.Finding) []string {
 // imports tidied) in a copy of the module and compares the tests and the
 // benchmarks matching pattern of the package in v.dir before and after.
 // The tests of the packages tests (import paths) must pass too. With
-// whole, it also compares the compiler's decisions for every package of
-// the module in moduleDir, and weighs those that got worse outside the
+// base, it also compares the compiler's decisions for every package of
+// the module in moduleDir (those without the fix taken once, kept in
+// *base for the next fix), and weighs those that got worse outside the
 // findings' packages (see weigh); and for a fix that changes behaviour it
 // records whether the package's tests execute the finding's line.
-func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir string, opts Options, pattern string, whole bool, tests ...string) error {
+func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir string, opts Options, pattern string, base **decisions.Snapshot, tests ...string) error {
 	change, err := report.ApplyFixes(findings, os.ReadFile)
 	if err != nil {
 		return err
@@ -356,9 +360,11 @@ func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir 
 		Threshold: 5,
 		ModuleDir: moduleDir,
 	}
-	if whole {
-		var base *decisions.Snapshot
+	if base != nil {
 		bo.Snapshot = func(ctx context.Context, mdir string, edited bool) error {
+			if !edited && *base != nil {
+				return nil
+			}
 			with := []string{"without", "with"}[btoi(edited)]
 			opts.progress("compiling the whole module %s the fix, for the compiler's decisions ...", with)
 			snap, err := decisions.TakeSnapshot(ctx, mdir, nil, []string{"./..."})
@@ -366,10 +372,10 @@ func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir 
 				return fmt.Errorf("the compiler's decisions for the module %s the fix: %w", with, err)
 			}
 			if !edited {
-				base = snap
+				*base = snap
 				return nil
 			}
-			rep := decisions.CompareSnapshots(base, snap)
+			rep := decisions.CompareSnapshots(*base, snap)
 			var regs []decisions.Regression
 			for _, f := range findings {
 				regs = append(regs, rep.RegressionsOutside(f.Package)...)
