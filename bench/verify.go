@@ -67,6 +67,10 @@ type VerifyOptions struct {
 	// Snapshot is given; "" means Dir.
 	ModuleDir string
 
+	// Workspace, if set, is the copy to edit and measure in, instead of
+	// a new one; Verify restores the files it edits before it returns.
+	Workspace *Workspace
+
 	// Bench, Count, Benchtime, CPU, Alpha, Threshold and Progress are as
 	// in Options.
 	Bench            string
@@ -180,7 +184,20 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 	if opts.Bench == "" {
 		opts.Bench = "."
 	}
-	tmp, err := os.MkdirTemp("", "goadvise-verify-")
+	w := opts.Workspace
+	if w == nil {
+		if w, err = NewWorkspace(ctx, dir); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if rerr := w.Close(); rerr != nil && err == nil {
+				err = rerr
+			}
+		}()
+	}
+	// What this call writes besides the copy's files: test binaries, a
+	// coverage profile.
+	tmp, err := os.MkdirTemp(w.tmp, "run-")
 	if err != nil {
 		return nil, err
 	}
@@ -189,8 +206,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 			err = rerr
 		}
 	}()
-
-	root, cdir, err := copyPackage(ctx, dir, filepath.Join(tmp, "src"))
+	root, cdir, err := w.dir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +230,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		}
 		fe := byFile[r]
 		if fe == nil {
-			fe = &fileEdits{path: filepath.Join(tmp, "src", r)}
+			fe = &fileEdits{path: filepath.Join(w.src, r)}
 			byFile[r] = fe
 			files = append(files, fe)
 		}
@@ -267,7 +283,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 			if err != nil || strings.HasPrefix(r, "..") {
 				return nil, fmt.Errorf("verify: the module %s is outside the tree copied from %s", opts.ModuleDir, root)
 			}
-			cmod = filepath.Join(tmp, "src", r)
+			cmod = filepath.Join(w.src, r)
 		}
 		if err := opts.Snapshot(ctx, cmod, false); err != nil {
 			return nil, err
@@ -286,6 +302,12 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		}
 		return nil
 	}
+	// The copy may be measured again (a Workspace): leave it as it was.
+	defer func() {
+		if rerr := write(false); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
 	if err := write(true); err != nil {
 		return nil, err
 	}
@@ -426,6 +448,52 @@ func realPath(path string) string {
 		return p
 	}
 	return path
+}
+
+// A Workspace is a copy of the tree holding a directory of the user's
+// module (see [Verify]), made once and edited and measured by successive
+// calls of Verify, which restore what they edit. The go command keys its
+// build cache by each package's directory: in one copy, only what a call
+// edits is compiled again, where a new copy per call compiles the whole
+// module each time.
+type Workspace struct {
+	tmp  string // the temporary directory holding it all
+	src  string // the copy of the tree, in tmp
+	root string // the root of the tree copied (symbolic links resolved)
+}
+
+// NewWorkspace copies the tree containing dir (see copyTree) into a new
+// temporary directory. Close removes it.
+func NewWorkspace(ctx context.Context, dir string) (*Workspace, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "goadvise-verify-")
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{tmp: tmp, src: filepath.Join(tmp, "src")}
+	if w.root, err = copyTree(ctx, dir, w.src); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return w, nil
+}
+
+// dir returns the root of the tree copied and the copy of dir, a
+// directory of the user's tree.
+func (w *Workspace) dir(dir string) (root, cdir string, err error) {
+	rel, err := filepath.Rel(w.root, realPath(dir))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", "", fmt.Errorf("verify: %s is outside the tree copied from %s", dir, w.root)
+	}
+	return w.root, filepath.Join(w.src, rel), nil
+}
+
+// Close removes the copy.
+func (w *Workspace) Close() error {
+	return os.RemoveAll(w.tmp)
 }
 
 // copyPackage copies the tree containing the package directory dir to dst

@@ -130,3 +130,62 @@ func TestVerifyTestsFailedBefore(t *testing.T) {
 		t.Errorf("Summary() = %q", s)
 	}
 }
+
+// TestVerifyWorkspace measures three edits one after another in one
+// Workspace: each is measured against the tree as it was, whatever the
+// previous one did (a fix whose tests fail included), and the copy is
+// left as the tree is.
+func TestVerifyWorkspace(t *testing.T) {
+	tmp := isolateTemp(t)
+	dir := gittest.NewRepo(t, fixtureFiles(3))
+	before := gittest.Snapshot(t, dir)
+	fx := filepath.Join(dir, "fx.go")
+	w, err := NewWorkspace(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify := func(edit FileEdit) *VerifyResult {
+		t.Helper()
+		res, err := Verify(context.Background(), VerifyOptions{
+			Dir: dir, Edits: []FileEdit{edit}, Count: 5, Benchtime: fixtureBenchtime, Threshold: 1000, Workspace: w,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, tc := range []struct {
+		drop     string // the line the edit removes
+		allocs   float64
+		failures bool
+	}{
+		{"\tsink[1] = new([64]byte)\n", 2, false},
+		{"\treturn 42\n", 0, true},
+		{"\tsink[0] = new([64]byte)\n\tsink[1] = new([64]byte)\n", 1, false},
+	} {
+		edit := editOf(t, fx, tc.drop, "")
+		if tc.failures {
+			edit = editOf(t, fx, tc.drop, "\treturn 41\n")
+		}
+		res := verify(edit)
+		if tc.failures {
+			if res.TestsPassed || res.TestsFailedBefore {
+				t.Errorf("removing %q: result %+v, want tests failing with the edit alone", tc.drop, res)
+			}
+			continue
+		}
+		row := res.Comparison.Find("Work", "allocs/op")
+		if !res.TestsPassed || row == nil || row.Base.Center != 3 || row.Head.Center != tc.allocs {
+			t.Errorf("removing %q: allocs/op row %+v, want 3 → %v", tc.drop, row, tc.allocs)
+		}
+	}
+	copied, err := os.ReadFile(filepath.Join(w.src, "fx.go"))
+	if err != nil || string(copied) != workSource(3) {
+		t.Errorf("the workspace's fx.go after the runs (%v):\n%s\nwant the tree's", err, copied)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gittest.CheckSnapshot(t, dir, before)
+	checkTempClean(t, tmp)
+}

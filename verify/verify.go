@@ -163,9 +163,15 @@ func Verify(ctx context.Context, res *driver.Result, opts Options) (*Outcome, er
 		plural.Noun(len(out.Fixes), "fix", "fixes"), plural.Count(len(out.Fixes), "finding that has one", "findings that have one"), skippedNote(out.Skipped))
 	chooser := &chooser{pattern: opts.Bench, moduleDir: res.ModuleDir, progress: opts.progress, cover: map[string]*bench.Coverage{}, coverErr: map[string]error{}}
 	interrupted := errors.New("verify interrupted")
-	// The compiler's decisions for the module without any fix: the same
-	// for every fix, taken once.
-	var base *decisions.Snapshot
+	// One copy of the module for every fix, in which each fix compiles
+	// only what it changes; and the compiler's decisions for the module
+	// without any fix, the same for every fix, taken once.
+	ws, err := bench.NewWorkspace(ctx, res.ModuleDir)
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	defer ws.Close()
+	sh := &shared{ws: ws}
 	for _, v := range out.Fixes {
 		f := v.Finding
 		var pattern string
@@ -191,7 +197,7 @@ func Verify(ctx context.Context, res *driver.Result, opts Options) (*Outcome, er
 				with = " with " + strings.Join(v.Benchmarks, ", ")
 			}
 			opts.progress("verifying #%d %s at %s:%d%s ...", f.Rank, f.Analyzer, filepath.Base(f.File), f.Line, with)
-			v.Err = v.measure(ctx, []report.Finding{*f}, res.ModuleDir, opts, pattern, &base, f.Package)
+			v.Err = v.measure(ctx, []report.Finding{*f}, res.ModuleDir, opts, pattern, sh, true, f.Package)
 			if v.Err == nil {
 				v.judge()
 				v.Err = unread(v.Result, v.Benchmarks)
@@ -239,7 +245,7 @@ func Verify(ctx context.Context, res *driver.Result, opts Options) (*Outcome, er
 				pattern, with = benchPattern(c.Benchmarks), " with "+strings.Join(c.Benchmarks, ", ")
 			}
 			opts.progress("verifying the %d kept fixes together in %s%s ...", len(kept), filepath.Base(d), with)
-			c.Err = c.measure(ctx, kept, res.ModuleDir, opts, pattern, nil, keptPackages(kept)...)
+			c.Err = c.measure(ctx, kept, res.ModuleDir, opts, pattern, sh, false, keptPackages(kept)...)
 			if ctx.Err() != nil {
 				return nil, interrupted
 			}
@@ -330,13 +336,14 @@ func keptPackages(kept []report.Finding) []string {
 // measure applies the fixes of findings (as check -fix would: formatted,
 // imports tidied) in a copy of the module and compares the tests and the
 // benchmarks matching pattern of the package in v.dir before and after.
-// The tests of the packages tests (import paths) must pass too. With
-// base, it also compares the compiler's decisions for every package of
-// the module in moduleDir (those without the fix taken once, kept in
-// *base for the next fix), and weighs those that got worse outside the
+// The tests of the packages tests (import paths) must pass too. It
+// measures in sh's copy of the module. With whole, it also compares the
+// compiler's decisions for every package of the module in moduleDir
+// (those without the fix taken once, kept in sh), and weighs those that
+// got worse outside the
 // findings' packages (see weigh); and for a fix that changes behaviour it
 // records whether the package's tests execute the finding's line.
-func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir string, opts Options, pattern string, base **decisions.Snapshot, tests ...string) error {
+func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir string, opts Options, pattern string, sh *shared, whole bool, tests ...string) error {
 	change, err := report.ApplyFixes(findings, os.ReadFile)
 	if err != nil {
 		return err
@@ -359,10 +366,11 @@ func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir 
 		Benchtime: opts.Benchtime,
 		Threshold: 5,
 		ModuleDir: moduleDir,
+		Workspace: sh.ws,
 	}
-	if base != nil {
+	if whole {
 		bo.Snapshot = func(ctx context.Context, mdir string, edited bool) error {
-			if !edited && *base != nil {
+			if !edited && sh.base != nil {
 				return nil
 			}
 			with := []string{"without", "with"}[btoi(edited)]
@@ -372,10 +380,10 @@ func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir 
 				return fmt.Errorf("the compiler's decisions for the module %s the fix: %w", with, err)
 			}
 			if !edited {
-				*base = snap
+				sh.base = snap
 				return nil
 			}
-			rep := decisions.CompareSnapshots(*base, snap)
+			rep := decisions.CompareSnapshots(sh.base, snap)
 			var regs []decisions.Regression
 			for _, f := range findings {
 				regs = append(regs, rep.RegressionsOutside(f.Package)...)
@@ -409,6 +417,12 @@ func (v *Fix) measure(ctx context.Context, findings []report.Finding, moduleDir 
 	}
 	v.Result, err = bench.Verify(ctx, bo)
 	return err
+}
+
+// shared is what the measures of one Verify share.
+type shared struct {
+	ws   *bench.Workspace    // the copy of the module measured in
+	base *decisions.Snapshot // the compiler's decisions without a fix, once taken
 }
 
 func btoi(b bool) int {
