@@ -41,7 +41,7 @@ func TestCheckVerify(t *testing.T) {
 	}
 	stdout, stderr, code = runCmd(t, dir, bin, args...)
 	if code != verifyKept {
-		t.Fatalf("check -verify: exit %d\n%s", code, stderr)
+		t.Fatalf("check -verify: exit %d\n%s%s", code, stdout, stderr)
 	}
 	var r report.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
