@@ -41,6 +41,11 @@ func (fd *finding) message() (string, bool) {
 		if call := callAt(fd.path, rec.TokPos); call != nil {
 			name = "the result of " + types.ExprString(call)
 		}
+	} else if strings.HasPrefix(name, ".autotmp_") {
+		// A compiler temporary holding a result passed on whole.
+		if n := fd.tempName(); n != "" {
+			name = n
+		}
 	} else if strings.Contains(name, "~r") || strings.Contains(name, ".dict[") ||
 		strings.Contains(name, "go.shape.") || strings.Contains(name, "<node ") ||
 		strings.Contains(name, ".(") {

@@ -23,6 +23,15 @@
 // methods through an interface, or takes it as an interface; otherwise the
 // message says only that the callee lets it escape.
 //
+// What allocates is named as the source writes it. Where the compiler
+// names a value of its own making, the message names the source instead:
+// the result of an inlined call ("~r0"), generic code compiled for a
+// shape, and the temporary (".autotmp_N") holding a result of a call
+// passed on whole to an interface (return f(), g(f()), v, err = f()),
+// named by its type and the call ("the []int result of f()"), the
+// result told by its place in the compiler's flow when several are
+// converted.
+//
 // Every heap allocation is reported, with its kind (the diagnostic's
 // category) and the sink of its escape flow. When a change that removes
 // it is identified in the code (a rewrite kind), the advice names that

@@ -227,3 +227,12 @@ func TestResetKept(t *testing.T) {
 func TestInlinedAway(t *testing.T) {
 	run(t, "inlined", "all", "true", "cold", "true")
 }
+
+// TestTemporaries checks that a result of a call passed on whole into an
+// interface (returned, passed to a call, assigned), which the compiler
+// copies through a temporary it names ".autotmp_N", is named by its type
+// and the call: one result converted of two, or two of three told apart
+// by the order in which the compiler's flow passes the temporaries on.
+func TestTemporaries(t *testing.T) {
+	run(t, "autotmp", "all", "true", "cold", "true")
+}

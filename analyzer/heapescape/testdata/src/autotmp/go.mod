@@ -1,0 +1,3 @@
+module autotmp
+
+go 1.26
