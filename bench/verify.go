@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/cover"
@@ -257,12 +258,11 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 	before := &version{label: "before", dir: cdir, pkgs: map[string]*testBinary{}}
 	after := &version{label: "after", dir: cdir, pkgs: map[string]*testBinary{}}
 	if pkg.hasTests {
-		b := *pkg
-		b.path = filepath.Join(tmp, "bin", "before.test")
-		if err := buildTest(ctx, cdir, &b, ""); err != nil {
+		b, err := w.beforeBinary(ctx, cdir, pkg)
+		if err != nil {
 			return nil, fmt.Errorf("verify: without the edits: %w", err)
 		}
-		before.pkgs[pkg.importPath] = &b
+		before.pkgs[pkg.importPath] = b
 	}
 
 	if len(opts.CoverLines) > 0 {
@@ -460,6 +460,9 @@ type Workspace struct {
 	tmp  string // the temporary directory holding it all
 	src  string // the copy of the tree, in tmp
 	root string // the root of the tree copied (symbolic links resolved)
+	// before holds the test binaries built from the unedited copy, by
+	// import path: the same for every call that measures the package.
+	before map[string]*testBinary
 }
 
 // NewWorkspace copies the tree containing dir (see copyTree) into a new
@@ -489,6 +492,25 @@ func (w *Workspace) dir(dir string) (root, cdir string, err error) {
 		return "", "", fmt.Errorf("verify: %s is outside the tree copied from %s", dir, w.root)
 	}
 	return w.root, filepath.Join(w.src, rel), nil
+}
+
+// beforeBinary returns the test binary of pkg, in the copy's directory
+// cdir, built without edits: once per workspace, since every call
+// restores what it edits.
+func (w *Workspace) beforeBinary(ctx context.Context, cdir string, pkg *testBinary) (*testBinary, error) {
+	if b, ok := w.before[pkg.importPath]; ok {
+		return b, nil
+	}
+	b := *pkg
+	b.path = filepath.Join(w.tmp, "before", strconv.Itoa(len(w.before)), "pkg.test")
+	if err := buildTest(ctx, cdir, &b, ""); err != nil {
+		return nil, err
+	}
+	if w.before == nil {
+		w.before = make(map[string]*testBinary)
+	}
+	w.before[pkg.importPath] = &b
+	return &b, nil
 }
 
 // Close removes the copy.
