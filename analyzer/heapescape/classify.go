@@ -191,6 +191,8 @@ func (fd *finding) message() (string, bool) {
 	}
 	if fd.kind == NoRewrite && !other && fd.poolNew() {
 		advice = fd.proven("it is what the sync.Pool's New function makes when the pool is empty, the value the pool exists to keep")
+	} else if fd.kind == NoRewrite && !other && fd.poolFill() {
+		advice = fd.proven("it is made only when the sync.Pool's Get gives nothing, as a New function would make it, and the pool gives it out again after Put")
 	}
 	if fd.fix != "" && fd.reason == errorPath {
 		advice = "this runs only on an error path (returning an error, panicking, exiting or failing a test), which is rarely worth optimizing"

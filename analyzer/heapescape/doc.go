@@ -236,7 +236,11 @@
 // says that range loops inline it and make the closure on the stack;
 // no closure-once advice), what the New
 // function of a sync.Pool returns (the pool calls it only when it is
-// empty, and keeps what it makes), data stored
+// empty, and keeps what it makes), and what the code makes where a
+// sync.Pool's Get gave nothing (in "if v == nil" or "if !ok" after v :=
+// p.Get() or v, ok := p.Get().(T), or after "if v != nil { return ... }",
+// in the function, or in a function of the package inlined at the call):
+// the pool's fill, as New would make it), data stored
 // in a container that itself escapes, a field's slice grown in place
 // (x.f = append(x.f, ...), or append(x.f[:0], ...) reusing its capacity
 // for a new value, or x.f = appendLine(x.f, ...) through an append-style
