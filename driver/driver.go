@@ -589,6 +589,13 @@ func loadProfiles(ctx context.Context, cfg *Config) (*pgo.Hotness, error) {
 		return hot, nil // the analysis reports why the packages do not load
 	}
 	cfg.listing = listing
+	dirs := make(map[string]string)
+	for _, p := range listing.Packages {
+		if p.ForTest == "" && !p.Standard && p.Dir != "" {
+			dirs[p.Dir] = p.ImportPath
+		}
+	}
+	hot.SetPackageDirs(dirs)
 	loaded := pgo.ListedNames(listing)
 	for _, c := range hot.Coverage(func(pkg string) bool { return loaded[pkg] }) {
 		switch {

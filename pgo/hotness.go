@@ -66,6 +66,13 @@ type Hotness struct {
 	// packages on a sample's stack, for Coverage.
 	stacks []stackPackages
 
+	// byPkgBase holds the profile's files by the package of their
+	// functions and their base name ("example.com/kv\x00store.go"),
+	// which name a file of a build whatever its directory; pkgDirs the
+	// import path of the source's directories (SetPackageDirs).
+	byPkgBase map[string][]int32
+	pkgDirs   map[string]string
+
 	mu      sync.Mutex
 	resolve map[string]int32 // query file -> profile file ID, -1 if none
 	roots   [][2]string      // learned (query prefix, profile prefix) pairs
@@ -93,6 +100,8 @@ func newHotness() *Hotness {
 		heap:    map[lineKey][2]int64{},
 		allocs:  map[string]*allocStack{},
 		resolve: map[string]int32{},
+
+		byPkgBase: map[string][]int32{},
 	}
 }
 
@@ -169,6 +178,13 @@ func (h *Hotness) Add(p *profile.Profile) error {
 // add adds the CPU or heap profile p read from name.
 func (h *Hotness) add(name string, p *profile.Profile) error {
 	info := Inspect(p)
+	if info.Kind == CPU || info.Kind == Heap {
+		for _, f := range p.Function {
+			if f.Filename != "" {
+				h.noteFunc(h.fileID(f.Filename), f.Name)
+			}
+		}
+	}
 	switch info.Kind {
 	case CPU:
 		h.addCPU(name, p)
@@ -192,6 +208,29 @@ func (h *Hotness) fileID(name string) int32 {
 	return id
 }
 
+// noteFunc records that the profile's file id holds a function of the
+// package of fn (a profile's function name), for matching by package.
+func (h *Hotness) noteFunc(id int32, fn string) {
+	pkg := funcname.Package(funcname.FromProfile(fn))
+	if pkg == "" {
+		return
+	}
+	k := pkg + "\x00" + filepath.Base(filepath.ToSlash(h.names[id]))
+	if !slices.Contains(h.byPkgBase[k], id) {
+		h.byPkgBase[k] = append(h.byPkgBase[k], id)
+	}
+}
+
+// SetPackageDirs gives the import path of each directory of the source
+// (dirs maps a directory to an import path), so that a file the profile
+// names under another root that shares only its base name with the
+// source's (a package at a module's root, built in a directory named
+// otherwise) is matched by its package and base name. Call it before
+// the Hotness is shared.
+func (h *Hotness) SetPackageDirs(dirs map[string]string) {
+	h.pkgDirs = dirs
+}
+
 // A hframe is a frame of a sample, for hotness.
 type hframe struct {
 	fn      string
@@ -206,9 +245,10 @@ func (h *Hotness) frames(s *profile.Sample, buf []hframe) []hframe {
 			if ln.Function == nil {
 				continue
 			}
+			id := h.fileID(ln.Function.Filename)
 			buf = append(buf, hframe{
 				fn:      ln.Function.Name,
-				key:     lineKey{h.fileID(ln.Function.Filename), int32(ln.Line)},
+				key:     lineKey{id, int32(ln.Line)},
 				inlined: i < len(l.Line)-1,
 			})
 		}
@@ -443,8 +483,9 @@ func (h *Hotness) Func(name string) Weight {
 // Line returns the weight of a source line. File is a path as the profile
 // has it, usually absolute; a path with a different root (a checkout in
 // another directory, a -trimpath build) is matched by its longest common
-// suffix of at least two path elements, and later by the root learned from
-// such matches.
+// suffix of at least two path elements, later by the root learned from
+// such matches, and otherwise by its package and base name (see
+// SetPackageDirs).
 func (h *Hotness) Line(file string, line int) Weight {
 	id := h.fileFor(file)
 	if id < 0 {
@@ -590,6 +631,13 @@ func (h *Hotness) match(file string) int32 {
 			if id, ok := h.files[r[1]+"/"+rest]; ok {
 				return id
 			}
+		}
+	}
+	// The one file of the profile that holds functions of the package
+	// of file's directory and has its base name.
+	if pkg, ok := h.pkgDirs[filepath.Dir(file)]; ok {
+		if ids := h.byPkgBase[pkg+"\x00"+q[len(q)-1]]; len(ids) == 1 {
+			return ids[0]
 		}
 	}
 	return -1

@@ -222,3 +222,52 @@ func TestEscapedPackagePath(t *testing.T) {
 		t.Errorf("callers of the allocating line: %+v, want example.com/m.go.Decode via bytes.NewReader", cs)
 	}
 }
+
+// TestLineByPackage checks that a line of a file the profile names under
+// another root, sharing only its base name with the source's (a package
+// at a module's root, built in a directory named otherwise), is matched
+// by the package of its functions once the source's directories are
+// known; and not for a directory of another package, nor when two of the
+// profile's files of one package have that base name.
+func TestLineByPackage(t *testing.T) {
+	root := &profile.Function{ID: 1, Name: "example.com/rank.Hot", Filename: "/build/ci-1234/rank.go"}
+	sub := &profile.Function{ID: 2, Name: "example.com/rank/sub.Walk", Filename: "/build/ci-1234/sub/walk.go"}
+	other := &profile.Function{ID: 3, Name: "example.com/other.Hot", Filename: "/vendor-cache/other@v1/util.go"}
+	p := cpuProfile([]*profile.Function{root, sub, other}, map[int][]int{0: {4, 0}, 1: {3, 1}, 2: {2, 2}})
+	load := func(dirs map[string]string) *Hotness {
+		t.Helper()
+		h, err := NewHotness(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.SetPackageDirs(dirs)
+		return h
+	}
+	dirs := map[string]string{
+		"/home/dev/rank-checkout":          "example.com/rank",
+		"/home/dev/rank-checkout/sub":      "example.com/rank/sub",
+		"/home/dev/rank-checkout/internal": "example.com/rank/internal",
+	}
+	h := load(dirs)
+	if w := h.Line("/home/dev/rank-checkout/rank.go", 10); w.Flat == 0 {
+		t.Errorf("rank.go:10 in another root: no weight; want Hot's samples")
+	}
+	// Two path elements in common: matched by suffix, as before.
+	if w := h.Line("/home/dev/rank-checkout/sub/walk.go", 10); w.Flat == 0 {
+		t.Errorf("sub/walk.go:10: no weight; want Walk's samples")
+	}
+	// util.go of another package with the profile's base name.
+	if w := h.Line("/home/dev/rank-checkout/internal/util.go", 10); w.Flat != 0 {
+		t.Errorf("internal/util.go:10 = %+v; want nothing: the profile's util.go is another package's", w)
+	}
+	// Without the directories, a base name alone is not enough.
+	if w := load(nil).Line("/home/dev/rank-checkout/rank.go", 10); w.Flat != 0 {
+		t.Errorf("rank.go:10 without the packages' directories = %+v; want nothing", w)
+	}
+	// Two files of the package with that base name: ambiguous.
+	twin := &profile.Function{ID: 4, Name: "example.com/rank.Cold", Filename: "/build/ci-9999/rank.go"}
+	p = cpuProfile([]*profile.Function{root, twin}, map[int][]int{0: {4, 0}, 1: {1, 1}})
+	if w := load(dirs).Line("/home/dev/rank-checkout/rank.go", 10); w.Flat != 0 {
+		t.Errorf("rank.go:10 with two profile files of the package named rank.go = %+v; want nothing", w)
+	}
+}
