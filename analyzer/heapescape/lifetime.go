@@ -884,23 +884,11 @@ func (fd *finding) alwaysNil(v types.Object, ifs *ast.IfStmt) bool {
 			}
 			continue
 		}
-		if declared && mentions(info, s, v) {
+		if declared && syntax.Mentions(info, s, v) {
 			return false
 		}
 	}
 	return false
-}
-
-// mentions reports whether n uses the object v.
-func mentions(info *types.Info, n ast.Node, v types.Object) bool {
-	found := false
-	ast.Inspect(n, func(m ast.Node) bool {
-		if id, ok := m.(*ast.Ident); ok && info.Uses[id] == v {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // storeTarget returns the left-hand side that the allocation e is assigned

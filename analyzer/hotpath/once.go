@@ -143,6 +143,7 @@ func onceRegions(pass *analysis.Pass) []region {
 			return true
 		})
 		regs = append(regs, errorRegions(pass.TypesInfo, f)...)
+		regs = append(regs, unnamedRegions(pass.TypesInfo, f)...)
 	}
 	// The innermost region is the last one that starts before a position
 	// and contains it: of two that start together, the outer comes first.
