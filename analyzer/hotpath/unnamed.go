@@ -24,10 +24,17 @@ const unnamedWho = "a String method's fallback for unnamed values"
 //   - the statements after an if whose body returns the name, looked up
 //     by the receiver: "if s, ok := names[v]; ok { return s }", "if int(v)
 //     < len(names) { return names[v] }";
-//   - the default clause of a switch on the receiver;
+//   - the default clause of a switch on the receiver that names at least
+//     two values;
 //   - the body of an if that compares the receiver with bounds and
-//     returns without looking it up, as stringer's generated code does:
-//     "if i < 0 || i >= T(len(_T_index)-1) { return "T(" + ... + ")" }".
+//     returns, followed by a return of the name looked up by the
+//     receiver, as stringer's generated code does: "if i < 0 || i >=
+//     T(len(_T_index)-1) { return "T(" + ... + ")" }; return
+//     _T_name[_T_index[i]:_T_index[i+1]]".
+//
+// A quantity's String (a size, a duration) compares its value with
+// bounds too, but formats every value and looks none up: it has no
+// fallback.
 func unnamedRegions(info *types.Info, file *ast.File) []region {
 	var regs []region
 	add := func(pos, end token.Pos) {
@@ -68,11 +75,11 @@ func unnamedRegions(info *types.Info, file *ast.File) []region {
 					if i+1 < len(list) {
 						add(list[i+1].Pos(), fd.Body.End())
 					}
-				case comparesBounds(s.Cond, isRecv):
+				case comparesBounds(s.Cond, isRecv) && returnsLookupAfter(list[i+1:], uses):
 					add(s.Body.Pos(), s.Body.End())
 				}
 			case *ast.SwitchStmt:
-				if s.Tag == nil || !uses(s.Tag) {
+				if s.Tag == nil || !uses(s.Tag) || namedCases(s) < 2 {
 					continue
 				}
 				for _, c := range s.Body.List {
@@ -109,6 +116,38 @@ func returnsLookup(info *types.Info, s *ast.IfStmt, uses func(ast.Node) bool) bo
 	}
 	lhs, ok := as.Lhs[0].(*ast.Ident)
 	return ok && info.ObjectOf(lhs) == info.ObjectOf(id)
+}
+
+// returnsLookupAfter reports whether one of the statements list (those
+// after a bounds check) returns a lookup by the receiver: an index or a
+// slice expression whose indexes use it.
+func returnsLookupAfter(list []ast.Stmt, uses func(ast.Node) bool) bool {
+	for _, s := range list {
+		ret, ok := s.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		switch r := ast.Unparen(ret.Results[0]).(type) {
+		case *ast.IndexExpr:
+			if uses(r.Index) {
+				return true
+			}
+		case *ast.SliceExpr:
+			if r.Low != nil && uses(r.Low) || r.High != nil && uses(r.High) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namedCases returns the number of values the switch's cases list.
+func namedCases(s *ast.SwitchStmt) int {
+	n := 0
+	for _, c := range s.Body.List {
+		n += len(c.(*ast.CaseClause).List)
+	}
+	return n
 }
 
 // comparesBounds reports whether cond compares the receiver (isRecv) with

@@ -99,3 +99,29 @@ func (f flags) String() string {
 	mark() // want `unknown: a method other packages may call through an interface: how often is not known`
 	return strconv.FormatUint(uint64(f), 2)
 }
+
+type bytesize int64
+
+// String of a quantity: it compares the value with bounds, but formats
+// every value and looks none up.
+func (b bytesize) String() string {
+	if b < 1024 {
+		mark() // want `unknown: a method other packages may call through an interface: how often is not known`
+		return strconv.FormatInt(int64(b), 10) + "B"
+	}
+	return strconv.FormatInt(int64(b)/1024, 10) + "KiB"
+}
+
+type seconds int
+
+// String of a quantity that names one value: the default formats the
+// others, which are most of them.
+func (s seconds) String() string {
+	switch s {
+	case 0:
+		return "now"
+	default:
+		mark() // want `unknown: a method other packages may call through an interface: how often is not known`
+		return strconv.Itoa(int(s)) + "s"
+	}
+}
