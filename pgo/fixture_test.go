@@ -184,14 +184,8 @@ func profileFixture(mod, dir, cpu, heap string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go test -cpuprofile: %v\n%s", err, out.String())
 	}
-	for src, dst := range map[string]string{cpu: fixtureCPU, heap: fixtureHeap} {
-		data, err := os.ReadFile(src)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			return err
-		}
+	if err := copyFiles(map[string]string{cpu: fixtureCPU, heap: fixtureHeap}); err != nil {
+		return err
 	}
 	return os.WriteFile(fixtureSum, []byte(fixtureSources()+"\n"), 0o644)
 }
@@ -206,7 +200,12 @@ func copyProfiles(cpu, heap string) error {
 	if strings.TrimSpace(string(sum)) != fixtureSources() {
 		return fmt.Errorf("%s and %s were made from other sources than the fixture's: run go test ./pgo -args -regen", fixtureCPU, fixtureHeap)
 	}
-	for src, dst := range map[string]string{fixtureCPU: cpu, fixtureHeap: heap} {
+	return copyFiles(map[string]string{fixtureCPU: cpu, fixtureHeap: heap})
+}
+
+// copyFiles copies each file of files (source to destination).
+func copyFiles(files map[string]string) error {
+	for src, dst := range files {
 		data, err := os.ReadFile(src)
 		if err != nil {
 			return err

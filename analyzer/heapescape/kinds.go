@@ -1189,7 +1189,7 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 	moved := []ast.Node{as}
 	var exit ast.Stmt
 	for _, st := range block.List[i+1:] {
-		if !uses(info, st, v) {
+		if !syntax.Mentions(info, st, v) {
 			if exit == nil && fd.returnsNotCold(st) {
 				exit = st
 			}
@@ -1226,7 +1226,7 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 		if st == exit {
 			after = true
 		}
-		if uses(info, st, v) && after && !slices.Contains(moved, ast.Node(st)) {
+		if syntax.Mentions(info, st, v) && after && !slices.Contains(moved, ast.Node(st)) {
 			break
 		}
 		if !slices.Contains(moved, ast.Node(st)) && assignsAny(info, st, reads) {
@@ -1267,18 +1267,6 @@ func (fd *finding) returnsNotCold(st ast.Stmt) bool {
 // constructor's refusal of bad arguments (return nil) is its failure path.
 func allNil(info *types.Info, ret *ast.ReturnStmt) bool {
 	return len(ret.Results) > 0 && !slices.ContainsFunc(ret.Results, func(e ast.Expr) bool { return !syntax.IsNil(info, e) })
-}
-
-// uses reports whether n refers to obj.
-func uses(info *types.Info, n ast.Node, obj types.Object) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // fillsOnly reports whether st uses obj only as the indexed target of

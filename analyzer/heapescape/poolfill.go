@@ -151,26 +151,16 @@ func empty(info *types.Info, gets map[types.Object]poolGet, cond ast.Expr, want 
 			return false
 		}
 		x, y := c.X, c.Y
-		if isNil(info, x) {
+		if syntax.IsNil(info, x) {
 			x, y = y, x
 		}
-		return isNil(info, y) && get(x, false)
+		return syntax.IsNil(info, y) && get(x, false)
 	case *ast.UnaryExpr:
 		return want && c.Op == token.NOT && get(c.X, true)
 	case *ast.Ident:
 		return !want && get(c, true)
 	}
 	return false
-}
-
-// isNil reports whether e is the predeclared nil.
-func isNil(info *types.Info, e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	_, ok = info.Uses[id].(*types.Nil)
-	return ok
 }
 
 // returns reports whether the block ends in a return statement.

@@ -525,16 +525,7 @@ func (c *checker) overwritten(v *types.Var, stmt ast.Stmt, cand *candidate) stri
 			next = list[i+1:]
 		}
 	}
-	mentions := func(n ast.Node) bool {
-		found := false
-		ast.Inspect(n, func(m ast.Node) bool {
-			if id, ok := m.(*ast.Ident); ok && info.Uses[id] == v {
-				found = true
-			}
-			return !found
-		})
-		return found
-	}
+	mentions := func(n ast.Node) bool { return syntax.Mentions(info, n, v) }
 	for i, s := range next {
 		if !mentions(s) {
 			continue
