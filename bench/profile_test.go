@@ -275,7 +275,7 @@ func BenchmarkSubs(b *testing.B) {
 func BenchmarkSkip(b *testing.B) { b.Skip("not today") }
 `
 
-// TestProfileFailures measures, 10 times with an empty cache, a package
+// TestProfileFailures measures, 6 times with an empty cache, a package
 // whose benchmarks call os.Exit(0), panic, end their goroutine, do so in
 // sub-benchmarks of one benchmark, and skip themselves: every run names
 // every one of them and measures the others, and the cache never holds
@@ -284,7 +284,7 @@ func BenchmarkSkip(b *testing.B) { b.Skip("not today") }
 // the race that unfinished describes needs.
 func TestProfileFailures(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and benchmarks a fixture 10 times")
+		t.Skip("builds and benchmarks a fixture 6 times")
 	}
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"go.mod": fixtureMod, "fx.go": workSource(1), "fx_test.go": failuresTest})
@@ -301,7 +301,7 @@ func TestProfileFailures(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	sem := make(chan bool, 2)
-	for run := range 10 {
+	for run := range 6 {
 		wg.Add(1)
 		sem <- true
 		go func() {
