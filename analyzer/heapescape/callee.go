@@ -37,12 +37,13 @@ const (
 	leakFuncValue                  // passed to a function value
 	leakIfaceRecv                  // an interface whose methods the callee calls
 	leakIfaceParam                 // the parameter is an interface the callee lets escape
+	leakRecvField                  // stored in a field of the callee's receiver
 )
 
 // A leak is the reason a callee lets its parameter escape.
 type leak struct {
 	kind leakKind
-	via  string // the dynamic call: "io.Reader.Read", "fn"
+	via  string // the dynamic call: "io.Reader.Read", "fn"; the receiver's field: "r", "buf.r"
 }
 
 // maxDepth bounds the chain of static calls followed from the callee.
@@ -154,6 +155,7 @@ func (r *resolver) findLeak(fn *types.Func, idx int, depth int) leak {
 	}
 	env := newCalleeEnv(r, fn, sig, file)
 	name := param.Name()
+	held := heldBy(decl.Body, name)
 	var found leak
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		if found.kind != leakUnknown {
@@ -162,6 +164,17 @@ func (r *resolver) findLeak(fn *types.Func, idx int, depth int) leak {
 		if _, ok := n.(*ast.FuncLit); ok {
 			// A closure may shadow the parameter; do not look inside.
 			return false
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && env.recv != "" && len(as.Lhs) == len(as.Rhs) {
+			// d.r = r, or d.r = br after br, ok := r.(bufReader): the
+			// receiver keeps the parameter.
+			for j, lhs := range as.Lhs {
+				if sel, ok := lhs.(*ast.SelectorExpr); ok && rootName(sel) == env.recv && held(as.Rhs[j]) {
+					found = leak{kind: leakRecvField, via: strings.TrimPrefix(types.ExprString(lhs), env.recv+".")}
+					return false
+				}
+			}
+			return true
 		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -191,6 +204,36 @@ func (r *resolver) findLeak(fn *types.Func, idx int, depth int) leak {
 	return found
 }
 
+// heldBy returns the test of whether an expression of body holds the
+// parameter name: the parameter itself (derives), a type assertion of it,
+// or a local variable assigned one of those ("br, ok := r.(bufReader)").
+func heldBy(body *ast.BlockStmt, name string) func(ast.Expr) bool {
+	locals := map[string]bool{}
+	var holds func(x ast.Expr) bool
+	holds = func(x ast.Expr) bool {
+		x = ast.Unparen(x)
+		if a, ok := x.(*ast.TypeAssertExpr); ok {
+			x = a.X
+		}
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok && locals[id.Name] {
+			return true
+		}
+		return derives(ast.Unparen(x), name)
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && (len(as.Lhs) == 1 || len(as.Lhs) == 2) {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != name && id.Name != "_" && holds(as.Rhs[0]) {
+				locals[id.Name] = true
+			}
+		}
+		return true
+	})
+	return holds
+}
+
 // derives reports whether expr is the variable name or a slice, index,
 // dereference, address or parenthesization of it.
 func derives(expr ast.Expr, name string) bool {
@@ -215,14 +258,16 @@ func derives(expr ast.Expr, name string) bool {
 type calleeEnv struct {
 	r    *resolver
 	fn   *types.Func
+	recv string // the receiver's name, if the callee is a method that names it
 	vars map[string]types.Type
 	pkgs map[string]*types.Package // by the file's import names
 }
 
 func newCalleeEnv(r *resolver, fn *types.Func, sig *types.Signature, file *ast.File) *calleeEnv {
 	env := &calleeEnv{r: r, fn: fn, vars: make(map[string]types.Type), pkgs: make(map[string]*types.Package)}
-	if r := sig.Recv(); r != nil && r.Name() != "" {
+	if r := sig.Recv(); r != nil && r.Name() != "" && r.Name() != "_" {
 		env.vars[r.Name()] = r.Type()
+		env.recv = r.Name()
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
@@ -311,6 +356,17 @@ func (env *calleeEnv) callLeak(call *ast.CallExpr, i int, depth int) leak {
 	l := env.r.leakOfDepth(next, i, depth+1)
 	if l.kind == leakIfaceParam {
 		return leak{}
+	}
+	if l.kind == leakRecvField {
+		// The next callee's receiver is this one's only in a call of
+		// a method on the receiver (d.ResetReader(r) in d.Reset).
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || env.recv == "" {
+			return leak{}
+		}
+		if id, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || id.Name != env.recv {
+			return leak{}
+		}
 	}
 	return l
 }

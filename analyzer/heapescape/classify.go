@@ -1047,6 +1047,9 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 	case leakIfaceParam:
 		return "because " + what + " is passed as an interface value to " + name + ", which lets it escape",
 			fd.keep(name + " takes it as an interface and needs it")
+	case leakRecvField:
+		return "because " + what + " is passed to " + name + ", which keeps it in its receiver's field " + l.via,
+			fd.keep(name + " keeps it")
 	}
 	why = "because " + what + " is passed to " + name + ", which lets it escape"
 	if fd.rec.Name == "... argument" {

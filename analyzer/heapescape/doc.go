@@ -156,7 +156,16 @@
 //     (bufio.NewReader(r) and Reset(r), bytes.NewReader(b),
 //     bufio.NewWriterSize(w, n) and Reset(w)), keep one value there and
 //     reset it (the advice says that whatever still holds the previous
-//     value sees it reset);
+//     value sees it reset). The same when the value is passed straight to
+//     a method whose code (read from source, through methods called on
+//     the same receiver) stores it in a field of its receiver, and that
+//     receiver is used again across calls: it comes from a sync.Pool
+//     (p.Get().(*T), or a function of the package that returns one or a
+//     new value when the pool is empty), or is a receiver, parameter or
+//     package-level value as above (dec.Reset(bytes.NewReader(data)) on a
+//     pooled decoder, zr.Reset(bytes.NewReader(b)) on a pooled
+//     gzip.Reader): keep one value beside the receiver (a field of its
+//     type, when the package declares it) and reset it;
 //   - a struct allocated to be stored, as a pointer, in a field of a
 //     struct allocated with it (&C{f: &T{...}}), when the package gives the
 //     field only such new values and only reads and writes the struct

@@ -212,7 +212,11 @@ func TestHotpathCold(t *testing.T) {
 // receiver through a local variable, a parameter, a range variable, a
 // package-level variable), is advised to be kept and reset when its type's
 // Reset takes what the constructor takes first; and not when the code
-// made the owner itself or returns the value.
+// made the owner itself or returns the value. The same for a value passed
+// to a method that keeps it in its receiver (inlined or not, through
+// another method of that receiver, another package's gzip.Reader) when
+// the receiver comes from a sync.Pool or is a parameter; not when the
+// method keeps it elsewhere or the code made the receiver.
 func TestResetKept(t *testing.T) {
 	run(t, "resetkept", "cold", "true")
 }

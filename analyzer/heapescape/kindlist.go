@@ -117,7 +117,9 @@ func init() {
 				"is stored in a field of a value the code did not make (a receiver, a parameter, a pooled or package-level "+
 				"value) replaces the one stored there last time. When the type has a Reset method taking what the "+
 				"constructor takes first, keeping one value there and resetting it reuses the value and its buffers; "+
-				"whatever still holds the previous value sees it reset.", allocNS*2, false),
+				"whatever still holds the previous value sees it reset. The same holds when the value is passed straight "+
+				"to a method whose code keeps it in a field of its receiver (dec.Reset(bytes.NewReader(b)) on a pooled "+
+				"decoder): one value kept beside that receiver, reset per call, serves every call.", allocNS*2, false),
 		rw(LoopCall, "another package's allocating call in a loop, with an argument that does not change",
 			"A call of another package, inlined in a loop, that allocates a value the iteration does not keep can be "+
 				"hoisted out of the loop when its arguments do not change, or reset in place (a Reset method) when they "+

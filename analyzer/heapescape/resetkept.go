@@ -5,7 +5,10 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
@@ -52,10 +55,6 @@ func (fd *finding) resetKeptAdvice(fn *types.Func) (advice, noFix string) {
 	if call == nil || call.Ellipsis.IsValid() || len(call.Args) < rsig.Params().Len() {
 		return "", ""
 	}
-	owner := fd.keptIn(call)
-	if owner == "" {
-		return "", ""
-	}
 	var args []string
 	for _, a := range call.Args[:rsig.Params().Len()] {
 		args = append(args, types.ExprString(a))
@@ -63,11 +62,153 @@ func (fd *finding) resetKeptAdvice(fn *types.Func) (advice, noFix string) {
 	qual, _ := syntax.Qualifier(fd.pass, call.Pos())
 	name := types.TypeString(t, qual)
 	resetCall := "Reset(" + strings.Join(args, ", ") + ")"
+	owner := fd.keptIn(call)
+	if owner == "" {
+		return fd.keptByCallee(call, args, resetCall)
+	}
 	return fmt.Sprintf("keep the %s in %s and call its %s instead of %s on every call, since the last one was kept there too: "+
 			"Reset reuses the value and what it holds, where %s allocates them anew "+
 			"(behaviour change: whatever still holds the previous %s sees it reset)",
 			name, owner, resetCall, types.ExprString(call.Fun), types.ExprString(call.Fun), name),
 		"where to keep the value (the field it is stored in, or a field of its own type beside it) is a choice of the code's"
+}
+
+// keptByCallee returns the change for call, a constructor's value (args
+// its arguments, resetCall the Reset that takes them) passed straight to
+// a method whose code keeps it in a field of its receiver
+// (dec.Reset(bytes.NewReader(b)) with Reset's d.r = r), when that
+// receiver is used again across calls: it comes from a sync.Pool, or
+// reusedOwner accepts it (a receiver of a method that runs again on one
+// value, a parameter, a package-level variable). One value kept beside
+// the receiver, reset per call, then serves every call. It returns ""
+// when the shape does not hold.
+func (fd *finding) keptByCallee(call *ast.CallExpr, args []string, resetCall string) (advice, noFix string) {
+	info := fd.pass.TypesInfo
+	outer, ok := fd.parentOf(call).(*ast.CallExpr)
+	if !ok || outer.Ellipsis.IsValid() {
+		return "", ""
+	}
+	i := slices.IndexFunc(outer.Args, func(a ast.Expr) bool { return ast.Unparen(a) == call })
+	sel, ok := ast.Unparen(outer.Fun).(*ast.SelectorExpr)
+	if i < 0 || !ok {
+		return "", ""
+	}
+	m := typeutil.StaticCallee(info, outer)
+	if m == nil || m.Type().(*types.Signature).Recv() == nil {
+		return "", ""
+	}
+	l := fd.res.leakOf(m, i)
+	if l.kind != leakRecvField {
+		return "", ""
+	}
+	_, body := fd.enclosingFunc()
+	if body == nil {
+		return "", ""
+	}
+	owner, reused := types.ExprString(sel.X), ""
+	switch {
+	case fd.pooled(body, sel.X):
+		reused = "comes from a sync.Pool, which gives it out again"
+	case fd.reusedOwner(body, sel.X) != "":
+		reused = "outlives the call"
+	default:
+		return "", ""
+	}
+	qual, _ := syntax.Qualifier(fd.pass, call.Pos())
+	value := types.TypeString(deref(info.TypeOf(call)), qual)
+	where, per := "beside "+owner+" (in what holds it)", owner
+	if named, ok := deref(info.TypeOf(sel.X)).(*types.Named); ok && named.Obj().Pkg() == fd.pass.Pkg {
+		where, per = "in a field of "+named.Obj().Name(), named.Obj().Name()
+	}
+	return fmt.Sprintf("keep one %s %s and pass it to %s after its %s, instead of %s per call: %s keeps the value it is given (in its field %s) and %s, "+
+			"so one %s per %s serves every call (behaviour change: %s holds %s until the next Reset)",
+			value, where, types.ExprString(outer.Fun), resetCall, types.ExprString(call), owner, l.via, reused,
+			value, per, owner, strings.Join(args, ", ")),
+		"where to keep the value (a field of the owner's type, or a struct that holds both) is a choice of the code's"
+}
+
+// pooled reports whether x is a local variable of body that every
+// assignment gives a value of a sync.Pool: v := p.Get().(*T), or a call of
+// a function of the package whose returns all give one
+// (GetDecoder(), return decPool.Get().(*Decoder)).
+func (fd *finding) pooled(body *ast.BlockStmt, x ast.Expr) bool {
+	info := fd.pass.TypesInfo
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return false
+	}
+	assigned, all := 0, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || !all {
+			return all
+		}
+		for j, l := range as.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && info.ObjectOf(lid) == v {
+				assigned++
+				all = len(as.Lhs) == len(as.Rhs) && fd.poolValue(as.Rhs[j])
+			}
+		}
+		return all
+	})
+	return all && assigned > 0
+}
+
+// poolValue reports whether e is a sync.Pool's Get (asserted to a type), or
+// a call of a function of the package each of whose returns is one.
+func (fd *finding) poolValue(e ast.Expr) bool {
+	info := fd.pass.TypesInfo
+	if ta, ok := ast.Unparen(e).(*ast.TypeAssertExpr); ok && ta.Type != nil && isPoolGet(info, ta) {
+		return true
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() != fd.pass.Pkg {
+		return false
+	}
+	decl := fd.declOfFunc(fn)
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	// Each return gives the pool's value (p.Get().(*T), or v.(*T) after
+	// v := p.Get()) or, when it was empty, a new one (&T{}, new(T)).
+	gets := poolGets(info, decl.Body)
+	fromPool, all := 0, true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				all = false
+				break
+			}
+			r := ast.Unparen(n.Results[0])
+			if ta, ok := r.(*ast.TypeAssertExpr); ok && ta.Type != nil {
+				var g poolGet
+				got := false
+				if id, ok := ast.Unparen(ta.X).(*ast.Ident); ok {
+					g, got = gets[info.ObjectOf(id)]
+				}
+				if isPoolGet(info, ta) || got && !g.isOK {
+					fromPool++
+					break
+				}
+			}
+			if !allocates(info, r) {
+				all = false
+			}
+		}
+		return all
+	})
+	return all && fromPool > 0
 }
 
 // keptIn returns the value, as written in the code, in a field of which
@@ -147,23 +288,8 @@ func fieldOwner(info *types.Info, lhs ast.Expr) ast.Expr {
 // holds a value that this function did not make (see keptIn), or "".
 func (fd *finding) reusedOwner(body *ast.BlockStmt, owner ast.Expr) string {
 	info := fd.pass.TypesInfo
-	root := owner
-	for {
-		switch x := ast.Unparen(root).(type) {
-		case *ast.SelectorExpr:
-			root = x.X
-			continue
-		case *ast.IndexExpr:
-			root = x.X
-			continue
-		case *ast.StarExpr:
-			root = x.X
-			continue
-		}
-		break
-	}
-	id, ok := ast.Unparen(root).(*ast.Ident)
-	if !ok {
+	id := rootIdent(owner)
+	if id == nil {
 		return ""
 	}
 	v, ok := info.ObjectOf(id).(*types.Var)
@@ -258,4 +384,31 @@ func (fd *finding) decidedBy(lhs string) bool {
 		}
 	}
 	return false
+}
+
+// rootIdent returns the variable at the root of a field, element or
+// dereference (d in d.buf.r, p in (*p)[i].x), or nil.
+func rootIdent(x ast.Expr) *ast.Ident {
+	for {
+		switch e := ast.Unparen(x).(type) {
+		case *ast.SelectorExpr:
+			x = e.X
+		case *ast.IndexExpr:
+			x = e.X
+		case *ast.StarExpr:
+			x = e.X
+		case *ast.Ident:
+			return e
+		default:
+			return nil
+		}
+	}
+}
+
+// rootName is the name of x's rootIdent, or "".
+func rootName(x ast.Expr) string {
+	if id := rootIdent(x); id != nil {
+		return id.Name
+	}
+	return ""
 }
