@@ -184,18 +184,18 @@ func sameLink(a, b link) bool {
 }
 
 // TestVetToolTempFiles runs go vet -vettool with the escape analyzer's
-// data needed, turned off, and not needed (only deepequal selected): the
-// unit is compiled only in the first case, so no run leaves a compile
-// behind it, its log directory in TMPDIR above all.
+// data needed, turned off, and not needed (only redundantbranch
+// selected): the unit is compiled only in the first case, so no run
+// leaves a compile behind it, its log directory in TMPDIR above all.
 func TestVetToolTempFiles(t *testing.T) {
 	t.Parallel() // an end-to-end run in its own directory
-	dir := fixture(t)
-	for _, flags := range [][]string{nil, {"-escape.off"}, {"-deepequal"}} {
+	dir := vetProfileModule(t)
+	for _, flags := range [][]string{nil, {"-escape.off"}, {"-redundantbranch"}} {
 		tmp := t.TempDir()
 		args := append(append([]string{"vet", "-vettool=" + bin, "-hotpath.all"}, flags...), "./...")
 		_, stderr, code := runCmdEnv(t, dir, []string{"TMPDIR=" + tmp, "GOADVISE_CACHE=" + t.TempDir()}, "go", args...)
-		if code != 1 || !strings.Contains(stderr, "reflect.DeepEqual on ") {
-			t.Fatalf("go vet -vettool %v: exit code %d, want 1 with deepequal's findings\n%s", flags, code, stderr)
+		if code != 1 || !strings.Contains(stderr, "both branches of this if do the same thing") {
+			t.Fatalf("go vet -vettool %v: exit code %d, want 1 with redundantbranch's findings\n%s", flags, code, stderr)
 		}
 		left, _ := filepath.Glob(filepath.Join(tmp, "goadvise-*"))
 		if len(left) > 0 {
