@@ -60,9 +60,9 @@ func TestCheckVerify(t *testing.T) {
 		t.Fatal("check -verify modified the user's file")
 	}
 
-	_, stderr, code = runCmd(t, dir, bin, "check", "-all", "-enable", "deepequal", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "300x", "-fix", "./...")
+	stdout, stderr, code = runCmd(t, dir, bin, "check", "-all", "-enable", "deepequal", "-verify", "-verify-top", "1", "-verify-count", "5", "-verify-benchtime", "300x", "-fix", "./...")
 	if code != exitOK {
-		t.Fatalf("check -fix -verify: exit %d\n%s", code, stderr)
+		t.Fatalf("check -fix -verify: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if now, _ := os.ReadFile(src); !bytes.Contains(now, []byte("bytes.Equal(x, k)")) {
 		t.Errorf("check -fix -verify did not apply the verified fix:\n%s", now)
