@@ -22,8 +22,9 @@ import (
 // once (loops included); main's body runs once outside its loops; a
 // function literal that is not called where it is written (a handler, a
 // callback) is a hole, about which nothing is known; error paths (see
-// errpath.go) are cold, loops included, and so is the New function of a
-// sync.Pool the package puts values back into. Then a function of the package
+// errpath.go) are cold, loops included, and so are the New function of a
+// sync.Pool the package puts values back into and the fill of a cache
+// keyed by type (typecache.go). Then a function of the package
 // that no other package can call, whose every reference in non-test files
 // is a call from such code, runs once (or only on error paths) too; one
 // that only tests call (no reference outside _test.go files, a mention in
@@ -71,6 +72,8 @@ func onceRegions(pass *analysis.Pass) []region {
 	inPlace := make(map[*ast.FuncLit]bool) // called where written, or a sync.Once body
 	goCalls := make(map[*ast.CallExpr]bool)
 	refilled := poolNews(pass.TypesInfo, pass.Files)
+	changed := changedCaches(pass.TypesInfo, pass.Files)
+	kept := func(cache types.Object) bool { return !changed[cache] }
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -144,6 +147,7 @@ func onceRegions(pass *analysis.Pass) []region {
 		})
 		regs = append(regs, errorRegions(pass.TypesInfo, f)...)
 		regs = append(regs, unnamedRegions(pass.TypesInfo, f)...)
+		regs = append(regs, typeCacheRegions(pass.TypesInfo, f, kept)...)
 	}
 	// The innermost region is the last one that starts before a position
 	// and contains it: of two that start together, the outer comes first.
