@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/analyzer/internal/loops"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
@@ -20,7 +21,7 @@ import (
 func (c *checker) clearLoop(loop *ast.ForStmt) {
 	// tripCount checks the counter: i := 0, i < bound, i++, and neither
 	// i nor the bound assigned in the body.
-	if tripCount(c.info, loop) == "" || len(loop.Body.List) != 1 {
+	if loops.TripCount(c.info, loop) == "" || len(loop.Body.List) != 1 {
 		return
 	}
 	i := c.info.ObjectOf(loop.Init.(*ast.AssignStmt).Lhs[0].(*ast.Ident))
