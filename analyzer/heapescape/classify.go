@@ -100,11 +100,12 @@ func (fd *finding) message() (string, bool) {
 		prefix = "calling " + name + " allocates (inlined): "
 		fd.callee = name
 	}
-	if fd.zeroSize() || fd.nonAllocating() {
+	if fd.zeroSize() || fd.nonAllocating() || fd.outgrowsNever() {
 		// A zero-size value (struct{}{}, new(struct{}), a boxed empty
 		// struct) is not allocated: the runtime uses one shared address.
 		// Constants, single bytes and static literals converted to an
-		// interface use read-only data.
+		// interface use read-only data. An append that stays within
+		// the capacity its slice was made with never grows it.
 		return "", false
 	}
 	if fn, gone := fd.inlinedAway(); gone && !fd.hot.Profiled() {

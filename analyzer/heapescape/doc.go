@@ -286,7 +286,14 @@
 // or arrays of one such), empty slice literals ([]T{}) and make of a slice
 // with length and capacity 0, also where they come from an inlined call
 // (context.Background()'s context.backgroundCtx{}).
-// TestNonAllocating measures each shape with testing.AllocsPerRun.
+// TestNonAllocating measures each shape with testing.AllocsPerRun. Nor is
+// the growth of an append that cannot outgrow its slice: the slice is
+// made empty with a capacity, make(T, 0, c), before a loop that runs at
+// most c times (c as written: len(xs) for range xs, n for i < n or range
+// n) and appends at most one element to it per iteration, nothing between
+// the make and the loop mentioning the slice or what c reads; the
+// compiler reports the growth site, which never runs (TestNeverGrows
+// measures it).
 //
 // Findings are ranked by the hot-path estimate of the hotpath analyzer: the
 // tier ("hot-loop", "per-item", "unknown" or "cold") ends the message in

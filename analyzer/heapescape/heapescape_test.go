@@ -221,6 +221,16 @@ func TestResetKept(t *testing.T) {
 	run(t, "resetkept", "cold", "true")
 }
 
+// TestGrowth checks that an append that cannot outgrow the capacity its
+// slice was made with (at most one element per iteration of a loop that
+// runs at most that many times, over a slice, a map, an integer or a
+// counter) is not reported, and that one that can (two appends per
+// iteration, a smaller capacity, a bound changed after the make, an inner
+// loop) is; TestNeverGrows measures the first kind.
+func TestGrowth(t *testing.T) {
+	run(t, "growth", "all", "true")
+}
+
 // TestInlinedAway checks that an allocation in the body of a function the
 // compiler inlines at each of its calls in the package is not ranked by
 // those calls' hotness (an exported iterator's closure), and not reported

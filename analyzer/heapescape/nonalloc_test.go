@@ -67,3 +67,74 @@ func TestNonAllocating(t *testing.T) {
 		}
 	}
 }
+
+var (
+	items      = []point{{1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 10}}
+	byName     = map[string]int{"a": 1, "b": 2, "c": 3, "d": 4}
+	keptPoints []point
+	keptKeys   []string
+)
+
+// TestNeverGrows measures the shapes of testdata/src/growth that
+// heapescape does not report (see outgrowsNever): the make is their only
+// allocation, the appends never grow the slice. The shapes it reports
+// allocate more.
+func TestNeverGrows(t *testing.T) {
+	n := len(items)
+	for _, c := range []struct {
+		name  string
+		f     func()
+		grows bool
+	}{
+		{"range over a slice, conditional append", func() {
+			out := make([]point, 0, len(items))
+			for _, it := range items {
+				if it.x != 3 {
+					out = append(out, it)
+				}
+			}
+			keptPoints = out
+		}, false},
+		{"counted loop", func() {
+			s := make([]point, 0, n)
+			for i := 0; i < n; i++ {
+				s = append(s, items[i])
+			}
+			keptPoints = s
+		}, false},
+		{"range over a map", func() {
+			var keys = make([]string, 0, len(byName))
+			for k := range byName {
+				keys = append(keys, k)
+			}
+			keptKeys = keys
+		}, false},
+		{"range over an integer", func() {
+			s := make([]point, 0, n)
+			for i := range n {
+				s = append(s, point{i, i})
+			}
+			keptPoints = s
+		}, false},
+		{"two appends per item", func() {
+			out := make([]point, 0, len(items))
+			for _, it := range items {
+				out = append(out, it)
+				out = append(out, it)
+			}
+			keptPoints = out
+		}, true},
+		{"half the capacity", func() {
+			out := make([]point, 0, len(items)/2)
+			for _, it := range items {
+				out = append(out, it)
+			}
+			keptPoints = out
+		}, true},
+	} {
+		got := testing.AllocsPerRun(100, c.f)
+		if c.grows && got <= 1 || !c.grows && got != 1 {
+			t.Errorf("%s: %v allocations per run, want %s", c.name, got, map[bool]string{true: "more than 1 (it grows)", false: "1 (the make)"}[c.grows])
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module growth
+
+go 1.26
