@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/loops"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
@@ -64,7 +65,7 @@ func (fd *finding) outgrowsNever() bool {
 	if loop == nil || list == nil {
 		return false
 	}
-	bound, appends, _, ok := loops.Bound(info, loop, v)
+	bound, appends, _, ok := loops.Bound(info, loop, v, func(c *ast.CallExpr) bool { return hotpath.Terminal(info, c) })
 	if !ok || !slices.Contains(appends, call) {
 		return false
 	}

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/loops"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
@@ -138,7 +139,7 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 	if loop == nil {
 		return
 	}
-	bound, appends, cond, ok := loops.Bound(c.info, loop, d.v)
+	bound, appends, cond, ok := loops.Bound(c.info, loop, d.v, c.terminal)
 	if x := c.rangedCall(loop); ok && x != nil {
 		// for k, v := range c.Headers(): the length is that of a call's
 		// result, which must be called once.
@@ -169,7 +170,7 @@ func (c *checker) presize(b *ast.BlockStmt, i int, d emptyDecl) {
 			extra += len(app.Args) - 1
 			continue
 		}
-		if more, apps, moreCond, ok := loops.Bound(c.info, s, d.v); ok && c.rangedCall(s) == nil && c.validBefore(b, i, k, s) {
+		if more, apps, moreCond, ok := loops.Bound(c.info, s, d.v, c.terminal); ok && c.rangedCall(s) == nil && c.validBefore(b, i, k, s) {
 			bound += "+" + more
 			appends = append(appends, apps...)
 			cond = cond || moreCond
@@ -483,3 +484,7 @@ func (c *checker) onlyFills(s ast.Stmt, v *types.Var) bool {
 	}
 	return true
 }
+
+// terminal reports whether call ends the iteration or the function
+// (hotpath.Terminal): panic, os.Exit, log.Fatal, t.Fatal.
+func (c *checker) terminal(call *ast.CallExpr) bool { return hotpath.Terminal(c.info, call) }

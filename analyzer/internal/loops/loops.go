@@ -12,7 +12,6 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
@@ -21,7 +20,7 @@ import (
 // iterations may append fewer; ok is false if that is not known, or if
 // the loop uses v otherwise than to append to it, read its length or
 // index it.
-func Bound(info *types.Info, loop ast.Stmt, v *types.Var) (bound string, appends []*ast.CallExpr, cond, ok bool) {
+func Bound(info *types.Info, loop ast.Stmt, v *types.Var, terminal func(*ast.CallExpr) bool) (bound string, appends []*ast.CallExpr, cond, ok bool) {
 	if l, isLabeled := loop.(*ast.LabeledStmt); isLabeled {
 		loop = l.Stmt
 	}
@@ -46,7 +45,7 @@ func Bound(info *types.Info, loop ast.Stmt, v *types.Var) (bound string, appends
 	if count == "" {
 		return "", nil, false, false
 	}
-	appends, per, cond, ok := Appends(info, body, v)
+	appends, per, cond, ok := Appends(info, body, v, terminal)
 	if !ok || len(appends) == 0 {
 		return "", nil, false, false
 	}
@@ -61,8 +60,10 @@ func Bound(info *types.Info, loop ast.Stmt, v *types.Var) (bound string, appends
 // of v there is "v = append(v, x, ...)" (not in a nested loop or a
 // function literal), len(v) or an index v[i]; per is how many elements an
 // iteration appends at most, and cond whether some iterations may append
-// fewer (an append under a condition, a branch or return in the loop).
-func Appends(info *types.Info, body *ast.BlockStmt, v *types.Var) (appends []*ast.CallExpr, per int, cond, ok bool) {
+// fewer (an append under a condition, a branch or return in the loop, a
+// call that terminal says ends the iteration or the function: panic,
+// os.Exit, t.Fatal).
+func Appends(info *types.Info, body *ast.BlockStmt, v *types.Var, terminal func(*ast.CallExpr) bool) (appends []*ast.CallExpr, per int, cond, ok bool) {
 	ok = true
 	allowed := make(map[*ast.Ident]bool)
 	var walk func(n ast.Node, depth int, conditional bool)
@@ -90,7 +91,7 @@ func Appends(info *types.Info, body *ast.BlockStmt, v *types.Var) (appends []*as
 			case *ast.BranchStmt, *ast.ReturnStmt:
 				cond = true
 			case *ast.CallExpr:
-				if hotpath.Terminal(info, m) {
+				if terminal(m) {
 					cond = true
 				}
 				if syntax.IsBuiltin(info, m.Fun, "len") && len(m.Args) == 1 {
