@@ -467,23 +467,47 @@ func leaves(s ast.Stmt) bool {
 }
 
 // hasJump reports whether list has a break, continue or goto outside
-// function literals: a continue could run the block's first statements
-// again in the next iteration.
+// function literals that may leave the block other than by its end: a
+// continue could run the block's first statements again in the next
+// iteration. A break or continue without a label inside a loop of the
+// block, or a break without a label inside its switch or select, stays
+// there; a goto or a labeled one may not.
 func hasJump(list []ast.Stmt) bool {
 	found := false
-	for _, s := range list {
-		ast.Inspect(s, func(n ast.Node) bool {
-			switch n := n.(type) {
+	var walk func(n ast.Node, inLoop, inSwitch bool)
+	walk = func(n ast.Node, inLoop, inSwitch bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found {
+				return false
+			}
+			switch m := m.(type) {
 			case *ast.FuncLit:
 				return false
+			case *ast.ForStmt, *ast.RangeStmt:
+				if m != n {
+					walk(m, true, inSwitch)
+					return false
+				}
+			case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if m != n {
+					walk(m, inLoop, true)
+					return false
+				}
 			case *ast.BranchStmt:
-				if n.Tok != token.FALLTHROUGH {
+				switch {
+				case m.Tok == token.FALLTHROUGH:
+				case m.Label != nil || m.Tok == token.GOTO:
+					found = true
+				case m.Tok == token.CONTINUE && !inLoop:
+					found = true
+				case m.Tok == token.BREAK && !inLoop && !inSwitch:
 					found = true
 				}
 			}
 			return !found
 		})
 	}
+	walk(&ast.BlockStmt{List: list}, false, false)
 	return found
 }
 

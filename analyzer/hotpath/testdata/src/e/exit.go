@@ -53,6 +53,58 @@ func skip(es []entry) int {
 	return -1
 }
 
+// gather's returning block has loops and a switch of its own, whose
+// break and continue stay in them: it runs once per call (gjson's
+// parseArray).
+func gather(es []entry, key string) []int {
+	for _, e := range es {
+		if e.key == key {
+			mark() // want `unknown: no loop or per-item code of the package calls it`
+			var out []int
+			for _, v := range e.vals {
+				if v < 0 {
+					continue
+				}
+				switch {
+				case v == 0:
+					break
+				default:
+					out = append(out, v)
+				}
+				if v > 100 {
+					break
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// jump's returning block may break out of the outer loop, by its label,
+// or continue it from inside a switch: it runs per iteration.
+func jump(es []entry, key string) int {
+outer:
+	for i, e := range es {
+		if e.key == key {
+			mark() // want `hot-loop: inside a loop`
+			for range e.vals {
+				break outer
+			}
+			return i
+		}
+		if e.key == "" {
+			mark() // want `hot-loop: inside a loop`
+			switch len(e.vals) {
+			case 0:
+				continue
+			}
+			return -i
+		}
+	}
+	return -1
+}
+
 // lit returns from a function literal, which leaves the literal only.
 func lit(es []entry) {
 	for range es {
@@ -77,5 +129,5 @@ func panics(es []entry) {
 	}
 }
 
-var _, _, _ = find, skip, lit
+var _, _, _, _, _ = find, skip, lit, gather, jump
 var _ = panics
