@@ -19,7 +19,7 @@ import (
 // iteration (every use of the slice in it is such an append, a len or an
 // index: loops.Bound), c being the loop's trip count as written (len(xs)
 // for range xs, n for i < n), and the statements between the make and
-// the loop do not mention the slice or what c reads. The appends then
+// the loop do not mention the slice or change what c reads. The appends then
 // stay within the capacity the code chose.
 func (fd *finding) outgrowsNever() bool {
 	info := fd.pass.TypesInfo
@@ -85,9 +85,23 @@ func (fd *finding) outgrowsNever() bool {
 		if types.ExprString(c) != bound {
 			return false
 		}
+		// What c reads keeps its value: local variables that nothing
+		// assigns, increments or takes the address of; a field only if
+		// nothing mentions the variable it is reached from.
 		for _, s := range list[j+1 : at] {
 			for _, obj := range objectsIn(info, c) {
-				if syntax.Mentions(info, s, obj) {
+				v, ok := obj.(*types.Var)
+				if !ok {
+					continue // len, a constant, a function
+				}
+				if !v.IsField() && v.Parent() != v.Pkg().Scope() {
+					if syntax.Changes(s, func(e ast.Expr) bool {
+						id, ok := ast.Unparen(e).(*ast.Ident)
+						return ok && info.Uses[id] == v
+					}, nil) {
+						return false
+					}
+				} else if syntax.Mentions(info, s, obj) || mentionsRoot(info, s, c) {
 					return false
 				}
 			}
@@ -137,4 +151,19 @@ func objectsIn(info *types.Info, e ast.Expr) []types.Object {
 		return true
 	})
 	return objs
+}
+
+// mentionsRoot reports whether s mentions the variable at the root of a
+// field selection in c (fs in len(fs.List)).
+func mentionsRoot(info *types.Info, s ast.Stmt, c ast.Expr) bool {
+	found := false
+	ast.Inspect(c, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && !found {
+			if id := rootIdent(sel); id != nil && info.Uses[id] != nil && syntax.Mentions(info, s, info.Uses[id]) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

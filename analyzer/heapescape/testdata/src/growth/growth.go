@@ -83,3 +83,29 @@ func Nested(groups [][]Item) []Item {
 	}
 	return out
 }
+
+// Open reads the bound again between the make and the loop (zap's open):
+// it keeps its value.
+func Open(paths []string, open func(string) (Item, error)) ([]Item, []string) {
+	items := make([]Item, 0, len(paths))   // want `make\(\[\]Item, 0, len\(paths\)\) escapes`
+	names := make([]string, 0, len(paths)) // want `make\(\[\]string, 0, len\(paths\)\) escapes`
+	for _, p := range paths {
+		it, err := open(p)
+		if err != nil {
+			continue
+		}
+		items = append(items, it)
+		names = append(names, p)
+	}
+	return items, names
+}
+
+// Shift changes the bound between the make and the loop.
+func Shift(paths []string) []string {
+	out := make([]string, 0, len(paths)) // want `make\(\[\]string, 0, len\(paths\)\) escapes`
+	paths = append(paths, "extra")
+	for _, p := range paths {
+		out = append(out, p) // want `append\(out, p\) escapes to heap because append grows it.*the slice is presized`
+	}
+	return out
+}
