@@ -361,6 +361,11 @@ func (c *checker) writeString(call *ast.CallExpr, sel *ast.SelectorExpr) {
 	if !ok || ws.Signature().Params().Len() != 1 || !types.Identical(ws.Signature().Params().At(0).Type(), types.Typ[types.String]) || !writeSignature(ws) {
 		return
 	}
+	if c.convertsToBytes(ws) {
+		// WriteString itself writes []byte(s) (this very call, in a
+		// WriteString that wraps Write): calling it copies as much.
+		return
+	}
 	arg := c.text(s)
 	if !plainString(c.info.TypeOf(s)) {
 		arg = "string(" + arg + ")"
@@ -825,4 +830,38 @@ func (c *checker) hugeParams(recv *ast.FieldList, ft *ast.FuncType, name *ast.Id
 // sizes these kinds report.
 func copyNS(size int64) float64 {
 	return float64(size) / 32
+}
+
+// convertsToBytes reports whether fn, declared in the package, converts
+// its string parameter to a byte slice: a WriteString written as
+// Write([]byte(s)) copies the string as its callers would.
+func (c *checker) convertsToBytes(fn *types.Func) bool {
+	if fn.Pkg() != c.pass.Pkg {
+		return false
+	}
+	param := fn.Signature().Params().At(0)
+	for _, f := range c.pass.Files {
+		if fn.Pos() < f.FileStart || fn.Pos() >= f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			decl, ok := d.(*ast.FuncDecl)
+			if !ok || decl.Name.Pos() != fn.Pos() || decl.Body == nil {
+				continue
+			}
+			found := false
+			ast.Inspect(decl.Body, func(n ast.Node) bool {
+				if e, ok := n.(ast.Expr); ok && !found {
+					if x := c.conversion(e, syntax.IsByteSlice, syntax.IsString); x != nil {
+						if id, ok := ast.Unparen(x).(*ast.Ident); ok && c.info.Uses[id] == param {
+							found = true
+						}
+					}
+				}
+				return !found
+			})
+			return found
+		}
+	}
+	return false
 }

@@ -109,7 +109,9 @@
 //     the Sprintf has no strconv form (which idiom/sprintf-strconv reports
 //     instead);
 //   - idiom/write-string: w.Write([]byte(s)) where w also has
-//     WriteString(string) (int, error) is w.WriteString(s);
+//     WriteString(string) (int, error) is w.WriteString(s), unless that
+//     WriteString, declared in the package, converts its string to bytes
+//     itself (a wrapper of Write, or the call being in it);
 //   - idiom/write-byte: w.WriteRune of a constant below utf8.RuneSelf is
 //     w.WriteByte, where w has WriteByte(byte) error and the results are
 //     not used;

@@ -104,7 +104,8 @@ func init() {
 			"w.Write([]byte(s)) copies s into a new byte slice, on the heap when the writer is an interface or keeps "+
 				"it; when w also has WriteString(string) (int, error) (io.StringWriter: bytes.Buffer, bufio.Writer, "+
 				"strings.Builder, os.File), w.WriteString(s) writes the string without the copy. A constant's "+
-				"conversion to []byte still copies."),
+				"conversion to []byte still copies, and so does a WriteString of the package written as "+
+				"Write([]byte(s)), which is not advised."),
 		k(WriteByte, "a one-byte rune written with WriteRune", kind.ScoreFlat, 2, true, false, false,
 			"WriteRune encodes its rune as UTF-8, with a branch on its size, before writing it; for a constant rune "+
 				"below utf8.RuneSelf, WriteByte writes the byte directly. The saving is a few nanoseconds."),
