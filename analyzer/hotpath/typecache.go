@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 // TypeCacheFill is the cold reason of code that runs only when a cache
@@ -25,7 +27,9 @@ const typeCacheWho = "the fill of a cache keyed by type"
 //   - the statements after "if v, ok := LOOKUP; ok { ... return }", or
 //     after "v, ok := LOOKUP" and, a few statements later (an unlock),
 //     "if ok { ... return }";
-//   - the body of "if !ok { ... }" after "v, ok := LOOKUP".
+//   - the body of "if !ok { ... }" after "v, ok := LOOKUP";
+//   - the same for "v := m[key]" of a map of pointers, with "if v != nil
+//     { ... return }" and "if v == nil { ... }".
 //
 // LOOKUP is m[key] or m.Load(key).
 func typeCacheRegions(info *types.Info, file *ast.File, kept func(types.Object) bool) []region {
@@ -66,6 +70,20 @@ func typeCacheRegions(info *types.Info, file *ast.File, kept func(types.Object) 
 				continue
 			}
 			switch cond := ast.Unparen(ifs.Cond).(type) {
+			case *ast.BinaryExpr:
+				// v := m[t]; if v == nil { fill }, or if v != nil {
+				// return v }: a nil value of a map of pointers is a
+				// missing entry.
+				id, isID := ast.Unparen(cond.X).(*ast.Ident)
+				if !isID || info.Uses[id] != okVar || !syntax.IsNil(info, cond.Y) {
+					break
+				}
+				switch {
+				case cond.Op == token.EQL:
+					add(ifs.Body.Pos(), ifs.Body.End())
+				case cond.Op == token.NEQ && endsInReturn(ifs.Body.List) && at+1 < len(list):
+					add(list[at+1].Pos(), fd.Body.End())
+				}
 			case *ast.Ident:
 				// if ok { return v }: the rest of the function fills.
 				if info.Uses[cond] == okVar && endsInReturn(ifs.Body.List) && at+1 < len(list) {
@@ -82,16 +100,32 @@ func typeCacheRegions(info *types.Info, file *ast.File, kept func(types.Object) 
 	return regs
 }
 
-// lookupOK returns the ok variable that as defines, "v, ok := m[key]" or
-// "v, ok := m.Load(key)", when m is a cache keyed by type that kept
-// accepts; nil otherwise.
+// lookupOK returns the variable that says whether a lookup found its key:
+// the ok that as defines, "v, ok := m[key]" or "v, ok := m.Load(key)", or
+// the v of "v := m[key]" for a map of pointers (whose nil is a missing
+// entry), when m is a cache keyed by type that kept accepts; nil
+// otherwise.
 func lookupOK(info *types.Info, as *ast.AssignStmt, kept func(types.Object) bool) types.Object {
-	if as.Tok != token.DEFINE || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+	if as.Tok != token.DEFINE || len(as.Lhs) < 1 || len(as.Lhs) > 2 || len(as.Rhs) != 1 {
 		return nil
 	}
-	id, ok := as.Lhs[1].(*ast.Ident)
+	id, ok := as.Lhs[len(as.Lhs)-1].(*ast.Ident)
 	if !ok || id.Name == "_" {
 		return nil
+	}
+	if len(as.Lhs) == 1 {
+		// v := m[key]: only a map whose values are pointers.
+		ix, isIndex := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr)
+		if !isIndex {
+			return nil
+		}
+		m, isMap := info.TypeOf(ix.X).Underlying().(*types.Map)
+		if !isMap {
+			return nil
+		}
+		if _, isPtr := m.Elem().Underlying().(*types.Pointer); !isPtr {
+			return nil
+		}
 	}
 	var cache, key ast.Expr
 	switch r := ast.Unparen(as.Rhs[0]).(type) {

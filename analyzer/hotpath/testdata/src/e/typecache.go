@@ -133,3 +133,58 @@ func useCaches(items []any) {
 	_ = unregister
 	_ = resetKinds
 }
+
+// A map of pointers read in one value, its nil a missing entry (gorilla
+// schema's cache), filled in "if v == nil", or returned in "if v != nil".
+type layout struct{ offsets []uintptr }
+
+var layouts = map[reflect.Type]*layout{}
+
+var layoutMu sync.RWMutex
+
+func layoutOf(t reflect.Type) *layout {
+	layoutMu.RLock()
+	l := layouts[t]
+	layoutMu.RUnlock()
+	if l == nil {
+		l = &layout{}
+		mark() // want `cold: runs once per type`
+		layoutMu.Lock()
+		layouts[t] = l
+		layoutMu.Unlock()
+	}
+	return l
+}
+
+var widths = map[reflect.Type]*int{}
+
+func widthOf(t reflect.Type) int {
+	if w := widths[t]; w != nil {
+		return *w
+	}
+	n := int(t.Size()) + mark() // want `cold: runs once per type`
+	widths[t] = &n
+	return n
+}
+
+// A map of values: its zero is a value like any other, not a missing
+// entry.
+var counts = map[reflect.Type]int{}
+
+func countOf(t reflect.Type) int {
+	n := counts[t]
+	if n == 0 {
+		n = t.NumField() + mark() // want `per-item: called in a loop in useMore`
+		counts[t] = n
+	}
+	return n
+}
+
+func useMore(items []any) {
+	for _, it := range items {
+		t := reflect.TypeOf(it)
+		layoutOf(t)
+		widthOf(t)
+		countOf(t)
+	}
+}
