@@ -155,7 +155,10 @@ func (r *resolver) findLeak(fn *types.Func, idx int, depth int) leak {
 	}
 	env := newCalleeEnv(r, fn, sig, file)
 	name := param.Name()
-	held := heldBy(decl.Body, name)
+	var held func(ast.Expr) bool
+	if env.recv != "" {
+		held = heldBy(decl.Body, name)
+	}
 	var found leak
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		if found.kind != leakUnknown {
@@ -211,14 +214,14 @@ func heldBy(body *ast.BlockStmt, name string) func(ast.Expr) bool {
 	locals := map[string]bool{}
 	var holds func(x ast.Expr) bool
 	holds = func(x ast.Expr) bool {
-		x = ast.Unparen(x)
-		if a, ok := x.(*ast.TypeAssertExpr); ok {
+		if a, ok := ast.Unparen(x).(*ast.TypeAssertExpr); ok {
 			x = a.X
 		}
-		if id, ok := ast.Unparen(x).(*ast.Ident); ok && locals[id.Name] {
+		x = ast.Unparen(x)
+		if id, ok := x.(*ast.Ident); ok && locals[id.Name] {
 			return true
 		}
-		return derives(ast.Unparen(x), name)
+		return derives(x, name)
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {

@@ -35,36 +35,26 @@ func (fd *finding) outgrowsNever() bool {
 	if !ok {
 		return false
 	}
-	// The innermost loop around the append, and the list it is in.
-	var loop ast.Stmt
-	var list []ast.Stmt
-	for i, n := range fd.path {
-		switch n := n.(type) {
-		case *ast.FuncLit, *ast.FuncDecl:
-			return false
-		case *ast.ForStmt, *ast.RangeStmt:
-			if loop != nil {
-				break
-			}
-			loop = n.(ast.Stmt)
-			for _, p := range fd.path[i+1:] {
-				if l, ok := p.(*ast.LabeledStmt); ok && l.Stmt == loop {
-					loop = l
-					continue
-				}
-				if b, ok := p.(*ast.BlockStmt); ok {
-					list = b.List
-				}
-				break
-			}
+	// The innermost loop around the append (not in a function literal
+	// inside it), and the statement list that holds it.
+	k := slices.IndexFunc(fd.path, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit, *ast.FuncDecl:
+			return true
 		}
-		if loop != nil {
-			break
-		}
-	}
-	if loop == nil || list == nil {
+		return false
+	})
+	if k < 0 {
 		return false
 	}
+	loop, ok := fd.path[k].(ast.Stmt)
+	if !ok {
+		return false // a function literal or the declaration
+	}
+	if l, ok := fd.parentOf(loop).(*ast.LabeledStmt); ok {
+		loop = l
+	}
+	list := syntax.StmtList(fd.parentOf(loop))
 	bound, appends, _, ok := loops.Bound(info, loop, v, func(c *ast.CallExpr) bool { return hotpath.Terminal(info, c) })
 	if !ok || !slices.Contains(appends, call) {
 		return false
@@ -86,22 +76,27 @@ func (fd *finding) outgrowsNever() bool {
 			return false
 		}
 		// What c reads keeps its value: local variables that nothing
-		// assigns, increments or takes the address of; a field only if
-		// nothing mentions the variable it is reached from.
+		// assigns, increments or takes the address of; a field or a
+		// package-level variable only if nothing mentions it, nor the
+		// variable a field is reached from.
+		read := objectsIn(info, c)
 		for _, s := range list[j+1 : at] {
-			for _, obj := range objectsIn(info, c) {
-				v, ok := obj.(*types.Var)
-				if !ok {
-					continue // len, a constant, a function
-				}
-				if !v.IsField() && v.Parent() != v.Pkg().Scope() {
-					if syntax.Changes(s, func(e ast.Expr) bool {
-						id, ok := ast.Unparen(e).(*ast.Ident)
-						return ok && info.Uses[id] == v
-					}, nil) {
+			if mentionsRoot(info, s, c) {
+				return false
+			}
+			for _, obj := range read {
+				w, ok := obj.(*types.Var)
+				switch {
+				case !ok:
+					// len, a constant, a function
+				case w.IsField() || w.Parent() == w.Pkg().Scope():
+					if syntax.Mentions(info, s, w) {
 						return false
 					}
-				} else if syntax.Mentions(info, s, obj) || mentionsRoot(info, s, c) {
+				case syntax.Changes(s, func(e ast.Expr) bool {
+					id, ok := ast.Unparen(e).(*ast.Ident)
+					return ok && info.Uses[id] == w
+				}, nil):
 					return false
 				}
 			}

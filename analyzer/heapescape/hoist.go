@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -281,20 +282,9 @@ func (fd *finding) declStmtOf(spec *ast.ValueSpec) ast.Stmt {
 // stmtListOf returns the block or case clause whose statement list holds
 // stmt, or nil.
 func (fd *finding) stmtListOf(stmt ast.Stmt) ast.Node {
-	var list []ast.Stmt
 	p := fd.parentOf(stmt)
-	switch p := p.(type) {
-	case *ast.BlockStmt:
-		list = p.List
-	case *ast.CaseClause:
-		list = p.Body
-	case *ast.CommClause:
-		list = p.Body
-	}
-	for _, s := range list {
-		if s == stmt {
-			return p
-		}
+	if slices.Contains(syntax.StmtList(p), stmt) {
+		return p
 	}
 	return nil
 }

@@ -238,17 +238,7 @@ func orderedNoFloat(info *types.Info, e ast.Expr) bool {
 
 // declOfFunc returns the declaration of fn among the package's files.
 func (fd *finding) declOfFunc(fn *types.Func) *ast.FuncDecl {
-	for _, f := range fd.pass.Files {
-		if f.FileStart > fn.Pos() || fn.Pos() >= f.FileEnd {
-			continue
-		}
-		for _, d := range f.Decls {
-			if d, ok := d.(*ast.FuncDecl); ok && d.Name.Pos() == fn.Pos() {
-				return d
-			}
-		}
-	}
-	return nil
+	return syntax.FuncDeclOf(fd.pass.Files, fn)
 }
 
 // reuseAdvice returns the change for a map or slice made anew and stored

@@ -94,15 +94,8 @@ func (fd *finding) keptByCallee(call *ast.CallExpr, args []string, resetCall str
 		return "", ""
 	}
 	m := typeutil.StaticCallee(info, outer)
-	if m == nil || m.Type().(*types.Signature).Recv() == nil {
-		return "", ""
-	}
-	l := fd.res.leakOf(m, i)
-	if l.kind != leakRecvField {
-		return "", ""
-	}
 	_, body := fd.enclosingFunc()
-	if body == nil {
+	if m == nil || m.Type().(*types.Signature).Recv() == nil || body == nil {
 		return "", ""
 	}
 	owner, reused := types.ExprString(sel.X), ""
@@ -112,6 +105,11 @@ func (fd *finding) keptByCallee(call *ast.CallExpr, args []string, resetCall str
 	case fd.reusedOwner(body, sel.X) != "":
 		reused = "outlives the call"
 	default:
+		return "", ""
+	}
+	// Only then read the method's code (maybe another package's).
+	l := fd.res.leakOf(m, i)
+	if l.kind != leakRecvField {
 		return "", ""
 	}
 	qual, _ := syntax.Qualifier(fd.pass, call.Pos())

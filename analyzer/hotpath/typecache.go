@@ -69,35 +69,42 @@ func typeCacheRegions(info *types.Info, file *ast.File, kept func(types.Object) 
 			if okVar == nil || ifs == nil || ifs.Else != nil {
 				continue
 			}
-			switch cond := ast.Unparen(ifs.Cond).(type) {
-			case *ast.BinaryExpr:
-				// v := m[t]; if v == nil { fill }, or if v != nil {
-				// return v }: a nil value of a map of pointers is a
-				// missing entry.
-				id, isID := ast.Unparen(cond.X).(*ast.Ident)
-				if !isID || info.Uses[id] != okVar || !syntax.IsNil(info, cond.Y) {
-					break
-				}
-				switch {
-				case cond.Op == token.EQL:
-					add(ifs.Body.Pos(), ifs.Body.End())
-				case cond.Op == token.NEQ && endsInReturn(ifs.Body.List) && at+1 < len(list):
-					add(list[at+1].Pos(), fd.Body.End())
-				}
-			case *ast.Ident:
+			found, known := lookupTest(info, ifs.Cond, okVar)
+			switch {
+			case !known:
+			case found && endsInReturn(ifs.Body.List) && at+1 < len(list):
 				// if ok { return v }: the rest of the function fills.
-				if info.Uses[cond] == okVar && endsInReturn(ifs.Body.List) && at+1 < len(list) {
-					add(list[at+1].Pos(), fd.Body.End())
-				}
-			case *ast.UnaryExpr:
+				add(list[at+1].Pos(), fd.Body.End())
+			case !found:
 				// if !ok { v = build(t); m.Store(t, v) }
-				if id, isID := ast.Unparen(cond.X).(*ast.Ident); isID && cond.Op == token.NOT && info.Uses[id] == okVar {
-					add(ifs.Body.Pos(), ifs.Body.End())
-				}
+				add(ifs.Body.Pos(), ifs.Body.End())
 			}
 		}
 	}
 	return regs
+}
+
+// lookupTest says what cond tells of a lookup whose outcome okVar holds
+// (see lookupOK): found for "ok" and "v != nil", missing for "!ok" and
+// "v == nil" (a nil value of a map of pointers is a missing entry); known
+// is false for any other condition.
+func lookupTest(info *types.Info, cond ast.Expr, okVar types.Object) (found, known bool) {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == okVar
+	}
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.Ident:
+		return true, is(c)
+	case *ast.UnaryExpr:
+		return false, c.Op == token.NOT && is(c.X)
+	case *ast.BinaryExpr:
+		if !is(c.X) || !syntax.IsNil(info, c.Y) {
+			return false, false
+		}
+		return c.Op == token.NEQ, c.Op == token.NEQ || c.Op == token.EQL
+	}
+	return false, false
 }
 
 // lookupOK returns the variable that says whether a lookup found its key:

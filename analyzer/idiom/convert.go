@@ -839,29 +839,21 @@ func (c *checker) convertsToBytes(fn *types.Func) bool {
 	if fn.Pkg() != c.pass.Pkg {
 		return false
 	}
-	param := fn.Signature().Params().At(0)
-	for _, f := range c.pass.Files {
-		if fn.Pos() < f.FileStart || fn.Pos() >= f.FileEnd {
-			continue
-		}
-		for _, d := range f.Decls {
-			decl, ok := d.(*ast.FuncDecl)
-			if !ok || decl.Name.Pos() != fn.Pos() || decl.Body == nil {
-				continue
-			}
-			found := false
-			ast.Inspect(decl.Body, func(n ast.Node) bool {
-				if e, ok := n.(ast.Expr); ok && !found {
-					if x := c.conversion(e, syntax.IsByteSlice, syntax.IsString); x != nil {
-						if id, ok := ast.Unparen(x).(*ast.Ident); ok && c.info.Uses[id] == param {
-							found = true
-						}
-					}
-				}
-				return !found
-			})
-			return found
-		}
+	decl := syntax.FuncDeclOf(c.pass.Files, fn)
+	if decl == nil || decl.Body == nil {
+		return false
 	}
-	return false
+	param := fn.Signature().Params().At(0)
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if e, ok := n.(ast.Expr); ok && !found {
+			if x := c.conversion(e, syntax.IsByteSlice, syntax.IsString); x != nil {
+				if id, ok := ast.Unparen(x).(*ast.Ident); ok && c.info.Uses[id] == param {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

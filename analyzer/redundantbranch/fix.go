@@ -4,10 +4,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 )
 
 func (c *checker) offset(pos token.Pos) int {
@@ -536,9 +539,9 @@ func (c *checker) flattenIf(ifs *ast.IfStmt, keep, drop *ast.BlockStmt, elsePos 
 	case elsePos:
 		text = c.block(keep, pre, indent)
 	default:
-		list := stmtList(stack[len(stack)-2])
+		list := syntax.StmtList(stack[len(stack)-2])
 		var after []ast.Stmt
-		if i := indexOf(list, ifs); i >= 0 {
+		if i := slices.Index(list, ast.Stmt(ifs)); i >= 0 {
 			after = list[i+1:]
 		}
 		if c.collides(append(initStmts(ifs), keep.List...), stack, span{drop.Lbrace, drop.Rbrace}, after) || hasMultilineRaw(keep.List) {

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
 
@@ -523,8 +525,8 @@ func (c *checker) checkIf(stack []ast.Node, ifs *ast.IfStmt) {
 	if ifs.Else != nil || elsePos || len(ifs.Body.List) == 0 {
 		return
 	}
-	list := stmtList(parent)
-	i := indexOf(list, ifs)
+	list := syntax.StmtList(parent)
+	i := slices.Index(list, ast.Stmt(ifs))
 	if i < 0 || i+1 >= len(list) {
 		return
 	}
@@ -601,27 +603,6 @@ func because(facts []fact, notes []string) string {
 		s += ", " + strings.Join(notes, " and ")
 	}
 	return s
-}
-
-func stmtList(n ast.Node) []ast.Stmt {
-	switch n := n.(type) {
-	case *ast.BlockStmt:
-		return n.List
-	case *ast.CaseClause:
-		return n.Body
-	case *ast.CommClause:
-		return n.Body
-	}
-	return nil
-}
-
-func indexOf(list []ast.Stmt, s ast.Stmt) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // checkSwitch reports runs of adjacent cases with the same body, once per

@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,4 +101,34 @@ func ClimbParens(path []ast.Node, k int) int {
 		}
 		k++
 	}
+}
+
+// FuncDeclOf returns the declaration of fn among files, or nil: a
+// function or method of the package the files make up.
+func FuncDeclOf(files []*ast.File, fn *types.Func) *ast.FuncDecl {
+	for _, f := range files {
+		if fn.Pos() < f.FileStart || fn.Pos() >= f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if d, ok := d.(*ast.FuncDecl); ok && d.Name.Pos() == fn.Pos() {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// StmtList returns the statements of a block or a case clause, or nil
+// for any other node.
+func StmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
 }
