@@ -246,14 +246,10 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		}
 	}
 
-	pkgs, err := listPackages(ctx, cdir, []string{opts.Package})
+	pkg, err := w.measured(ctx, cdir, opts.Package)
 	if err != nil {
 		return nil, err
 	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("verify: pattern %q matches %d packages, want one", opts.Package, len(pkgs))
-	}
-	pkg := pkgs[0]
 
 	before := &version{label: "before", dir: cdir, pkgs: map[string]*testBinary{}}
 	after := &version{label: "after", dir: cdir, pkgs: map[string]*testBinary{}}
@@ -311,13 +307,17 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 	if err := write(true); err != nil {
 		return nil, err
 	}
-	tested := []string{pkg.importPath}
+	var others []string
 	for _, t := range opts.Tests {
-		if !slices.Contains(tested, t) {
-			tested = append(tested, t)
+		if t != pkg.importPath && !slices.Contains(others, t) {
+			others = append(others, t)
 		}
 	}
-	out, err := goTest(ctx, cdir, tested...)
+	var a *testBinary
+	if pkg.hasTests {
+		a = &testBinary{importPath: pkg.importPath, dir: pkg.dir, hasTests: true, path: filepath.Join(tmp, "bin", "after.test")}
+	}
+	out, err := runTests(ctx, cdir, pkg.importPath, a, true, others)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -326,7 +326,7 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 		if err := write(false); err != nil {
 			return nil, err
 		}
-		if _, err := goTest(ctx, cdir, tested...); err != nil {
+		if _, err := runTests(ctx, cdir, pkg.importPath, before.pkgs[pkg.importPath], false, others); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -340,16 +340,11 @@ func Verify(ctx context.Context, opts VerifyOptions) (res *VerifyResult, err err
 			return nil, err
 		}
 	}
-	if !pkg.hasTests {
+	if a == nil {
 		res.NoBenchmarks = true
 		return res, nil
 	}
-	a := *pkg
-	a.path = filepath.Join(tmp, "bin", "after.test")
-	if err := buildTest(ctx, cdir, &a, ""); err != nil {
-		return nil, fmt.Errorf("verify: with the edits: %w", err)
-	}
-	after.pkgs[pkg.importPath] = &a
+	after.pkgs[pkg.importPath] = a
 
 	ro := roundOptions{bench: opts.Bench, count: opts.Count, benchtime: opts.Benchtime, cpu: opts.CPU, progress: opts.Progress}
 	bset, hset, err := runRounds(ctx, before, after, []string{pkg.importPath}, ro)
@@ -406,15 +401,40 @@ func uncovered(ctx context.Context, cdir string, pkg *testBinary, dir string, li
 	return res, nil
 }
 
-// goTest builds and tests the packages and returns the combined output.
-func goTest(ctx context.Context, dir string, pkgs ...string) (string, error) {
+// runTests builds the package pkg and the others and runs their tests.
+// The tests of pkg run from bin, its test binary (built here with go test
+// -c when build is set; nil when pkg has no tests), in its directory as go
+// test runs them: the binary the benchmarks then measure, not a second
+// link of the same code. The others' tests run with go test. It returns
+// the combined output.
+func runTests(ctx context.Context, dir, pkg string, bin *testBinary, build bool, others []string) (string, error) {
 	var buf bytes.Buffer
-	for _, cmd := range []string{"build", "test"} {
-		cmd := exec.CommandContext(ctx, "go", append([]string{cmd}, pkgs...)...)
-		cmd.Dir = dir
+	run := func(cmd *exec.Cmd) error {
 		cmd.Stdout, cmd.Stderr = &buf, &buf
 		gocmd.InterruptOnCancel(cmd)
-		if err := cmd.Run(); err != nil {
+		return cmd.Run()
+	}
+	cmd := exec.CommandContext(ctx, "go", append([]string{"build", pkg}, others...)...)
+	cmd.Dir = dir
+	if err := run(cmd); err != nil {
+		return buf.String(), err
+	}
+	if bin != nil {
+		if build {
+			if err := buildTest(ctx, dir, bin, ""); err != nil {
+				return err.Error(), err
+			}
+		}
+		cmd := exec.CommandContext(ctx, bin.path, "-test.paniconexit0", "-test.timeout=10m0s")
+		cmd.Dir = bin.dir
+		if err := run(cmd); err != nil {
+			return buf.String(), fmt.Errorf("tests of %s: %w", pkg, err)
+		}
+	}
+	if len(others) > 0 {
+		cmd := exec.CommandContext(ctx, "go", append([]string{"test"}, others...)...)
+		cmd.Dir = dir
+		if err := run(cmd); err != nil {
 			return buf.String(), err
 		}
 	}
@@ -463,6 +483,29 @@ type Workspace struct {
 	// before holds the test binaries built from the unedited copy, by
 	// import path: the same for every call that measures the package.
 	before map[string]*testBinary
+	// listed holds the package each pattern measured names, by
+	// directory and pattern: edits change no package's files or name.
+	listed map[[2]string]*testBinary
+}
+
+// measured returns the one package that pattern names in cdir.
+func (w *Workspace) measured(ctx context.Context, cdir, pattern string) (*testBinary, error) {
+	key := [2]string{cdir, pattern}
+	if p, ok := w.listed[key]; ok {
+		return p, nil
+	}
+	pkgs, err := listPackages(ctx, cdir, []string{pattern})
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("verify: pattern %q matches %d packages, want one", pattern, len(pkgs))
+	}
+	if w.listed == nil {
+		w.listed = make(map[[2]string]*testBinary)
+	}
+	w.listed[key] = pkgs[0]
+	return pkgs[0], nil
 }
 
 // NewWorkspace copies the tree containing dir (see copyTree) into a new

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/optlog"
 	"github.com/goadvise/goadvise/pgo"
 	"github.com/goadvise/goadvise/worktree"
@@ -348,7 +349,12 @@ func (v *version) fn(k funcKey) *funcDecisions {
 // decisions by function.
 func collectVersion(ctx context.Context, dir, top string, env []string, patterns []string, idx *funcIndex) (*version, error) {
 	v := &version{dir: dir, top: top, funcs: make(map[funcKey]*funcDecisions)}
-	results, err := optlog.Collect(ctx, optlog.LoadOptions{Dir: dir, Patterns: patterns, Env: env})
+	// One listing serves the log's build and the -m build below.
+	listing, err := load.Packages(ctx, load.ListOptions{Dir: dir, Env: env, Deps: true}, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	results, err := optlog.Collect(ctx, optlog.LoadOptions{Dir: dir, Patterns: patterns, Env: env, Listing: listing})
 	if err != nil {
 		return nil, err
 	}
@@ -397,12 +403,11 @@ func collectVersion(ctx context.Context, dir, top string, env []string, patterns
 	}
 	defer os.RemoveAll(tmp)
 	b := &buildSpec{dir: dir, env: env, out: tmp, gcflags: decisionFlags(pkgs, false)}
-	listed, err := listPackages(ctx, dir, env, false, pkgs)
-	if err != nil {
-		return nil, err
-	}
 	t := &targets{}
-	for _, p := range listed {
+	for _, p := range listing.Packages {
+		if !keep[p.ImportPath] || p.ForTest != "" {
+			continue
+		}
 		if p.Name == "main" {
 			t.mains = append(t.mains, p.ImportPath)
 		} else {

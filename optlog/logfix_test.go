@@ -78,17 +78,6 @@ func haveCgo(t *testing.T) {
 // of the packages), the names of the files cgo generated come from that
 // listing: no go list runs for them.
 func TestLogNames(t *testing.T) {
-	t.Run("renamed", func(t *testing.T) { testLogNames(t, true, false) })
-	t.Run("recovered", func(t *testing.T) { testLogNames(t, false, false) })
-	t.Run("listed", func(t *testing.T) { testLogNames(t, true, true) })
-}
-
-func testLogNames(t *testing.T, rename, listed bool) {
-	defer func(old bool) { renameFiles = old }(renameFiles)
-	renameFiles = rename
-	recoveries.Store(0)
-	compiledLists.Store(0)
-	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	files := map[string]string{}
 	for k, v := range logFixture {
 		files[k] = v
@@ -108,7 +97,24 @@ func testLogNames(t *testing.T, rename, listed bool) {
 	} else {
 		t.Log("no cgo (CGO_ENABLED=0 or no gcc): the cgo package is not checked")
 	}
+	// One tree and one -m build per package for the three collections:
+	// a collection does not change the tree.
 	dir := gittest.NewTree(t, files)
+	want := make(map[string]map[string]bool)
+	for _, pkg := range pkgs {
+		want[pkg] = compilerHeap(t, dir, pkg)
+	}
+	t.Run("renamed", func(t *testing.T) { testLogNames(t, dir, want, cgo, true, false) })
+	t.Run("recovered", func(t *testing.T) { testLogNames(t, dir, want, cgo, false, false) })
+	t.Run("listed", func(t *testing.T) { testLogNames(t, dir, want, cgo, true, true) })
+}
+
+func testLogNames(t *testing.T, dir string, want map[string]map[string]bool, cgo, rename, listed bool) {
+	defer func(old bool) { renameFiles = old }(renameFiles)
+	renameFiles = rename
+	recoveries.Store(0)
+	compiledLists.Store(0)
+	t.Setenv("GOADVISE_CACHE", t.TempDir())
 	opts := LoadOptions{Dir: dir, Patterns: []string{"./..."}}
 	if listed {
 		opts.ListFlags, opts.ListFields = load.ListFlags, load.ListFields
@@ -121,13 +127,13 @@ func testLogNames(t *testing.T, rename, listed bool) {
 	for _, r := range res {
 		byPath[r.ImportPath] = r
 	}
-	for _, pkg := range pkgs {
+	for pkg, heap := range want {
 		r := byPath[pkg]
 		if r == nil || r.Err != "" {
 			t.Errorf("%s: got %+v, want records", pkg, r)
 			continue
 		}
-		diffSets(t, pkg, compilerHeap(t, dir, pkg), heapSet(r.Records))
+		diffSets(t, pkg, heap, heapSet(r.Records))
 	}
 	if n := compiledLists.Load(); cgo && listed && n != 0 {
 		t.Errorf("go list -compiled ran %d times for the cgo package, listed already", n)

@@ -30,7 +30,7 @@ func TestFixInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs check -fix many times")
 	}
-	files := manyPackages("example.com/sig", 30)
+	files := manyPackages("example.com/sig", 12)
 	cache := t.TempDir()
 	env := []string{"GOADVISE_CACHE=" + cache}
 
