@@ -113,3 +113,19 @@ func Copy() { n := 5; s := []*int{&n}; copy(S, s) }
 		}
 	}
 }
+
+// TestStepCallee checks the name of the function a flow step calls.
+func TestStepCallee(t *testing.T) {
+	for _, tc := range []struct{ expr, want string }{
+		{"l.Writer.Write([]byte{...})", "Write"},
+		{"(*bufio.Writer).Write(w, p)", "Write"},
+		{"(*pair[go.shape.int]).set(p, x)", "set"},
+		{"F[go.shape.int](x)", "F"},
+		{"io.ReadFull(r, buf)", "ReadFull"},
+		{"f(x)", "f"},
+	} {
+		if got := stepCallee(tc.expr); got != tc.want {
+			t.Errorf("stepCallee(%q) = %q, want %q", tc.expr, got, tc.want)
+		}
+	}
+}

@@ -276,6 +276,20 @@ func refine(pass *analysis.Pass, tfiles map[string]*token.File, files map[string
 			continue
 		}
 		call := callAt(f, pos)
+		if call != nil && len(rec.InlinedFrom) > 0 && calleeName(call) != stepCallee(expr) {
+			// In inlined code every step is at the outer call: the
+			// step's call may be in the inlined body, around the value
+			// made there, when that body is of this package (another
+			// package's is not at hand: its outer call stands for it).
+			in := rec.InlinedFrom[0]
+			if f := files[in.File]; f != nil {
+				if pos := resolve(tfiles[in.File], in); pos.IsValid() {
+					if c := callAround(f, pos, stepCallee(expr)); c != nil && !isBuiltin(pass.TypesInfo, c) {
+						call = c
+					}
+				}
+			}
+		}
 		if call == nil {
 			continue
 		}
@@ -316,6 +330,69 @@ func callAt(f *ast.File, pos token.Pos) *ast.CallExpr {
 		return call == nil
 	})
 	return call
+}
+
+// callAround returns the innermost call in f around pos whose callee is
+// named name, or nil.
+func callAround(f *ast.File, pos token.Pos, name string) *ast.CallExpr {
+	d := declAt(f, pos)
+	if d == nil {
+		return nil
+	}
+	var call *ast.CallExpr
+	ast.Inspect(d, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && calleeName(c) == name {
+			call = c
+		}
+		return true
+	})
+	return call
+}
+
+// isBuiltin reports whether call calls a builtin function (panic, append).
+func isBuiltin(info *types.Info, call *ast.CallExpr) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, ok = info.Uses[id].(*types.Builtin)
+	return ok
+}
+
+// calleeName returns the name of the function or method call calls as
+// written ("Write" for w.Write(p)), or "".
+func calleeName(call *ast.CallExpr) string {
+	fun := ast.Unparen(call.Fun)
+	for {
+		switch f := fun.(type) {
+		case *ast.IndexExpr:
+			fun = ast.Unparen(f.X)
+			continue
+		case *ast.IndexListExpr:
+			fun = ast.Unparen(f.X)
+			continue
+		case *ast.Ident:
+			return f.Name
+		case *ast.SelectorExpr:
+			return f.Sel.Name
+		}
+		return ""
+	}
+}
+
+// stepCallee returns the name of the function a flow step's call calls,
+// as the compiler prints the call: "Write" for "l.Writer.Write(p)" and
+// for "(*bufio.Writer).Write(w, p)", "F" for "F[go.shape.int](x)".
+func stepCallee(expr string) string {
+	name := callee(expr)
+	if strings.HasPrefix(name, "(") {
+		name = name[strings.IndexByte(name, ')')+1:] // past the receiver type
+	}
+	name, _, _ = strings.Cut(name, "[")
+	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
 // describeCall describes the callee of call and reports whether the call is

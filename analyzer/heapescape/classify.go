@@ -1190,11 +1190,20 @@ func (fd *finding) bufferAdvice() (advice, noFix string) {
 		return "", ""
 	}
 	arr := fmt.Sprintf("[%d]%s", n, elem)
-	recv, typ := fd.pointerReceiver()
-	if recv == "" {
-		return fmt.Sprintf("the method's contract says it must not keep the buffer, but the compiler cannot see that: take the %s buffer from a caller that reuses it, which saves one allocation per call", arr), callerNoFix
+	pass := " and pass %s.buf[:]"
+	if _, ok := fd.allocExpr().(*ast.CompositeLit); ok {
+		pass = ", store the literal's elements in it and pass %s.buf[:]"
 	}
-	return fmt.Sprintf("keep a %s array field in %s and pass %s.buf[:] (a name of your choice), which saves one allocation per call", arr, typ, recv), bufferNoFix
+	recv, typ, ptr := fd.methodReceiver()
+	switch {
+	case recv != "" && ptr:
+		return fmt.Sprintf("keep a %s array field in %s"+pass+" (a name of your choice), which saves one allocation per call", arr, typ, recv), bufferNoFix
+	case recv != "":
+		// A copy of the receiver would hold the array: the method needs
+		// the value itself.
+		return fmt.Sprintf("give the method a pointer receiver (*%s), keep a %s array field in %s"+pass+" (a name of your choice), which saves one allocation per call (API change: a method on *%s is not in %s's method set, so its users take a pointer)", typ, arr, typ, recv, typ, typ), bufferNoFix
+	}
+	return fmt.Sprintf("the method's contract says it must not keep the buffer, but the compiler cannot see that: take the %s buffer from a caller that reuses it, which saves one allocation per call", arr), callerNoFix
 }
 
 // constBuffer returns the length and element type of the record's value
@@ -1210,6 +1219,18 @@ func (fd *finding) constBuffer() (int64, string) {
 			return 0, ""
 		}
 		t, n = arr.Elem(), arr.Len()
+	} else if lit, ok := fd.allocExpr().(*ast.CompositeLit); ok {
+		// []byte{c}: a buffer as long as its elements.
+		s, ok := info.TypeOf(lit).Underlying().(*types.Slice)
+		if !ok {
+			return 0, ""
+		}
+		for _, e := range lit.Elts {
+			if _, ok := e.(*ast.KeyValueExpr); ok {
+				return 0, ""
+			}
+		}
+		t, n = s.Elem(), int64(len(lit.Elts))
 	} else {
 		call, ok := fd.allocExpr().(*ast.CallExpr)
 		if !ok || !syntax.IsBuiltin(info, call.Fun, "make") || len(call.Args) < 2 {
@@ -1245,15 +1266,16 @@ func (fd *finding) usesStayLocalIn(v *types.Var) bool {
 	return body != nil && fd.usesStayLocal(v, body)
 }
 
-// pointerReceiver returns the name of the pointer receiver of the method
-// enclosing the record and its type's name; "" if it is not such a
-// method.
-func (fd *finding) pointerReceiver() (recv, typ string) {
+// methodReceiver returns the name of the receiver of the method enclosing
+// the record, its type's name and whether it is a pointer; "" if it is not
+// such a method, or its receiver's type is not a named type of the
+// package.
+func (fd *finding) methodReceiver() (recv, typ string, ptr bool) {
 	var decl *ast.FuncDecl
 	for _, n := range fd.path {
 		if lit, ok := n.(*ast.FuncLit); ok {
 			if !fd.calledInPlace(lit) {
-				return "", ""
+				return "", "", false
 			}
 			continue // it runs while the method does: a field serves it too
 		}
@@ -1263,25 +1285,28 @@ func (fd *finding) pointerReceiver() (recv, typ string) {
 		}
 	}
 	if decl == nil || decl.Recv == nil || len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 {
-		return "", ""
+		return "", "", false
 	}
 	name := decl.Recv.List[0].Names[0]
 	if name.Name == "_" {
-		return "", ""
+		return "", "", false
 	}
 	v := fd.pass.TypesInfo.Defs[name]
 	if v == nil {
-		return "", ""
+		return "", "", false
 	}
-	ptr, ok := v.Type().(*types.Pointer)
-	if !ok {
-		return "", ""
+	t := v.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
 	}
-	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	if !ok {
-		return "", ""
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() != fd.pass.Pkg {
+		return "", "", false
 	}
-	return name.Name, n.Obj().Name()
+	if _, ok := n.Underlying().(*types.Struct); !ok {
+		return "", "", false // no field to hold the array
+	}
+	return name.Name, n.Obj().Name(), ptr
 }
 
 // calledInPlace reports whether the function literal lit runs only while

@@ -41,17 +41,21 @@
 // Drivers rank them all by estimated saving (package kind): a rewrite
 // ranks above an explanation of its tier. The rewrite kinds:
 //
-//   - a slice of constant size (at most 1 KiB) or an array variable, in a
-//     method with a pointer receiver, passed only to calls that do not
-//     keep it: keep a [N]T array field in the receiver and pass a slice of
-//     it. A call does not keep its argument when the compiler says so
+//   - a slice of constant size (at most 1 KiB: a make of constant length,
+//     or a slice literal of N elements without keys, such as []byte{c}) or
+//     an array variable, in a method with a pointer receiver, passed only
+//     to calls that do not keep it: keep a [N]T array field in the
+//     receiver and pass a slice of it (for a literal, after storing its
+//     elements in it). A call does not keep its argument when the compiler says so
 //     (this package's functions), when it is a method whose contract
 //     forbids it (io.Reader.Read, io.Writer.Write, io.ReaderAt.ReadAt,
 //     io.WriterAt.WriteAt: "implementations must not retain p"), or a
 //     function that only passes it to such methods (io.ReadFull, io.Copy,
 //     io.ReadAll, ...). Other interface methods and function values may
-//     keep what they are given. Outside such a method (a function, a
-//     method on a value, a function literal run elsewhere) the advice is
+//     keep what they are given. In a method on a value of a struct type of
+//     the package, a field of the copy would not last: the advice is a
+//     pointer receiver and the field, an API change it says. Outside a
+//     method (a function, a function literal run elsewhere) the advice is
 //     to take the buffer from a caller that reuses it;
 //   - a variable whose address escapes only on a rare path, as the
 //     compiler's flow shows it (returned with an error, put in a panic,
@@ -265,6 +269,11 @@
 //
 // An allocation inlined from another package is reported at the call,
 // phrased "calling bufio.NewWriter allocates (inlined): ...". The
+// compiler puts every step of such a value's flow at that call; when the
+// inlined body is of the package, the call the step names (an interface
+// method, a function value, a callee that keeps it) is found in the body
+// around the allocation, and the cause names it, not the inlined
+// function. The
 // compiler also reports the allocations of an inlinable function's own
 // compiled body, which only calls that are not inlined run. When every
 // reference to a function in the package is a call the compiler inlines

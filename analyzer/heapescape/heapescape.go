@@ -762,6 +762,11 @@ func (fd *finding) calleeLeak() (leak, *types.Func, bool) {
 		return leak{}, nil, false
 	}
 	idx := fd.argIndex(call)
+	if idx < 0 && len(fd.rec.InlinedFrom) > 0 {
+		// Made inside the body inlined at this call, not passed to it:
+		// the flow's call is in that body, which the step names.
+		return leak{}, nil, false
+	}
 	if idx < 0 {
 		return leak{}, fn, true
 	}

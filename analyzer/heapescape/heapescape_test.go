@@ -250,3 +250,22 @@ func TestInlinedAway(t *testing.T) {
 func TestTemporaries(t *testing.T) {
 	run(t, "autotmp", "all", "true", "cold", "true")
 }
+
+// TestLiteralBuffer checks that a slice literal of constant length passed
+// to a method that must not keep it (io.Writer.Write, hash.Hash's Write)
+// gets the buffer advice of make([]byte, n): an array field of a pointer
+// receiver, a pointer receiver for a method on a value, a buffer lent by
+// the callers of a function; and that a literal passed to a method that
+// may keep it, one that outlives the call, or a keyed one does not.
+func TestLiteralBuffer(t *testing.T) {
+	run(t, "litbuf", "cold", "true")
+}
+
+// TestInlinedCall checks the cause of a value made in the body of a
+// function inlined at its call, where the compiler puts every step of the
+// value's flow: the call that lets it escape is the body's (an interface
+// method, a function value, a static callee that keeps it), never the
+// inlined function itself.
+func TestInlinedCall(t *testing.T) {
+	run(t, "inlinedcall", "all", "true", "cold", "true")
+}

@@ -1,0 +1,3 @@
+module inlinedcall
+
+go 1.26

@@ -1,0 +1,3 @@
+module litbuf
+
+go 1.26
