@@ -58,10 +58,14 @@ func (r *resolver) leakOf(fn *types.Func, idx int) leak {
 
 // A resolver finds the source of the functions a pass's package calls.
 type resolver struct {
-	fset    *token.FileSet            // the pass's, which holds the positions of imported objects
-	imports map[string]*types.Package // all packages the pass's package depends on, by path
-	names   *strings.Replacer         // "a/b/c." to "c.", for every path of imports with a slash; see pkgNames
-	leaks   map[leakKey]leak          // leakOfDepth's answers
+	// inlinedBodies holds the allocations reported in the body of a
+	// function inlined at every call (see message): their copies at
+	// the calls are not reported again.
+	inlinedBodies map[token.Pos]bool
+	fset          *token.FileSet            // the pass's, which holds the positions of imported objects
+	imports       map[string]*types.Package // all packages the pass's package depends on, by path
+	names         *strings.Replacer         // "a/b/c." to "c.", for every path of imports with a slash; see pkgNames
+	leaks         map[leakKey]leak          // leakOfDepth's answers
 	// extended says, for a function, where its first call that adds its
 	// result to a longer string is ("" if a call does something else
 	// with it): callerBufferAdvice's walk of the package, once each.

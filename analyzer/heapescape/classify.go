@@ -108,13 +108,14 @@ func (fd *finding) message() (string, bool) {
 		// the capacity its slice was made with never grows it.
 		return "", false
 	}
-	if fn, gone := fd.inlinedAway(); gone && !fd.hot.Profiled() {
-		// The compiled body that allocates is never called: every
-		// call is inlined, and a copy that escapes is reported there.
-		// (A profile charges the copies' samples to this line, which
-		// is kept to say which callers they come from.)
-		return "", false
-	} else if fn != nil && fd.tier == hotpath.PerItem && fd.hot.ByCallers(fn) {
+	bodyFn, gone := fd.inlinedAway()
+	// The compiled body that allocates is never called: every call is
+	// inlined, and a copy that escapes is reported there; this line is
+	// reported only for a change to make here (below). (A profile
+	// charges the copies' samples to this line, which is kept to say
+	// which callers they come from.)
+	gone = gone && !fd.hot.Profiled()
+	if !gone && bodyFn != nil && fd.tier == hotpath.PerItem && fd.hot.ByCallers(bodyFn) {
 		// The calls that make the function per-item run inlined
 		// copies, not this body.
 		fd.tier, fd.reason = hotpath.Unknown, outOfLine
@@ -202,6 +203,16 @@ func (fd *finding) message() (string, bool) {
 		// Say why the change is left to the user, so that a finding
 		// without a fix is known to have been considered for one.
 		advice += "; no automatic fix: " + orDefault(fd.noFix, "none is implemented for this change")
+	}
+	if gone {
+		if fd.fix == "" || fd.reason == errorPath {
+			return "", false
+		}
+		// The change is made here, in the one body of all the inlined
+		// copies: it is reported here, once, for the copies at the
+		// calls (which run uses to drop theirs), with the tier the
+		// callers give it.
+		fd.res.inlinedBodies[fd.rec.TokPos] = true
 	}
 	if why == "" {
 		why = "because " + orDefault(fd.explanationDetail(), "the compiler's escape analysis could not keep it on the stack")

@@ -283,7 +283,11 @@
 // new, a function literal, a boxed value, a make of constant size) is not
 // reported if nothing else can call the body (an unexported function, or
 // a method no interface of the package declares; with a profile it is,
-// to say which callers the samples at its line come from), and otherwise is not
+// to say which callers the samples at its line come from), unless its
+// finding names a change to make in the body (kafka-go's
+// sortMetadataTopics and its sort.Slice): then it is reported there, once,
+// with the tier its callers give it, and its copies at the calls are not;
+// and otherwise is not
 // ranked as hot by those calls (tier reason "inlined at each of its calls
 // in the package..."). Where an inlined copy escapes, it is reported at
 // the call, and ranks at least as hot as where it is written: an

@@ -67,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 			files[tf] = f
 		}
 	}
-	r := &resolver{fset: pass.Fset, imports: allImports(pass.Pkg), writes: make(map[writeKey]bool), repeats: make(map[*types.Func]bool)}
+	r := &resolver{fset: pass.Fset, imports: allImports(pass.Pkg), writes: make(map[writeKey]bool), repeats: make(map[*types.Func]bool), inlinedBodies: make(map[token.Pos]bool)}
 	find := syntax.NewFinder(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector))
 	hoisted := make(map[*ast.BlockStmt]map[string]bool)
 	var fds []*finding
@@ -125,10 +125,28 @@ func run(pass *analysis.Pass) (any, error) {
 		fds = append(fds, fd)
 	}
 	r.rare = &rareBatch{fds: fds}
-	for _, fd := range fds {
-		rec := fd.rec
-		text, ok := fd.message()
-		if !ok {
+	// The bodies' allocations first, so that a body that reports one
+	// (see message) is known before the copies inlined at its calls;
+	// reported in the records' order.
+	texts := make([]string, len(fds))
+	for _, inlined := range []bool{false, true} {
+		for i, fd := range fds {
+			if (len(fd.rec.InlinedFrom) > 0) != inlined {
+				continue
+			}
+			if inlined {
+				if p := fd.tokenPos(fd.rec.InlinedFrom[0]); p.IsValid() && r.inlinedBodies[p] {
+					continue // reported in the body, with its change
+				}
+			}
+			if text, ok := fd.message(); ok {
+				texts[i] = text
+			}
+		}
+	}
+	for i, fd := range fds {
+		rec, text := fd.rec, texts[i]
+		if text == "" {
 			continue
 		}
 		d := analysis.Diagnostic{Pos: rec.TokPos}

@@ -265,7 +265,9 @@ func TestLiteralBuffer(t *testing.T) {
 // function inlined at its call, where the compiler puts every step of the
 // value's flow: the call that lets it escape is the body's (an interface
 // method, a function value, a static callee that keeps it), never the
-// inlined function itself.
+// inlined function itself; and that a body inlined at every call that
+// has a change to make (an array field, a pointer receiver, slices.SortFunc)
+// is reported in the body, once, and not at its calls.
 func TestInlinedCall(t *testing.T) {
 	run(t, "inlinedcall", "all", "true", "cold", "true")
 }
