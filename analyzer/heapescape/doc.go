@@ -60,7 +60,9 @@
 //   - a variable whose address escapes only on a rare path, as the
 //     compiler's flow shows it (returned with an error, put in a panic,
 //     logged under a trace flag: code the hotpath analyzer calls cold),
-//     while it is declared on the common path: take a copy there and let
+//     while it is declared on the common path (one of the function's
+//     returns is not cold: a stub that always returns an error has no
+//     other path): take a copy there and let
 //     the copy's address escape (heapescape/rare-path, with a fix), when
 //     the package compiled with the change keeps the variable on the
 //     stack;

@@ -40,6 +40,30 @@ func (fd *finding) rarePathAdvice() (advice, noFix string) {
 		where.Line, fd.hot.At(c.sink).Reason, c.name, c.v.Name(), c.name, c.v.Name()), ""
 }
 
+// commonReturn reports whether body, a function's, can return other
+// than on a rare path: one of its return statements (outside function
+// literals) is not in cold code, or it has no results. A function that
+// returns only on an error path (a stub that always fails: "return &u,
+// errNotImplemented") takes that path on every call.
+func (fd *finding) commonReturn(body *ast.BlockStmt) bool {
+	if ft, _ := fd.enclosingFunc(); ft == nil || ft.Results == nil || len(ft.Results.List) == 0 {
+		return true
+	}
+	common := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if fd.hot.At(n.Pos()).Tier != hotpath.Cold {
+				common = true
+			}
+		}
+		return !common
+	})
+	return common
+}
+
 // rareChange is the change rarePathAdvice proposes: in fn, a copy of v
 // named name where its address escapes on a rare path that starts at
 // sink.
@@ -64,7 +88,7 @@ func (fd *finding) rarePathChange() (rareChange, bool) {
 		return rareChange{}, false
 	}
 	body := fd.funcBody()
-	if body == nil || fd.declOutsideLits() == nil {
+	if body == nil || fd.declOutsideLits() == nil || !fd.commonReturn(body) {
 		return rareChange{}, false
 	}
 	fn, _ := fd.pass.TypesInfo.Defs[fd.declOutsideLits().Name].(*types.Func)
