@@ -1237,16 +1237,21 @@ func (fd *finding) sinkAdvice() (advice, noFix string) {
 // nils: saving an allocation on an error path is not worth moving code
 // for.
 func (fd *finding) returnsNotCold(st ast.Stmt) bool {
-	info := fd.pass.TypesInfo
+	return returnIn(st, func(r *ast.ReturnStmt) bool {
+		return (fd.hot == nil || fd.hot.At(r.Pos()).Tier > hotpath.Cold) && !allNil(fd.pass.TypesInfo, r)
+	})
+}
+
+// returnIn reports whether n holds a return statement of its own function
+// (not of a function literal) for which ok holds.
+func returnIn(n ast.Node, ok func(*ast.ReturnStmt) bool) bool {
 	found := false
-	ast.Inspect(st, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			if (fd.hot == nil || fd.hot.At(n.Pos()).Tier > hotpath.Cold) && !allNil(info, n) {
-				found = true
-			}
+			found = ok(n)
 		}
 		return !found
 	})

@@ -969,26 +969,16 @@ func (fd *finding) movedVar() *types.Var {
 
 // returnsAddrOf reports whether body returns &v (not inside a closure).
 func returnsAddrOf(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
-	if body == nil {
-		return false
-	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			for _, r := range n.Results {
-				if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.AND {
-					if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.Uses[id] == v {
-						found = true
-					}
+	return body != nil && returnIn(body, func(r *ast.ReturnStmt) bool {
+		for _, e := range r.Results {
+			if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if id, ok := ast.Unparen(u.X).(*ast.Ident); ok && info.Uses[id] == v {
+					return true
 				}
 			}
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // presized reports whether the slice that an append record grows is a

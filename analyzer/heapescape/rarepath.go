@@ -49,19 +49,7 @@ func (fd *finding) commonReturn(body *ast.BlockStmt) bool {
 	if ft, _ := fd.enclosingFunc(); ft == nil || ft.Results == nil || len(ft.Results.List) == 0 {
 		return true
 	}
-	common := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if fd.hot.At(n.Pos()).Tier != hotpath.Cold {
-				common = true
-			}
-		}
-		return !common
-	})
-	return common
+	return returnIn(body, func(r *ast.ReturnStmt) bool { return fd.hot.At(r.Pos()).Tier != hotpath.Cold })
 }
 
 // rareChange is the change rarePathAdvice proposes: in fn, a copy of v
