@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -436,9 +438,10 @@ func endsInError(info *types.Info, results *types.Tuple, list []ast.Stmt, outer 
 		return false
 	}
 	last := list[len(list)-1]
-	if len(list) > 1 && skipsOn(last) {
+	if len(list) > 1 && (skipsOn(last) || returnsNils(info, last)) {
 		// log.Warn(...); continue: the block logs a problem and
-		// goes on with the next item.
+		// goes on with the next item; iter.ReportError(...); return
+		// nil: it records an error and gives up with nothing.
 		if s, ok := list[len(list)-2].(*ast.ExprStmt); ok {
 			if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok && logsProblem(info, call) {
 				return true
@@ -540,6 +543,28 @@ func skipsOn(s ast.Stmt) bool {
 	return false
 }
 
+// returnsNils reports whether s is a return whose results are all nil.
+func returnsNils(info *types.Info, s ast.Stmt) bool {
+	r, ok := s.(*ast.ReturnStmt)
+	return ok && len(r.Results) > 0 && !slices.ContainsFunc(r.Results, func(e ast.Expr) bool { return !syntax.IsNil(info, e) })
+}
+
+// lastWord returns the last word of a mixedCaps name, with its first
+// letter upper case: "Error" for "ReportError" and "error", "Errorf" for
+// "logErrorf".
+func lastWord(name string) string {
+	i := strings.LastIndexFunc(name, unicode.IsUpper)
+	if i < 0 {
+		i = 0
+	}
+	w := name[i:]
+	if w == "" {
+		return ""
+	}
+	r, n := utf8.DecodeRuneInString(w)
+	return string(unicode.ToUpper(r)) + w[n:]
+}
+
 // problemLogs are the names of the functions and methods that log a
 // warning or an error (slog, logrus, zap, glog, nats-server's Server, and
 // http.Error, which answers with one).
@@ -551,7 +576,9 @@ var problemLogs = []string{"Error", "Errorf", "Errorw", "Warn", "Warnf", "Warnw"
 var levelLogs = []string{"Log", "Logf", "Logw", "LogAttrs"}
 
 // logsProblem reports whether call logs a warning or an error: a function
-// or method named as in problemLogs, or one named as in levelLogs given a
+// or method named as in problemLogs, or whose name's last word is
+// (json-iterator's iter.ReportError, a parser's p.addError, a logger's
+// logWarnf), or one named as in levelLogs given a
 // level of warning or worse (see problemLevel), that returns nothing (so
 // neither err.Error() nor fmt.Errorf). A block that ends by logging one
 // has met a problem: nats-server warns that it detected an unsupported
@@ -562,7 +589,7 @@ func logsProblem(info *types.Info, call *ast.CallExpr) bool {
 	if !ok || fn.Signature().Results().Len() != 0 {
 		return false
 	}
-	if slices.Contains(problemLogs, fn.Name()) {
+	if slices.Contains(problemLogs, fn.Name()) || slices.Contains(problemLogs, lastWord(fn.Name())) {
 		return true
 	}
 	return slices.Contains(levelLogs, fn.Name()) && slices.ContainsFunc(call.Args, func(e ast.Expr) bool { return problemLevel(info, e) })

@@ -74,3 +74,52 @@ func (s *server) check(w http.ResponseWriter, names []string) {
 }
 
 var _ = (*server).check
+
+// decoder records the first error it meets, as json-iterator's Iterator
+// does with ReportError.
+type decoder struct{ err error }
+
+func (d *decoder) ReportError(op, msg string) {}
+func (d *decoder) addError(msg string)        {}
+func logWarnf(format string, args ...any)     {}
+
+// ErrorCount returns a number: calls of it report nothing.
+func (d *decoder) ErrorCount() int { return 0 }
+
+// Terror is not named for an error.
+func (d *decoder) Terror() {}
+
+// read gives up on what it cannot decode: a block that ends by reporting
+// an error through a function or method whose name's last word is Error,
+// Errorf, Warnf..., and then returns nothing, nils, or goes on with the
+// next item, is an error path.
+func (d *decoder) read(kinds []byte) (any, error) {
+	for _, k := range kinds {
+		switch k {
+		case 'x':
+			d.ReportError("read", fmt.Sprint("unexpected ", mark())) // want `cold: on an error path`
+			return nil, nil
+		case 'y':
+			d.addError(fmt.Sprint("bad ", mark())) // want `cold: on an error path`
+			continue
+		case 'z':
+			logWarnf("odd %v", mark()) // want `cold: on an error path`
+			return nil, nil
+		case 'c':
+			_ = d.ErrorCount() + mark() // want `hot-loop: inside a loop`
+			continue
+		case 't':
+			d.Terror()
+			mark() // want `hot-loop: inside a loop`
+			continue
+		case 'v':
+			// Not an error path; it returns, so it runs once per call.
+			mark() // want `unknown: no loop or per-item code of the package calls it`
+			d.ReportError("read", "value")
+			return k, nil
+		}
+	}
+	return nil, nil
+}
+
+var _ = (*decoder).read
