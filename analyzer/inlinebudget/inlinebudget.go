@@ -792,12 +792,8 @@ func deadRanges(pass *analysis.Pass, body *ast.BlockStmt) ranges {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.BlockStmt:
-			list(n.List)
-		case *ast.CaseClause:
-			list(n.Body)
-		case *ast.CommClause:
-			list(n.Body)
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			list(syntax.StmtList(n))
 		case *ast.IfStmt:
 			if v, ok := constCond(n.Cond); ok {
 				if !v {

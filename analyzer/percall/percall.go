@@ -502,15 +502,7 @@ func (st *state) local(file *ast.File, fd *ast.FuncDecl, call *ast.CallExpr) (lo
 	var stmt ast.Stmt
 	var id *ast.Ident
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		}
+		list := syntax.StmtList(n)
 		for _, s := range list {
 			if x := initialized(s, call); x != nil {
 				stmt, id = s, x

@@ -615,15 +615,7 @@ func stmtList(stmt ast.Stmt, c *checker) []ast.Stmt {
 			if list != nil {
 				return false
 			}
-			var l []ast.Stmt
-			switch n := n.(type) {
-			case *ast.BlockStmt:
-				l = n.List
-			case *ast.CaseClause:
-				l = n.Body
-			case *ast.CommClause:
-				l = n.Body
-			}
+			l := syntax.StmtList(n)
 			for _, s := range l {
 				if s == stmt {
 					list = l
