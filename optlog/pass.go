@@ -387,11 +387,10 @@ func calleeName(call *ast.CallExpr) string {
 // as the compiler prints the call: "Write" for "l.Writer.Write(p)" and
 // for "(*bufio.Writer).Write(w, p)", "F" for "F[go.shape.int](x)".
 func stepCallee(expr string) string {
-	name := callee(expr)
+	name := funcname.NoTypeArgs(callee(expr))
 	if strings.HasPrefix(name, "(") {
 		name = name[strings.IndexByte(name, ')')+1:] // past the receiver type
 	}
-	name, _, _ = strings.Cut(name, "[")
 	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
