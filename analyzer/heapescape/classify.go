@@ -135,10 +135,18 @@ func (fd *finding) message() (string, bool) {
 			advice = fd.avoid(LazyMap, a, noFix)
 		}
 	}
-	if !other && fd.guarded(fd.allocExpr()) {
+	if target := fd.bodyView().guardTarget(fd.bodyView().allocExpr()); !other && target != "" {
 		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
 		// the code already allocates only when needed.
 		advice = fd.keep("it is allocated lazily, only when needed")
+		fd.amortized = true
+		if fd.tier > hotpath.Unknown && !fd.hot.Profiled() {
+			// It runs when what it fills is missing or too small, not
+			// each time the code around it does: how often that is
+			// depends on how long the owner of target lives, which
+			// the code does not say. A profile measures it.
+			fd.tier, fd.reason = hotpath.Unknown, lazyReason(target)
+		}
 	} else if ctor == nil && fd.tier == hotpath.Loop && !other && (optlog.IsAllocName(rec.Name) || fd.movedVar() != nil) &&
 		(rec.Cause != optlog.CauseReturnedOrStored || hasReason(rec, "call parameter")) && fd.staysInIteration() {
 		// A value the compiler says is stored only because a callee's
@@ -1443,4 +1451,10 @@ func (fd *finding) poolNew() bool {
 		}
 	}
 	return false
+}
+
+// lazyReason is the tier reason of an allocation that fills target only
+// when the condition around it, which tests target, holds.
+func lazyReason(target string) string {
+	return "allocated only when the condition on " + target + " holds, not each time the code runs"
 }

@@ -241,7 +241,11 @@
 // (json.Unmarshal(data, &v)), the growth of a presized slice, lazy or
 // grow-on-demand allocation (when the condition tests the variable the
 // allocation is assigned to, not one a := in the block shadows, and that
-// variable may hold a value there), closures and go statements,
+// variable may hold a value there; such an allocation, in its function or
+// in a copy of its function inlined at a call, runs once per owner or per
+// growth, not each time its code runs: its tier is at most unknown and
+// its finding is amortized, which the ranking weighs as a cost the code
+// already keeps to when it is needed), closures and go statements,
 // allocations inside another package's function. What the code is proven
 // to need is inherent instead ("inherent: <reason>"): the value a
 // constructor returns (a function whose result type is *T returning the

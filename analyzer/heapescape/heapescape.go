@@ -166,6 +166,7 @@ func run(pass *analysis.Pass) (any, error) {
 			Size:       fd.size(),
 			Text:       text,
 			Advice:     fd.advice,
+			Amortized:  fd.amortized,
 		})
 	}
 	return nil, nil
@@ -260,6 +261,9 @@ type finding struct {
 	// callee names the function inlined at the allocation, when the
 	// allocation is in its code.
 	callee string
+	// amortized says that the allocation fills a location only when the
+	// condition around it finds the location missing or too small.
+	amortized bool
 }
 
 // size returns the size in bytes of what the record allocates, when it

@@ -1,6 +1,7 @@
 package heapescape_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -270,4 +271,50 @@ func TestLiteralBuffer(t *testing.T) {
 // is reported in the body, once, and not at its calls.
 func TestInlinedCall(t *testing.T) {
 	run(t, "inlinedcall", "all", "true", "cold", "true")
+}
+
+// TestLazy checks that an allocation that fills a location only when the
+// condition around it finds it missing or too small (a field grown on
+// demand, a package-level table filled on first use, a caller's buffer
+// made when too short) is amortized: its tier is at most unknown and its
+// fields say so, while one made on every run (a local that is nil each
+// time, a condition that does not test what it fills) is not.
+func TestLazy(t *testing.T) {
+	results := run(t, "lazy", "all", "true")
+	want := make(map[string]bool) // "file:line" of the amortized allocations
+	var got []string
+	for _, r := range results {
+		col := r.Pass.ResultOf[kind.Analyzer].(*kind.Collector)
+		for _, f := range r.Pass.Files {
+			name := r.Pass.Fset.File(f.Pos()).Name()
+			for _, cg := range f.Comments {
+				for _, c := range cg.List {
+					if c.Text == "// amortized" {
+						want[fmt.Sprintf("%s:%d", name, r.Pass.Fset.Position(c.Pos()).Line+1)] = true
+					}
+				}
+			}
+		}
+		for _, d := range r.Diagnostics {
+			fields, ok := col.Lookup(d)
+			if !ok {
+				t.Fatalf("no fields for %v", d.Message)
+			}
+			pos := r.Pass.Fset.Position(d.Pos)
+			if fields.Amortized {
+				got = append(got, fmt.Sprintf("%s:%d", pos.Filename, pos.Line))
+				if fields.Tier != "unknown" || kind.Spend(&fields) != 0 {
+					t.Errorf("%s: amortized with tier %s, spend %v; want unknown, 0", pos, fields.Tier, kind.Spend(&fields))
+				}
+			}
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("amortized findings at %v, want those after an \"amortized\" comment: %v", got, want)
+	}
+	for _, g := range got {
+		if !want[g] {
+			t.Errorf("%s: amortized, not marked so", g)
+		}
+	}
 }

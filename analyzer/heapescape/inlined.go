@@ -212,3 +212,32 @@ func (fd *finding) inlinableIterator() bool {
 	b, ok := yield.Results().At(0).Type().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Bool
 }
+
+// bodyView returns the finding as seen in the code that allocates: for an
+// allocation inlined from a body of the package, a copy of fd whose
+// record's position and path are the allocation's in that body, so that
+// what is decided from the code around it (is it guarded, what does it
+// fill) is decided there, where it is written; otherwise fd itself.
+func (fd *finding) bodyView() *finding {
+	if len(fd.rec.InlinedFrom) == 0 {
+		return fd
+	}
+	pos := fd.tokenPos(fd.rec.InlinedFrom[0])
+	if !pos.IsValid() {
+		return fd
+	}
+	var f *ast.File
+	for _, file := range fd.pass.Files {
+		if file.FileStart <= pos && pos < file.FileEnd {
+			f = file
+		}
+	}
+	if f == nil {
+		return fd
+	}
+	rec := *fd.rec
+	rec.TokPos, rec.InlinedFrom = pos, nil
+	body := *fd
+	body.rec, body.file, body.path = &rec, f, enclosing(fd.find, f, pos)
+	return &body
+}

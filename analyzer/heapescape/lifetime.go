@@ -796,12 +796,18 @@ func (fd *finding) leaks(fn *types.Func, idx int) bool {
 // make(...) }" and the grow-on-demand "if cap(b.buf) < n { b.buf =
 // make([]byte, n) }". The code already allocates only when needed.
 func (fd *finding) guarded(e ast.Expr) bool {
+	return fd.guardTarget(e) != ""
+}
+
+// guardTarget returns the location that a guarded allocation (see
+// guarded) fills, as written ("b.buf"), or "".
+func (fd *finding) guardTarget(e ast.Expr) string {
 	if e == nil {
-		return false
+		return ""
 	}
 	as, ok := fd.parentOf(e).(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != len(as.Rhs) {
-		return false
+		return ""
 	}
 	var lhs string
 	var lhsExpr ast.Expr
@@ -811,7 +817,7 @@ func (fd *finding) guarded(e ast.Expr) bool {
 		}
 	}
 	if lhs == "" {
-		return false
+		return ""
 	}
 	info := fd.pass.TypesInfo
 	// The variable assigned must be the one the condition tests: m :=
@@ -825,7 +831,7 @@ func (fd *finding) guarded(e ast.Expr) bool {
 		ifs, ok := n.(*ast.IfStmt)
 		if !ok {
 			if _, isFunc := n.(*ast.FuncLit); isFunc {
-				return false
+				return ""
 			}
 			continue
 		}
@@ -842,10 +848,13 @@ func (fd *finding) guarded(e ast.Expr) bool {
 			return !found
 		})
 		if found {
-			return !fd.alwaysNil(target, ifs)
+			if fd.alwaysNil(target, ifs) {
+				return ""
+			}
+			return lhs
 		}
 	}
-	return false
+	return ""
 }
 
 // alwaysNil reports whether the local variable v, which the condition of

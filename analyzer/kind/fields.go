@@ -76,6 +76,12 @@ type Fields struct {
 	// within the finding's source range, which are then part of it.
 	Owns bool `json:"owns,omitempty"`
 
+	// Amortized says that the code runs only when its own condition finds
+	// what it fills missing or too small ("if d.buf == nil", "if cap(b)
+	// < n"): once per owner, or per growth, not on every run of its
+	// function. It adds nothing to its function's spend (see Spend).
+	Amortized bool `json:"amortized,omitempty"`
+
 	// Scoring, Rewrite and Owns are copied from the kind by Report, and CostNS
 	// too (see Cost) unless the analyzer knows better (a branch whose
 	// condition makes a call saves more than one that compares).

@@ -47,3 +47,21 @@ func TestInterleave(t *testing.T) {
 		t.Errorf("Interleave of nothing = %v", got)
 	}
 }
+
+// TestAmortized checks that an amortized finding adds nothing to its
+// function's spend, and that one with no change named has the odds of a
+// cost proven inherent, while one that names a change keeps its odds.
+func TestAmortized(t *testing.T) {
+	lazy := Fields{Tier: "unknown", CostNS: 100, Amortized: true}
+	every := Fields{Tier: "unknown", CostNS: 100}
+	if Spend(&lazy) != 0 || Spend(&every) != 1 {
+		t.Errorf("Spend: amortized %v, every run %v; want 0, 1", Spend(&lazy), Spend(&every))
+	}
+	if Odds(&lazy) != oddsInherent || Odds(&every) != oddsUnknown {
+		t.Errorf("Odds: amortized %v, every run %v; want %v, %v", Odds(&lazy), Odds(&every), oddsInherent, oddsUnknown)
+	}
+	lazy.Rewrite, every.Rewrite = true, true
+	if Odds(&lazy) != oddsRewrite {
+		t.Errorf("Odds of an amortized finding with a rewrite: %v, want %v", Odds(&lazy), oddsRewrite)
+	}
+}

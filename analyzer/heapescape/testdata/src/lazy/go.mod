@@ -1,0 +1,3 @@
+module lazy
+
+go 1.26
