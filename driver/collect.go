@@ -9,6 +9,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -36,6 +38,7 @@ func collect(g *checker.Graph) ([]report.Finding, []string) {
 	}
 	variant := make(map[string]placed) // kind, file, offset -> first finding there
 	funcs := make(map[*token.File][]funcRange)
+	copied := make(map[string]string) // package directory -> Copied
 	mains := make(map[string]bool)
 	// The fields of each package's findings: kind.Analyzer's result,
 	// which the checker keeps for root actions (a driver lists it among
@@ -69,6 +72,12 @@ func collect(g *checker.Graph) ([]report.Finding, []string) {
 			f.Fields = fields
 			f.Message = fields.Message()
 			f.Program = f.Program || commandInternal(pkg.PkgPath, mains)
+			if c, ok := copied[pkg.Dir]; ok {
+				f.Copied = c
+			} else {
+				f.Copied = copiedDir(pkg)
+				copied[pkg.Dir] = f.Copied
+			}
 			// A file analysed both in its package and in the package's
 			// test variant gives its findings twice: the same ones, or,
 			// where the tests' uses change what an analyzer can say, the
@@ -190,6 +199,40 @@ func collector(act *checker.Action) *kind.Collector {
 		}
 	}
 	return nil
+}
+
+// copiedDir returns the directory, relative to its module's, of the
+// copy of another project's code that holds pkg, or "": a directory from
+// pkg's up to, not including, the module's root that has a license file
+// of its own (LICENSE, LICENCE, COPYING, with any extension, in any case).
+// A license travels with the code it covers: a package copied from
+// another module (fiber's internal/gopsutil, kafka-go's
+// compress/snappy/go-xerial-snappy) keeps its project's, and its changes
+// are that project's to make.
+func copiedDir(pkg *packages.Package) string {
+	if pkg.Module == nil || pkg.Module.Dir == "" || pkg.Dir == "" {
+		return ""
+	}
+	root := filepath.Clean(pkg.Module.Dir)
+	for dir := filepath.Clean(pkg.Dir); dir != root && strings.HasPrefix(dir, root+string(filepath.Separator)); dir = filepath.Dir(dir) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return ""
+		}
+		for _, e := range entries {
+			if !e.IsDir() && isLicense(e.Name()) {
+				rel, _ := filepath.Rel(root, dir)
+				return filepath.ToSlash(rel)
+			}
+		}
+	}
+	return ""
+}
+
+// isLicense reports whether a file named name holds a license.
+func isLicense(name string) bool {
+	base := strings.ToUpper(strings.TrimSuffix(name, filepath.Ext(name)))
+	return base == "LICENSE" || base == "LICENCE" || base == "COPYING"
 }
 
 // commandInternal reports whether the package at path is internal to a

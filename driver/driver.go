@@ -472,7 +472,9 @@ func benchmarked(f report.Finding) bool {
 // profile the rest are cut in the order of their measured scores; without
 // one, the budget is shared among the packages in proportion to their
 // lines (kind.Apportion), each keeping its highest ranked findings, and
-// what a package cannot use goes to the highest ranked of the others.
+// what a package cannot use goes to the highest ranked of the others; a
+// package in a copy of another project's code (Finding.Copied) has no
+// share.
 func cut(fs []report.Finding, budget int, ar *analysisResult, profile bool, measured func(report.Finding) bool) []report.Finding {
 	if len(fs) <= budget {
 		return fs
@@ -486,9 +488,20 @@ func cut(fs []report.Finding, budget int, ar *analysisResult, profile bool, meas
 		}
 	}
 	if !profile && len(ar.pkgLines) > 1 {
+		// A copy of another project's code has no share of its own:
+		// its findings take what the others leave, by rank.
+		copied := make(map[string]bool)
+		for _, f := range fs {
+			if f.Copied != "" {
+				copied[f.Package] = true
+			}
+		}
 		var pkgs []string
 		var sizes []int
 		for p, n := range ar.pkgLines {
+			if copied[p] {
+				n = 0
+			}
 			pkgs = append(pkgs, p)
 			sizes = append(sizes, n)
 		}

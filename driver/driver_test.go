@@ -136,6 +136,36 @@ func TestRankShares(t *testing.T) {
 	}
 }
 
+// TestRankCopiedShare checks that a package in a copy of another
+// project's code has no share of the default output of its own: its
+// findings weigh less and take what the others leave.
+func TestRankCopiedShare(t *testing.T) {
+	mk := func(pkg string, line int, ns float64) report.Finding {
+		f := report.Finding{Analyzer: "heapescape", File: "/m/" + pkg + ".go", Line: line, Package: pkg}
+		f.Tier, f.CostNS, f.Rewrite = "per-item", ns, true
+		return f
+	}
+	var fs []report.Finding
+	for i := 1; i <= 4; i++ {
+		fs = append(fs, mk("own", i, float64(10*i)))
+		c := mk("third_party/x", i, float64(1000*i))
+		c.Copied = "third_party/x"
+		fs = append(fs, c)
+	}
+	ar := &analysisResult{lines: 1000, pkgLines: map[string]int{"own": 400, "third_party/x": 600}}
+	r, _, err := rank(&Config{}, fs, nil, ar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, fmt.Sprintf("%s:%d", f.Package, f.Line))
+	}
+	if want := []string{"own:4", "own:3", "own:2"}; !slices.Equal(got, want) {
+		t.Errorf("shown %v, want %v", got, want)
+	}
+}
+
 // TestRunListsOnce runs a cold check through a go command that logs its
 // arguments: the packages are listed (go list -deps) once, for the
 // findings cache and the compiler's decisions alike, go env runs once,
@@ -146,13 +176,21 @@ func TestRunListsOnce(t *testing.T) {
 	}
 	log := logGoCommand(t)
 	t.Setenv("GOADVISE_CACHE", t.TempDir())
-	dir := gittest.NewTree(t, manyPackages("example.com/once", 3))
+	files := manyPackages("example.com/once", 3)
+	// p01 is a copy of another project's code, which keeps its license.
+	files["p01/LICENSE.txt"] = "Copyright another project.\n"
+	dir := gittest.NewTree(t, files)
 	res, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Analyzers: suite.Analyzers(), Visibility: suite.Everything}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := res.Report.Stats.Packages; got != 3 || len(res.Report.Findings) != 3 || len(res.Errors) > 0 {
 		t.Errorf("%d packages, %d findings, errors %q; want 3 packages with a finding each", got, len(res.Report.Findings), res.Errors)
+	}
+	for _, f := range res.Report.Findings {
+		if want := map[bool]string{true: "p01"}[strings.HasSuffix(f.Package, "/p01")]; f.Copied != want {
+			t.Errorf("%s: Copied %q, want %q", f.Package, f.Copied, want)
+		}
 	}
 	data, err := os.ReadFile(log)
 	if err != nil {

@@ -154,6 +154,7 @@ func decode(r io.Reader, sizes types.Sizes) (*Program, error) {
 			ID:              lp.ImportPath,
 			Name:            lp.Name,
 			PkgPath:         lp.ImportPath,
+			Dir:             lp.Dir,
 			GoFiles:         abs(lp.GoFiles, lp.CgoFiles),
 			CompiledGoFiles: abs(lp.CompiledGoFiles),
 			OtherFiles:      abs(lp.CFiles, lp.CXXFiles, lp.MFiles, lp.HFiles, lp.FFiles, lp.SFiles, lp.SwigFiles, lp.SwigCXXFiles, lp.SysoFiles),

@@ -18,20 +18,23 @@ func EstimateNS(f Finding) float64 {
 // Weight returns the estimated saving of fixing f, without a profile,
 // relative to other findings: its cost times how often its tier runs,
 // times the odds that its advice removes the cost (see kind.Weight), and
-// lower in a command's code than in a library's (see IsProgram).
+// lower in a command's code than in a library's (see IsProgram), and in a
+// copy of another project's code (Copied), which its maintainers change
+// upstream, not here.
 func Weight(f *Finding) float64 {
 	w := kind.Weight(&f.Fields)
-	if f.Program {
+	if f.Program || f.Copied != "" {
 		w *= kind.ProgramWeight
 	}
 	return w
 }
 
 // Spend returns what f adds to its function's spend (kind.Spend), less
-// in a command's code than in a library's (see IsProgram).
+// in a command's code than in a library's (see IsProgram), and in a copy
+// of another project's code (Copied).
 func Spend(f *Finding) float64 {
 	w := kind.Spend(&f.Fields)
-	if f.Program {
+	if f.Program || f.Copied != "" {
 		w *= kind.ProgramWeight
 	}
 	return w

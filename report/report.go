@@ -27,6 +27,7 @@ type Finding struct {
 	Function  string `json:"function"`          // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
 	Package   string `json:"package"`           // import path
 	Program   bool   `json:"program,omitempty"` // in a command's code (see IsProgram), not a library's
+	Copied    string `json:"copied,omitempty"`  // in a copy of another project's code: the directory, below the module's, with its own license
 	Message   string `json:"message"`           // Text, then the tier and its reason in brackets
 	Fixes     []Fix  `json:"fixes"`
 
