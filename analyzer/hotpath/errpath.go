@@ -41,13 +41,13 @@ import (
 func errorRegions(info *types.Info, file *ast.File) []region {
 	var regs []region
 	add := func(pos, end token.Pos) {
-		regs = append(regs, region{span{pos, end}, errPath, "an error path", ErrorPath})
+		regs = append(regs, region{span: span{pos, end}, kind: errPath, who: "an error path", reason: ErrorPath})
 	}
 	addDebug := func(pos, end token.Pos) {
-		regs = append(regs, region{span{pos, end}, errPath, debugWho, DebugOnly})
+		regs = append(regs, region{span: span{pos, end}, kind: errPath, who: debugWho, reason: DebugOnly})
 	}
 	addReport := func(pos, end token.Pos) {
-		regs = append(regs, region{span{pos, end}, errPath, reportWho, ReportsDiagnostic})
+		regs = append(regs, region{span: span{pos, end}, kind: errPath, who: reportWho, reason: ReportsDiagnostic})
 	}
 	rec := recovered(info, file)
 	var stack []ast.Node // from the file inwards

@@ -296,6 +296,12 @@ func (r *Result) static(pos token.Pos) Info {
 	case r.testHelper(fn):
 		// A function literal made by a test helper runs in tests only.
 		c = r.class[fn.obj]
+	case reg.local:
+		// A local helper runs when the code around it calls it: once,
+		// where that code runs once whatever its loops.
+		if k, _ := r.context(reg.pos - 1); k == startup || k == errPath {
+			return r.static(reg.pos - 1)
+		}
 	}
 	if c.kind == startup || c.kind == errPath || (c.kind == mainOnce && !loop) {
 		info.Reason = c.reason

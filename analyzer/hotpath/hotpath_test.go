@@ -39,7 +39,7 @@ var marker = &analysis.Analyzer{
 }
 
 func TestHotpath(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e", "sig", "x/corpus-test", "x/contest", "x/examples/chat", "x/benchmark", "x/mocks", "x/promqltest", "x/latest", "x/internal/ztest", "x/internal/fastest", "x/gen/readme", "x/serve", "testing/quick2", "example.com/mod/test", "d", "web")
+	analysistest.Run(t, analysistest.TestData(), marker, "h", "m", "o", "e", "x/e2e", "sig", "x/corpus-test", "x/contest", "x/examples/chat", "x/benchmark", "x/mocks", "x/promqltest", "x/latest", "x/internal/ztest", "x/internal/fastest", "x/gen/readme", "x/serve", "testing/quick2", "example.com/mod/test", "d", "web", "srv", "local")
 }
 
 func TestPerItemName(t *testing.T) {

@@ -23,8 +23,9 @@ import (
 // function literal that is not called where it is written (a handler, a
 // callback) is a hole, about which nothing is known; error paths (see
 // errpath.go) are cold, loops included, and so are the New function of a
-// sync.Pool the package puts values back into and the fill of a cache
-// keyed by type (typecache.go). Then a function of the package
+// sync.Pool the package puts values back into, the fill of a cache keyed
+// by type (typecache.go) and a function that ends by handing a listener
+// to its server (server.go). Then a function of the package
 // that no other package can call, whose every reference in non-test files
 // is a call from such code, runs once (or only on error paths) too; one
 // that only tests call (no reference outside _test.go files, a mention in
@@ -55,6 +56,10 @@ type region struct {
 	kind   kind
 	who    string // the code, for reasons: "init", "a sync.Once body", "main"
 	reason string // the cold reason of the code in it
+	// local marks the hole of a local helper (see localHelpers): it runs
+	// when the code around it runs once whatever its loops (set-up, an
+	// error path).
+	local bool
 }
 
 // A class says whether a whole function runs once, and why.
@@ -67,7 +72,7 @@ type class struct {
 func onceRegions(pass *analysis.Pass) []region {
 	var regs []region
 	add := func(n ast.Node, k kind, who, reason string) {
-		regs = append(regs, region{span{n.Pos(), n.End()}, k, who, reason})
+		regs = append(regs, region{span: span{n.Pos(), n.End()}, kind: k, who: who, reason: reason})
 	}
 	inPlace := make(map[*ast.FuncLit]bool) // called where written, or a sync.Once body
 	goCalls := make(map[*ast.CallExpr]bool)
@@ -75,6 +80,7 @@ func onceRegions(pass *analysis.Pass) []region {
 	changed := changedCaches(pass.TypesInfo, pass.Files)
 	kept := func(cache types.Object) bool { return !changed[cache] }
 	for _, f := range pass.Files {
+		helpers := localHelpers(pass.TypesInfo, f)
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
@@ -130,6 +136,7 @@ func onceRegions(pass *analysis.Pass) []region {
 			case *ast.FuncLit:
 				if !inPlace[n] {
 					add(n.Body, hole, "", "")
+					regs[len(regs)-1].local = helpers[n]
 				}
 				if refilled[n] {
 					// After the hole, so innermost.
@@ -148,6 +155,7 @@ func onceRegions(pass *analysis.Pass) []region {
 		regs = append(regs, errorRegions(pass.TypesInfo, f)...)
 		regs = append(regs, unnamedRegions(pass.TypesInfo, f)...)
 		regs = append(regs, typeCacheRegions(pass.TypesInfo, f, kept)...)
+		regs = append(regs, serverRegions(pass.TypesInfo, f)...)
 	}
 	// The innermost region is the last one that starts before a position
 	// and contains it: of two that start together, the outer comes first.
@@ -213,6 +221,12 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 		case hole:
 			if r.testHelper(fn) {
 				return startup, fn.name // a literal made by a test helper
+			}
+			if reg.local {
+				// Before the body: the literal's own position.
+				if k, who := r.context(reg.pos - 1); k == startup || k == errPath {
+					return k, who
+				}
 			}
 		}
 		return normal, ""
@@ -284,6 +298,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 		if n := f.obj.Name(); n == "init" || n == "_" || (n == "main" && pass.Pkg.Name() == "main") {
 			continue
 		}
+
 		if f.obj.Exported() && pass.Pkg.Name() != "main" {
 			continue // other packages may call it
 		}
@@ -397,6 +412,11 @@ func (r *Result) classify(pass *analysis.Pass) {
 				delete(r.class, fn)
 				changed = true
 				continue
+			}
+			if k > mainOnce && takesListener(fn) {
+				// It serves the connections its listener accepts: it
+				// runs once, but its loops do not.
+				k = mainOnce
 			}
 			var cold []string // the cold paths it is also called from
 			if onErr {
@@ -1018,4 +1038,66 @@ func poolNews(info *types.Info, files []*ast.File) map[*ast.FuncLit]bool {
 		}
 	}
 	return out
+}
+
+// localHelpers returns the function literals of file bound to a local
+// variable (v := func(...) {...}, var v = func...) that the code only
+// calls, directly and not in a go statement: helpers of the function
+// that makes them, which run when it calls them. Such a literal runs once
+// when the code around it does whatever its loops (set-up, an error
+// path); elsewhere it is a hole like any literal that runs elsewhere.
+func localHelpers(info *types.Info, file *ast.File) map[*ast.FuncLit]bool {
+	bound := make(map[types.Object]*ast.FuncLit)
+	called := make(map[*ast.Ident]bool) // the helper's name as a called function
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE && len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if lit, ok := ast.Unparen(n.Rhs[0]).(*ast.FuncLit); ok {
+					if id, ok := n.Lhs[0].(*ast.Ident); ok && info.Defs[id] != nil {
+						bound[info.Defs[id]] = lit
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == 1 && len(n.Values) == 1 {
+				if lit, ok := ast.Unparen(n.Values[0]).(*ast.FuncLit); ok && info.Defs[n.Names[0]] != nil {
+					bound[info.Defs[n.Names[0]]] = lit
+				}
+			}
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				called[id] = true
+			}
+		}
+		return true
+	})
+	if len(bound) == 0 {
+		return nil
+	}
+	// A helper used other than by a call, or started in a go statement,
+	// is not one.
+	other := make(map[types.Object]bool)
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			if id, ok := ast.Unparen(n.Call.Fun).(*ast.Ident); ok {
+				other[info.Uses[id]] = true
+			}
+		case *ast.Ident:
+			if obj := info.Uses[n]; obj != nil && bound[obj] != nil && !called[n] {
+				other[obj] = true
+			}
+		}
+		return true
+	})
+	helpers := make(map[*ast.FuncLit]bool)
+	for obj, lit := range bound {
+		if !other[obj] {
+			if _, isVar := obj.(*types.Var); isVar && obj.Parent() != obj.Pkg().Scope() {
+				helpers[lit] = true
+			}
+		}
+	}
+	return helpers
 }

@@ -35,7 +35,7 @@ const typeCacheWho = "the fill of a cache keyed by type"
 func typeCacheRegions(info *types.Info, file *ast.File, kept func(types.Object) bool) []region {
 	var regs []region
 	add := func(pos, end token.Pos) {
-		regs = append(regs, region{span{pos, end}, startup, typeCacheWho, TypeCacheFill})
+		regs = append(regs, region{span: span{pos, end}, kind: startup, who: typeCacheWho, reason: TypeCacheFill})
 	}
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)

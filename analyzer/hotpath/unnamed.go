@@ -38,7 +38,7 @@ const unnamedWho = "a String method's fallback for unnamed values"
 func unnamedRegions(info *types.Info, file *ast.File) []region {
 	var regs []region
 	add := func(pos, end token.Pos) {
-		regs = append(regs, region{span{pos, end}, errPath, unnamedWho, Unnamed})
+		regs = append(regs, region{span: span{pos, end}, kind: errPath, who: unnamedWho, reason: Unnamed})
 	}
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
