@@ -710,6 +710,9 @@ func (fd *finding) inMemoryReaderAdvice(fn *types.Func) (advice, noFix string) {
 		return "", ""
 	}
 	data := types.ExprString(src.Args[0])
+	// The reader and the buffered reader over it go with one change:
+	// one finding.
+	fd.group = "in-memory reader at " + fd.pass.Fset.Position(src.Pos()).String()
 	return "the data is already in memory: bufio copies " + data + " into a buffer of its own only to hand it back; split " + data +
 			" itself (bytes.IndexByte, bytes.Cut, strings.Cut), which saves the reader and its buffer per call",
 		"the rewrite replaces the code that reads through the reader"

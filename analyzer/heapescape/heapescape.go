@@ -167,6 +167,7 @@ func run(pass *analysis.Pass) (any, error) {
 			Text:       text,
 			Advice:     fd.advice,
 			Amortized:  fd.amortized,
+			Group:      fd.group,
 		})
 	}
 	return nil, nil
@@ -264,6 +265,9 @@ type finding struct {
 	// amortized says that the allocation fills a location only when the
 	// condition around it finds the location missing or too small.
 	amortized bool
+	// group names the one change that this finding shares with others
+	// of its function (kind.Fields.Group).
+	group string
 }
 
 // size returns the size in bytes of what the record allocates, when it

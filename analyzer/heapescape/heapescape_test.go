@@ -3,6 +3,7 @@ package heapescape_test
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,7 +69,28 @@ func TestAnalyzer(t *testing.T) {
 // allocations inlined from other packages, error paths and
 // reflect.DeepEqual arguments; inherent allocations are not reported.
 func TestAdvice(t *testing.T) {
-	run(t, "advice", "cold", "true")
+	results := run(t, "advice", "cold", "true")
+	// The buffered reader and the reader over data in memory go with one
+	// change: their findings share a Group, which report.Merge folds
+	// into one.
+	groups := make(map[int][]string) // line -> groups of its in-memory reader findings
+	for _, r := range results {
+		col := r.Pass.ResultOf[kind.Analyzer].(*kind.Collector)
+		for _, d := range r.Diagnostics {
+			if f, _ := col.Lookup(d); f.Kind == heapescape.InMemoryReader && f.Group != "" {
+				line := r.Pass.Fset.Position(d.Pos).Line
+				groups[line] = append(groups[line], f.Group)
+			}
+		}
+	}
+	if len(groups) == 0 {
+		t.Fatal("no in-memory reader findings")
+	}
+	for line, gs := range groups {
+		if len(gs) < 2 || slices.ContainsFunc(gs, func(g string) bool { return g != gs[0] }) {
+			t.Errorf("line %d: in-memory reader findings with groups %q, want the reader's and the buffered reader's in one", line, gs)
+		}
+	}
 }
 
 // TestHotOnly checks that by default findings in cold code and on error
