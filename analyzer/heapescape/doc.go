@@ -238,7 +238,9 @@
 // function returns, data stored in a field, map, global or interface, a
 // value a callee keeps (the compiler's leak records for this package,
 // the callee's source otherwise), a variable whose address a callee needs
-// (json.Unmarshal(data, &v)), the growth of a presized slice, lazy or
+// (json.Unmarshal(data, &v)), the growth of a presized slice (made with a
+// capacity here, or by a function of the package every return of which
+// makes it so or reslices the caller's), lazy or
 // grow-on-demand allocation (when the condition tests the variable the
 // allocation is assigned to, not one a := in the block shadows, and that
 // variable may hold a value there; such an allocation, in its function or

@@ -249,7 +249,9 @@ func TestResetKept(t *testing.T) {
 // runs at most that many times, over a slice, a map, an integer or a
 // counter) is not reported, and that one that can (two appends per
 // iteration, a smaller capacity, a bound changed after the make, an inner
-// loop) is; TestNeverGrows measures the first kind.
+// loop) is; TestNeverGrows measures the first kind. A slice made with a
+// capacity by a function of the package (a function, a method) is
+// presized; one made without, or returned alongside another, is not.
 func TestGrowth(t *testing.T) {
 	run(t, "growth", "all", "true")
 }

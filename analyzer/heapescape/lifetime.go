@@ -1008,7 +1008,7 @@ func (fd *finding) presized() bool {
 	if v == nil || body == nil {
 		return false
 	}
-	sized := func(e ast.Expr) bool {
+	made := func(e ast.Expr) bool {
 		m, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok || !syntax.IsBuiltin(info, m.Fun, "make") || len(m.Args) != 3 {
 			return false
@@ -1016,6 +1016,9 @@ func (fd *finding) presized() bool {
 		// make(T, 0, 0) has no capacity: it is not presized.
 		c := info.Types[m.Args[2]].Value
 		return c == nil || c.String() != "0"
+	}
+	sized := func(e ast.Expr) bool {
+		return made(e) || fd.madeByCallee(e, made)
 	}
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -1036,6 +1039,65 @@ func (fd *finding) presized() bool {
 		return !found
 	})
 	return found
+}
+
+// madeByCallee reports whether e calls a function of the package that
+// makes the slice it returns with a capacity (made): every return of its
+// body returns such a make, or a reslice of one of its parameters
+// (makeStrings(s, n) returning make([]string, 0, n), or s[:0] when s is
+// big enough). The caller presized the slice through it.
+func (fd *finding) madeByCallee(e ast.Expr, made func(ast.Expr) bool) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, _ := typeutil.Callee(fd.pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Pkg() != fd.pass.Pkg {
+		return false
+	}
+	decl := fd.declOfFunc(fn)
+	if decl == nil || decl.Body == nil || decl.Type.Results == nil || decl.Type.Results.NumFields() != 1 {
+		return false
+	}
+	info := fd.pass.TypesInfo
+	param := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok {
+			return false
+		}
+		params := fn.Type().(*types.Signature).Params()
+		for i := range params.Len() {
+			if params.At(i) == v {
+				return true
+			}
+		}
+		return false
+	}
+	makes, others := 0, 0
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			switch {
+			case len(n.Results) != 1:
+				others++
+			case made(n.Results[0]):
+				makes++
+			default:
+				if sl, ok := ast.Unparen(n.Results[0]).(*ast.SliceExpr); ok && param(sl.X) {
+					break // the caller's own slice, resliced
+				}
+				others++
+			}
+		}
+		return true
+	})
+	return makes > 0 && others == 0
 }
 
 // ownStorage is why the growth of a field's own slice is inherent.

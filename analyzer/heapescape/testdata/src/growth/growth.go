@@ -109,3 +109,70 @@ func Shift(paths []string) []string {
 	}
 	return out
 }
+
+// makeNames makes a slice for n names, at most a limit: the caller's, or
+// a new one.
+func makeNames(s []string, n int) []string {
+	if n > 1024 {
+		n = 1024
+	}
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]string, 0, n)
+}
+
+// Names presizes its slice through makeNames: the append grows it only
+// past the capacity makeNames chose.
+func Names(dst []string, n int, next func() string) []string {
+	s := makeNames(dst, n) // want `calling makeNames allocates \(inlined\)`
+	for i := 0; i < n; i++ {
+		s = append(s, next()) // want `append\(s, next\(\)\) escapes to heap because append grows it.*the slice is presized`
+	}
+	return s
+}
+
+// A pool makes buffers of a size.
+type pool struct{ size int }
+
+// get makes a buffer with the pool's capacity.
+func (p *pool) get() []byte { return make([]byte, 0, p.size) }
+
+// Fill presizes its buffer through a method.
+func (p *pool) Fill(n int, b byte) []byte {
+	buf := p.get() // want `calling \(\*pool\).get allocates \(inlined\)`
+	for range n {
+		buf = append(buf, b) // want `append\(buf, b\) escapes to heap because append grows it.*the slice is presized`
+	}
+	return buf
+}
+
+// emptyIDs makes a slice with no capacity: nothing is presized.
+func emptyIDs() []int { return make([]int, 0) }
+
+// IDs grows a slice that emptyIDs made without capacity.
+func IDs(n int) []int {
+	ids := emptyIDs()
+	for i := range n {
+		ids = append(ids, i) // want `append\(ids, i\) escapes to heap because append grows it.*its final size is not known before the appends`
+	}
+	return ids
+}
+
+// someNames returns either a made slice or one it does not size: not
+// presized.
+func someNames(n int, fallback []string) []string {
+	if n > 0 {
+		return make([]string, 0, n)
+	}
+	return fallback
+}
+
+// Others grows a slice someNames may not have sized.
+func Others(n int, next func() string) []string {
+	s := someNames(n, nil) // want `calling someNames allocates \(inlined\)`
+	for range n {
+		s = append(s, next()) // want `append\(s, next\(\)\) escapes to heap because append grows it.*its final size is not known before the appends`
+	}
+	return s
+}
