@@ -438,10 +438,11 @@ func endsInError(info *types.Info, results *types.Tuple, list []ast.Stmt, outer 
 		return false
 	}
 	last := list[len(list)-1]
-	if len(list) > 1 && (skipsOn(last) || returnsNils(info, last)) {
+	if len(list) > 1 && (skipsOn(last) || returnsConstants(info, last)) {
 		// log.Warn(...); continue: the block logs a problem and
 		// goes on with the next item; iter.ReportError(...); return
-		// nil: it records an error and gives up with nothing.
+		// nil (or true, "already failed"): it records an error and
+		// gives up with nothing computed.
 		if s, ok := list[len(list)-2].(*ast.ExprStmt); ok {
 			if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok && logsProblem(info, call) {
 				return true
@@ -543,10 +544,14 @@ func skipsOn(s ast.Stmt) bool {
 	return false
 }
 
-// returnsNils reports whether s is a return whose results are all nil.
-func returnsNils(info *types.Info, s ast.Stmt) bool {
+// returnsConstants reports whether s is a return whose results are all
+// nil or constants (return nil, nil; return true; return -1): nothing
+// computed from the input.
+func returnsConstants(info *types.Info, s ast.Stmt) bool {
 	r, ok := s.(*ast.ReturnStmt)
-	return ok && len(r.Results) > 0 && !slices.ContainsFunc(r.Results, func(e ast.Expr) bool { return !syntax.IsNil(info, e) })
+	return ok && len(r.Results) > 0 && !slices.ContainsFunc(r.Results, func(e ast.Expr) bool {
+		return !syntax.IsNil(info, e) && info.Types[e].Value == nil
+	})
 }
 
 // lastWord returns the last word of a mixedCaps name, with its first

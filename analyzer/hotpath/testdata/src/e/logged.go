@@ -123,3 +123,38 @@ func (d *decoder) read(kinds []byte) (any, error) {
 }
 
 var _ = (*decoder).read
+
+// skip gives up the same way with a constant result ("return true //
+// already failed"), which says nothing of the input: an error path. A
+// result computed from the input is not one.
+func (d *decoder) skip(kinds []byte) bool {
+	for i, k := range kinds {
+		switch k {
+		case 'x':
+			d.ReportError("skip", fmt.Sprint("invalid control character ", mark())) // want `cold: on an error path`
+			return true
+		case 'y':
+			d.addError(fmt.Sprint("bad ", mark())) // want `cold: on an error path`
+			return false
+		case 'v':
+			// Not an error path; it returns, so it runs once per call.
+			mark() // want `unknown: no loop or per-item code of the package calls it`
+			d.ReportError("skip", "value")
+			return i > 0
+		}
+	}
+	return false
+}
+
+// count reports and gives up with a constant number.
+func (d *decoder) count(kinds []byte) int {
+	for _, k := range kinds {
+		if k == 0 {
+			logWarnf("zero kind %v", mark()) // want `cold: on an error path`
+			return -1
+		}
+	}
+	return len(kinds)
+}
+
+var _, _ = (*decoder).skip, (*decoder).count
