@@ -109,25 +109,12 @@ func TestRankHides(t *testing.T) {
 // findings are shared among the packages in proportion to their lines,
 // each showing its highest ranked, in the order of the ranking.
 func TestRankShares(t *testing.T) {
-	mk := func(pkg string, line int, ns float64) report.Finding {
-		f := report.Finding{Analyzer: "heapescape", File: "/m/" + pkg + ".go", Line: line, Package: pkg}
-		f.Tier, f.CostNS, f.Rewrite = "per-item", ns, true
-		return f
-	}
 	var fs []report.Finding
 	for i := 1; i <= 5; i++ {
-		fs = append(fs, mk("big", i, float64(100*i)))
+		fs = append(fs, shareFinding("big", i, float64(100*i)))
 	}
-	fs = append(fs, mk("small", 1, 10), mk("small", 2, 5))
-	ar := &analysisResult{lines: 1000, pkgLines: map[string]int{"big": 600, "small": 400}}
-	r, _, err := rank(&Config{}, fs, nil, ar)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range r.Findings {
-		got = append(got, fmt.Sprintf("%s:%d", f.Package, f.Line))
-	}
+	fs = append(fs, shareFinding("small", 1, 10), shareFinding("small", 2, 5))
+	r, got := rankShown(t, fs, map[string]int{"big": 600, "small": 400})
 	if want := []string{"big:5", "big:4", "small:1"}; !slices.Equal(got, want) {
 		t.Errorf("shown %v, want %v", got, want)
 	}
@@ -140,20 +127,32 @@ func TestRankShares(t *testing.T) {
 // project's code has no share of the default output of its own: its
 // findings weigh less and take what the others leave.
 func TestRankCopiedShare(t *testing.T) {
-	mk := func(pkg string, line int, ns float64) report.Finding {
-		f := report.Finding{Analyzer: "heapescape", File: "/m/" + pkg + ".go", Line: line, Package: pkg}
-		f.Tier, f.CostNS, f.Rewrite = "per-item", ns, true
-		return f
-	}
 	var fs []report.Finding
 	for i := 1; i <= 4; i++ {
-		fs = append(fs, mk("own", i, float64(10*i)))
-		c := mk("third_party/x", i, float64(1000*i))
+		c := shareFinding("third_party/x", i, float64(1000*i))
 		c.Copied = "third_party/x"
-		fs = append(fs, c)
+		fs = append(fs, shareFinding("own", i, float64(10*i)), c)
 	}
-	ar := &analysisResult{lines: 1000, pkgLines: map[string]int{"own": 400, "third_party/x": 600}}
-	r, _, err := rank(&Config{}, fs, nil, ar)
+	_, got := rankShown(t, fs, map[string]int{"own": 400, "third_party/x": 600})
+	if want := []string{"own:4", "own:3", "own:2"}; !slices.Equal(got, want) {
+		t.Errorf("shown %v, want %v", got, want)
+	}
+}
+
+// shareFinding returns a per-item finding of pkg at line with a checked
+// rewrite, whose code costs ns.
+func shareFinding(pkg string, line int, ns float64) report.Finding {
+	f := report.Finding{Analyzer: "heapescape", File: "/m/" + pkg + ".go", Line: line, Package: pkg}
+	f.Tier, f.CostNS, f.Rewrite = "per-item", ns, true
+	return f
+}
+
+// rankShown ranks fs without a profile, for 1,000 lines shared among the
+// packages as pkgLines says, and returns the report and "package:line" of
+// each finding it shows, in order.
+func rankShown(t *testing.T, fs []report.Finding, pkgLines map[string]int) (*report.Report, []string) {
+	t.Helper()
+	r, _, err := rank(&Config{}, fs, nil, &analysisResult{lines: 1000, pkgLines: pkgLines})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,9 +160,7 @@ func TestRankCopiedShare(t *testing.T) {
 	for _, f := range r.Findings {
 		got = append(got, fmt.Sprintf("%s:%d", f.Package, f.Line))
 	}
-	if want := []string{"own:4", "own:3", "own:2"}; !slices.Equal(got, want) {
-		t.Errorf("shown %v, want %v", got, want)
-	}
+	return r, got
 }
 
 // TestRunListsOnce runs a cold check through a go command that logs its
