@@ -139,14 +139,7 @@ func (fd *finding) message() (string, bool) {
 		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
 		// the code already allocates only when needed.
 		advice = fd.keep("it is allocated lazily, only when needed")
-		fd.amortized = true
-		if fd.tier > hotpath.Unknown && !fd.hot.Profiled() {
-			// It runs when what it fills is missing or too small, not
-			// each time the code around it does: how often that is
-			// depends on how long the owner of target lives, which
-			// the code does not say. A profile measures it.
-			fd.tier, fd.reason = hotpath.Unknown, lazyReason(target)
-		}
+		fd.amortize(lazyReason(target))
 	} else if ctor == nil && fd.tier == hotpath.Loop && !other && (optlog.IsAllocName(rec.Name) || fd.movedVar() != nil) &&
 		(rec.Cause != optlog.CauseReturnedOrStored || hasReason(rec, "call parameter")) && fd.staysInIteration() {
 		// A value the compiler says is stored only because a callee's
@@ -175,6 +168,7 @@ func (fd *finding) message() (string, bool) {
 			// The callee grows a slice it keeps (a buffer's own
 			// storage): that is what it is for.
 			advice = fd.proven("the called function grows the slice it keeps, its own storage")
+			fd.amortize(growReason)
 		} else if a, noFix := fd.doubleCopyAdvice(); a != "" {
 			advice = fd.avoid(DoubleCopy, a, noFix) // bytes.Clone, slices.Clone
 		} else if a, noFix := fd.inMemoryReaderAdvice(fn); a != "" {
@@ -195,6 +189,7 @@ func (fd *finding) message() (string, bool) {
 		}
 	} else if inlined && fd.grownKept {
 		fd.fix, advice = "", fd.proven("the called function grows the slice it keeps, its own storage")
+		fd.amortize(growReason)
 	}
 	if fd.fix == "" && fd.inherent == "" {
 		advice = fd.keep("no change in this code is identified that removes it")
@@ -973,6 +968,7 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		if fd.growsField() {
 			// x.f = append(x.f, ...), x.f = append(x.f[:0], ...): the
 			// data structure's own storage, kept and grown in place.
+			fd.amortize(growReason)
 			return "because append grows it", fd.proven(ownStorage)
 		}
 		if fd.presized() {
@@ -1455,6 +1451,22 @@ func (fd *finding) poolNew() bool {
 	}
 	return false
 }
+
+// amortize records that the allocation runs only when what it fills is
+// missing or too small, not each time its code runs (kind.Fields.Amortized):
+// how often that is depends on how long its owner lives, which the code
+// does not say, so without a profile its tier is at most unknown, for
+// reason. A profile measures it.
+func (fd *finding) amortize(reason string) {
+	fd.amortized = true
+	if fd.tier > hotpath.Unknown && !fd.hot.Profiled() {
+		fd.tier, fd.reason = hotpath.Unknown, reason
+	}
+}
+
+// growReason is the tier reason of the growth of a slice that its owner
+// keeps: append allocates only when it outgrows its capacity.
+const growReason = "append allocates only when the kept slice outgrows its capacity, not each time the code runs"
 
 // lazyReason is the tier reason of an allocation that fills target only
 // when the condition around it, which tests target, holds.

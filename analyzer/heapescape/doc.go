@@ -267,7 +267,9 @@
 // for a new value, or x.f = appendLine(x.f, ...) through an append-style
 // call; x.f a field, an element of one, or what a field points to; also
 // where a method doing so is inlined), the slice
-// another package's inlined function grows as its own storage, the growth of the buffer an
+// another package's inlined function grows as its own storage (both
+// amortized, as a lazy allocation is: append allocates only when the kept
+// slice outgrows its capacity), the growth of the buffer an
 // append-style function's caller passes in and gets back (a function
 // whose first result has the type of its slice parameter dst, appending
 // to dst, directly or through append-style calls such as

@@ -300,9 +300,11 @@ func TestInlinedCall(t *testing.T) {
 // TestLazy checks that an allocation that fills a location only when the
 // condition around it finds it missing or too small (a field grown on
 // demand, a package-level table filled on first use, a caller's buffer
-// made when too short) is amortized: its tier is at most unknown and its
-// fields say so, while one made on every run (a local that is nil each
-// time, a condition that does not test what it fills) is not.
+// made when too short), and the growth of a slice its owner keeps (a
+// field appended to, or to its [:0], a strings.Builder field), are
+// amortized, also where inlined: the tier is at most unknown and the
+// fields say so, while an allocation made on every run (a local that is
+// nil each time, a condition that does not test what it fills) is not.
 func TestLazy(t *testing.T) {
 	results := run(t, "lazy", "all", "true")
 	want := make(map[string]bool) // "file:line" of the amortized allocations

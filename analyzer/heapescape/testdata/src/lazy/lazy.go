@@ -1,12 +1,17 @@
 // Package lazy holds allocations that fill a location only when the
-// condition around them finds it missing or too small: they run when the
-// location's owner is new or needs more, not each time the code runs, so
-// their tier is at most unknown (amortized) whatever the function's, and
-// they add nothing to their function's spend. The lines after an
+// condition around them finds it missing or too small, and the growth of
+// slices their owners keep, which append makes only when they outgrow
+// their capacity: they run when the location's owner is new or needs
+// more, not each time the code runs, so their tier is at most unknown
+// (amortized) whatever the function's, and they add nothing to their
+// function's spend. The lines after an
 // "amortized" comment are those; the others are made on every run.
 package lazy
 
-import "io"
+import (
+	"io"
+	"strings"
+)
 
 // A Decoder grows its buffer on demand.
 type Decoder struct {
@@ -113,5 +118,45 @@ type Counter struct{ m map[string]int }
 func ResetAll(cs []*Counter) {
 	for _, c := range cs {
 		c.Reset(true) // want `calling \(\*Counter\)\.Reset allocates \(inlined\): make\(map\[string\]int\) escapes to heap because it is stored in c\.m; .*\[hot-loop: inside a loop\]`
+	}
+}
+
+// A Log keeps its output and grows it as lines come: append allocates
+// only when the kept slice outgrows its capacity.
+type Log struct {
+	out   []byte
+	last  []byte
+	names strings.Builder
+}
+
+// Line appends a line to the log's own storage, per item.
+func (l *Log) Line(s string) {
+	// amortized
+	l.out = append(l.out, s...) // want `append\(l\.out, s\.\.\.\) escapes to heap because append grows it; inherent: the slice is the data structure's own storage, kept and grown in place: append allocates only when it outgrows its capacity \[unknown: append allocates only when the kept slice outgrows its capacity, not each time the code runs\]`
+}
+
+// Keep copies the latest line into the capacity of the last one.
+func (l *Log) Keep(s []byte) {
+	// amortized
+	l.last = append(l.last[:0], s...) // want `append\(l\.last\[:0\], s\.\.\.\) escapes to heap because append grows it; inherent: .* \[unknown: append allocates only when the kept slice outgrows its capacity, not each time the code runs\]`
+}
+
+// Name writes a name into the log's strings.Builder, whose inlined
+// WriteString grows the slice it keeps.
+func (l *Log) Name(s string) {
+	// amortized
+	l.names.WriteString(s) // want `calling \(\*strings\.Builder\)\.WriteString allocates \(inlined\): .*; inherent: the called function grows the slice it keeps, its own storage \[unknown: append allocates only when the kept slice outgrows its capacity, not each time the code runs\]`
+}
+
+// Lines writes every line, which makes Line, Keep and Name per item; the
+// copies of their bodies inlined here are amortized too.
+func Lines(l *Log, lines []string) {
+	for _, s := range lines {
+		// amortized
+		l.Line(s) // want `calling \(\*Log\)\.Line allocates \(inlined\): .*\[unknown: append allocates only when the kept slice outgrows its capacity, not each time the code runs\]`
+		// amortized
+		l.Keep([]byte(s)) // want `calling \(\*Log\)\.Keep allocates \(inlined\): .*\[unknown: append allocates only .*\]`
+		// amortized
+		l.Name(s) // want `calling \(\*Log\)\.Name allocates \(inlined\): .*\[unknown: append allocates only .*\]`
 	}
 }
