@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
@@ -33,6 +32,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/suite"
 	"github.com/goadvise/goadvise/internal/cache"
+	"github.com/goadvise/goadvise/internal/generated"
 	"github.com/goadvise/goadvise/load"
 	"github.com/goadvise/goadvise/memo"
 	"github.com/goadvise/goadvise/optlog"
@@ -831,7 +831,7 @@ func sourceLines(dir string, names []string) int {
 		if err != nil {
 			continue
 		}
-		if f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.PackageClauseOnly|parser.ParseComments); err == nil && ast.IsGenerated(f) {
+		if f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments|parser.SkipObjectResolution); err == nil && generated.File(f) {
 			continue
 		}
 		n += bytes.Count(src, []byte("\n"))
