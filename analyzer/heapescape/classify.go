@@ -382,9 +382,32 @@ func (fd *finding) scratchAdvice() (advice, noFix string) {
 	}
 	names := slices.Sorted(maps.Keys(fields))
 	qual, _ := syntax.Qualifier(fd.pass, fd.rec.TokPos)
-	return fmt.Sprintf("only %s of the %s that %s fills in is read: a method that returns %s alone would take no pointer, and through an interface every pointer argument escapes, which saves moving %s to the heap per call",
-			strings.Join(names, ", "), types.TypeString(v.Type(), qual), fd.funcName(method), map[bool]string{true: "it", false: "them"}[len(names) == 1], v.Name()),
+	var api string
+	if iface := exportedInterface(method); iface != "" {
+		// Other modules may implement it: the new method breaks them.
+		fd.api = true
+		api = " (API change: " + iface + " is exported, and its implementations in other modules lack the method)"
+	}
+	return fmt.Sprintf("only %s of the %s that %s fills in is read: a method that returns %s alone would take no pointer, and through an interface every pointer argument escapes, which saves moving %s to the heap per call%s",
+			strings.Join(names, ", "), types.TypeString(v.Type(), qual), fd.funcName(method), map[bool]string{true: "it", false: "them"}[len(names) == 1], v.Name(), api),
 		"the change adds a method to the interface and to its implementations"
+}
+
+// exportedInterface returns the name of the interface type that declares
+// the interface method m when other modules can implement it: it is
+// exported, from a package they can import (not internal to the module,
+// not a main); "" otherwise.
+func exportedInterface(m *types.Func) string {
+	recv := m.Type().(*types.Signature).Recv()
+	named, ok := recv.Type().(*types.Named)
+	if !ok || !named.Obj().Exported() || named.Obj().Pkg() == nil {
+		return ""
+	}
+	pkg := named.Obj().Pkg()
+	if pkg.Name() == "main" || slices.Contains(strings.Split(pkg.Path(), "/"), "internal") {
+		return ""
+	}
+	return named.Obj().Name()
 }
 
 // ancestor returns the node k levels above c's (its parent for 1), or nil

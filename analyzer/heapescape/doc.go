@@ -128,7 +128,8 @@
 //   - a struct variable passed by address, as a scratch value to fill in,
 //     to a method of an interface of the module, when the code reads at
 //     most three scalar fields of it or of the pointer the method returns:
-//     a method returning those alone takes no pointer;
+//     a method returning those alone takes no pointer (an API change when
+//     the interface is exported from a package other modules import);
 //   - a conversion string(b) passed to a function of the standard
 //     library that only reads it though the compiler says it leaks
 //     ((*big.Int).SetString and its kin), in a module that has its own

@@ -168,6 +168,7 @@ func run(pass *analysis.Pass) (any, error) {
 			Advice:     fd.advice,
 			Amortized:  fd.amortized,
 			Group:      fd.group,
+			API:        fd.api,
 		})
 	}
 	return nil, nil
@@ -268,6 +269,9 @@ type finding struct {
 	// group names the one change that this finding shares with others
 	// of its function (kind.Fields.Group).
 	group string
+	// api says that the change alters an API other modules use
+	// (kind.Fields.API).
+	api bool
 }
 
 // size returns the size in bytes of what the record allocates, when it

@@ -74,14 +74,28 @@ func TestAdvice(t *testing.T) {
 	// change: their findings share a Group, which report.Merge folds
 	// into one.
 	groups := make(map[int][]string) // line -> groups of its in-memory reader findings
+	narrow := make(map[string]bool)  // position -> API of a narrow-result finding
 	for _, r := range results {
 		col := r.Pass.ResultOf[kind.Analyzer].(*kind.Collector)
 		for _, d := range r.Diagnostics {
-			if f, _ := col.Lookup(d); f.Kind == heapescape.InMemoryReader && f.Group != "" {
+			f, _ := col.Lookup(d)
+			if f.Kind == heapescape.InMemoryReader && f.Group != "" {
 				line := r.Pass.Fset.Position(d.Pos).Line
 				groups[line] = append(groups[line], f.Group)
 			}
+			if f.Kind == heapescape.NarrowResult {
+				narrow[r.Pass.Fset.Position(d.Pos).String()] = f.API
+			}
 		}
+	}
+	// A method added to MsgStore, exported, changes the API; one added
+	// to msgLoader does not.
+	apis := make(map[bool]int)
+	for _, api := range narrow {
+		apis[api]++
+	}
+	if len(narrow) != 2 || apis[true] != 1 {
+		t.Errorf("narrow-result findings' API: %v, want one with and one without", narrow)
 	}
 	if len(groups) == 0 {
 		t.Fatal("no in-memory reader findings")
