@@ -403,11 +403,16 @@ func exportedInterface(m *types.Func) string {
 	if !ok || !named.Obj().Exported() || named.Obj().Pkg() == nil {
 		return ""
 	}
-	pkg := named.Obj().Pkg()
-	if pkg.Name() == "main" || slices.Contains(strings.Split(pkg.Path(), "/"), "internal") {
+	if !importable(named.Obj().Pkg()) {
 		return ""
 	}
 	return named.Obj().Name()
+}
+
+// importable reports whether other modules can import pkg: it is not a
+// main package, nor internal to its module.
+func importable(pkg *types.Package) bool {
+	return pkg.Name() != "main" && !slices.Contains(strings.Split(pkg.Path(), "/"), "internal")
 }
 
 // ancestor returns the node k levels above c's (its parent for 1), or nil
@@ -1241,8 +1246,14 @@ func (fd *finding) bufferAdvice() (advice, noFix string) {
 		return fmt.Sprintf("keep a %s array field in %s"+pass+" (a name of your choice), which saves one allocation per call", arr, typ, recv), bufferNoFix
 	case recv != "":
 		// A copy of the receiver would hold the array: the method needs
-		// the value itself.
-		return fmt.Sprintf("give the method a pointer receiver (*%s), keep a %s array field in %s"+pass+" (a name of your choice), which saves one allocation per call (API change: a method on *%s is not in %s's method set, so its users take a pointer)", typ, arr, typ, recv, typ, typ), bufferNoFix
+		// the value itself. Other modules' uses of an exported type's
+		// value change with its method set.
+		fd.api = token.IsExported(typ) && importable(fd.pass.Pkg)
+		change := "a method on *%s is not in %s's method set, so its users take a pointer"
+		if fd.api {
+			change = "API change: " + change
+		}
+		return fmt.Sprintf("give the method a pointer receiver (*%s), keep a %s array field in %s"+pass+" (a name of your choice), which saves one allocation per call ("+change+")", typ, arr, typ, recv, typ, typ), bufferNoFix
 	}
 	return fmt.Sprintf("the method's contract says it must not keep the buffer, but the compiler cannot see that: take the %s buffer from a caller that reuses it, which saves one allocation per call", arr), callerNoFix
 }

@@ -54,7 +54,9 @@
 //     io.ReadAll, ...). Other interface methods and function values may
 //     keep what they are given. In a method on a value of a struct type of
 //     the package, a field of the copy would not last: the advice is a
-//     pointer receiver and the field, an API change it says. Outside a
+//     pointer receiver and the field, which changes the type's method
+//     set (an API change it says, when the type is exported from a
+//     package other modules import). Outside a
 //     method (a function, a function literal run elsewhere) the advice is
 //     to take the buffer from a caller that reuses it;
 //   - a variable whose address escapes only on a rare path, as the

@@ -23,7 +23,7 @@ type putter interface{ Put([]byte) }
 // W writes through an embedded io.Writer.
 type W struct{ io.Writer }
 
-func (w W) byte1(c byte)        { w.Write([]byte{c}) } // want `\[\]byte{...} escapes to heap because it is passed to io.Writer.Write \(an interface method call\), which the compiler cannot see through; give the method a pointer receiver \(\*W\), .*`
+func (w W) byte1(c byte)        { w.Write([]byte{c}) } // want `\[\]byte{...} escapes to heap because it is passed to io.Writer.Write \(an interface method call\), which the compiler cannot see through; give the method a pointer receiver \(\*W\), .*\(API change: a method on \*W is not in W's method set, so its users take a pointer\).*`
 func put(p putter, c byte)      { p.Put([]byte{c}) }
 func fn(f func([]byte), c byte) { f([]byte{c}) }
 func stored(c byte)             { keep([]byte{c}) }
