@@ -298,7 +298,6 @@ func (r *Result) classify(pass *analysis.Pass) {
 		if n := f.obj.Name(); n == "init" || n == "_" || (n == "main" && pass.Pkg.Name() == "main") {
 			continue
 		}
-
 		if f.obj.Exported() && pass.Pkg.Name() != "main" {
 			continue // other packages may call it
 		}
