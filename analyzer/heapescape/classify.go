@@ -135,7 +135,8 @@ func (fd *finding) message() (string, bool) {
 			advice = fd.avoid(LazyMap, a, noFix)
 		}
 	}
-	if target := fd.bodyView().guardTarget(fd.bodyView().allocExpr()); !other && target != "" {
+	inBody := fd.bodyView()
+	if target := inBody.guardTarget(inBody.allocExpr()); !other && target != "" {
 		// "if x == nil { x = make(...) }", "if cap(b) < n { b = make(...) }":
 		// the code already allocates only when needed.
 		advice = fd.keep("it is allocated lazily, only when needed")
