@@ -25,6 +25,9 @@ import (
 //     or an error (see logsProblem), or that builds an error value (see
 //     buildsError), from the statement after the last one that may leave
 //     the block another way (see errorTail);
+//   - in a function's body, the statements after a loop that may leave it
+//     (a search returning what it finds) when they end in or build an
+//     error (see searchTail);
 //   - the block of "if err != nil" for a value of type error;
 //   - the arguments of a call that does not return, of t.Error and
 //     t.Errorf;
@@ -120,6 +123,18 @@ func errorRegions(info *types.Info, file *ast.File) []region {
 			path := outer()
 			if pos, ok := errorTail(info, enclosingResults(info, path), n.Body, path); ok {
 				add(pos, n.End())
+			}
+		case *ast.BlockStmt:
+			// A function's body that searches in a loop, returning
+			// from it when it finds, and then fails.
+			if len(stack) > 1 {
+				switch stack[len(stack)-2].(type) {
+				case *ast.FuncDecl, *ast.FuncLit:
+					path := outer()
+					if pos, ok := searchTail(info, enclosingResults(info, path), n.List, path); ok {
+						add(pos, n.End())
+					}
+				}
 			}
 		case *ast.CallExpr:
 			// The arguments of a call that ends the program, the
@@ -482,6 +497,30 @@ func errorTail(info *types.Info, results *types.Tuple, list []ast.Stmt, outer []
 		}
 	}
 	return list[first].Pos(), true
+}
+
+// searchTail returns where the failure of a search begins in list, a
+// function's body: after a loop that may leave the function (returning
+// what it found, see mayLeave), the statements that handle an error (see
+// errorTail: they end in one or build one) run only when the loop found
+// nothing: a decoder's "for n > 0 { if b&0x80 == 0 { return x } ... }"
+// followed by "d.setError(fmt.Errorf(...)); return 0". A body whose last
+// statement that may leave is not such a loop ("if c.closed { return }")
+// is not a search: what follows is its work.
+func searchTail(info *types.Info, results *types.Tuple, list []ast.Stmt, outer []ast.Node) (token.Pos, bool) {
+	for i := len(list) - 2; i >= 0; i-- {
+		if !mayLeave(info, results, list[i], outer) {
+			continue
+		}
+		switch list[i].(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if tail := list[i+1:]; endsInError(info, results, tail, outer) || buildsError(info, tail) {
+				return tail[0].Pos(), true
+			}
+		}
+		return token.NoPos, false
+	}
+	return token.NoPos, false
 }
 
 // mayLeave reports whether s may leave the block it is in other than with
