@@ -1247,13 +1247,16 @@ func (fd *finding) returnsNotCold(st ast.Stmt) bool {
 func returnIn(n ast.Node, ok func(*ast.ReturnStmt) bool) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false // returning false skips only n's children
+		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
 			found = ok(n)
 		}
-		return !found
+		return true
 	})
 	return found
 }

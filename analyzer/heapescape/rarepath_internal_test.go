@@ -1,6 +1,8 @@
 package heapescape
 
 import (
+	"go/ast"
+	"go/parser"
 	"go/token"
 	"testing"
 
@@ -35,6 +37,36 @@ func TestLinesAdded(t *testing.T) {
 	} {
 		if got := linesAdded(fset, changes, tc.pos); got != tc.want {
 			t.Errorf("linesAdded(%s) = %d, want %d", fset.Position(tc.pos), got, tc.want)
+		}
+	}
+}
+
+// TestReturnIn checks that returnIn finds a return of the function for
+// which ok holds wherever it is, also before others for which it does
+// not, and none in a function literal.
+func TestReturnIn(t *testing.T) {
+	src := `package p
+func f(x int) int {
+	g := func() int { return 3 }
+	if x > 0 {
+		return 1
+	}
+	return 2 + g()
+}`
+	file, err := parser.ParseFile(token.NewFileSet(), "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := file.Decls[0].(*ast.FuncDecl).Body
+	lit := func(want string) func(*ast.ReturnStmt) bool {
+		return func(r *ast.ReturnStmt) bool {
+			l, ok := r.Results[0].(*ast.BasicLit)
+			return ok && l.Value == want
+		}
+	}
+	for want, found := range map[string]bool{"1": true, "3": false, "4": false} {
+		if got := returnIn(body, lit(want)); got != found {
+			t.Errorf("returnIn(return %s) = %v, want %v", want, got, found)
 		}
 	}
 }
