@@ -22,20 +22,22 @@ func EstimateNS(f Finding) float64 {
 // copy of another project's code (Copied), which its maintainers change
 // upstream, not here.
 func Weight(f *Finding) float64 {
-	w := kind.Weight(&f.Fields)
-	if f.Program || f.Copied != "" {
-		w *= kind.ProgramWeight
-	}
-	return w
+	return kind.Weight(&f.Fields) * elsewhere(f)
 }
 
 // Spend returns what f adds to its function's spend (kind.Spend), less
 // in a command's code than in a library's (see IsProgram), and in a copy
 // of another project's code (Copied).
 func Spend(f *Finding) float64 {
-	w := kind.Spend(&f.Fields)
+	return kind.Spend(&f.Fields) * elsewhere(f)
+}
+
+// elsewhere scales what a finding weighs when its code's cost matters
+// less or its change is made elsewhere: a command's code, a copy of
+// another project's (kind.ProgramWeight), 1 for the rest.
+func elsewhere(f *Finding) float64 {
 	if f.Program || f.Copied != "" {
-		w *= kind.ProgramWeight
+		return kind.ProgramWeight
 	}
-	return w
+	return 1
 }

@@ -72,14 +72,6 @@ func run(pass *analysis.Pass) (any, error) {
 			generated[pass.Fset.File(f.FileStart)] = true
 		}
 	}
-	fileOf := func(pos token.Pos) *ast.File {
-		for _, f := range pass.Files {
-			if f.FileStart <= pos && pos < f.FileEnd {
-				return f
-			}
-		}
-		return nil
-	}
 
 	uses := &reflectUses{pass: pass}
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
@@ -99,7 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok {
 			return
 		}
-		file := fileOf(call.Pos())
+		file := syntax.FileAt(pass.Files, call.Pos())
 		if file == nil {
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
+	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/optlog"
 )
 
@@ -226,12 +227,7 @@ func (fd *finding) bodyView() *finding {
 	if !pos.IsValid() {
 		return fd
 	}
-	var f *ast.File
-	for _, file := range fd.pass.Files {
-		if file.FileStart <= pos && pos < file.FileEnd {
-			f = file
-		}
-	}
+	f := syntax.FileAt(fd.pass.Files, pos)
 	if f == nil {
 		return fd
 	}

@@ -1060,44 +1060,21 @@ func (fd *finding) madeByCallee(e ast.Expr, made func(ast.Expr) bool) bool {
 		return false
 	}
 	info := fd.pass.TypesInfo
-	param := func(x ast.Expr) bool {
-		id, ok := ast.Unparen(x).(*ast.Ident)
+	// A reslice of a parameter: the caller's own slice, given back.
+	resliced := func(e ast.Expr) bool {
+		sl, ok := ast.Unparen(e).(*ast.SliceExpr)
 		if !ok {
 			return false
 		}
-		v, ok := info.Uses[id].(*types.Var)
-		if !ok {
-			return false
-		}
-		params := fn.Type().(*types.Signature).Params()
-		for i := range params.Len() {
-			if params.At(i) == v {
-				return true
-			}
-		}
-		return false
+		id, ok := ast.Unparen(sl.X).(*ast.Ident)
+		v, isVar := info.Uses[id].(*types.Var)
+		return ok && isVar && v.Kind() == types.ParamVar
 	}
-	makes, others := 0, 0
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			switch {
-			case len(n.Results) != 1:
-				others++
-			case made(n.Results[0]):
-				makes++
-			default:
-				if sl, ok := ast.Unparen(n.Results[0]).(*ast.SliceExpr); ok && param(sl.X) {
-					break // the caller's own slice, resliced
-				}
-				others++
-			}
-		}
-		return true
-	})
-	return makes > 0 && others == 0
+	one := func(r *ast.ReturnStmt) bool { return len(r.Results) == 1 }
+	return returnIn(decl.Body, func(r *ast.ReturnStmt) bool { return one(r) && made(r.Results[0]) }) &&
+		!returnIn(decl.Body, func(r *ast.ReturnStmt) bool {
+			return !one(r) || !made(r.Results[0]) && !resliced(r.Results[0])
+		})
 }
 
 // ownStorage is why the growth of a field's own slice is inherent.

@@ -514,9 +514,9 @@ func searchTail(info *types.Info, results *types.Tuple, list []ast.Stmt, outer [
 		}
 		switch list[i].(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			if tail := list[i+1:]; endsInError(info, results, tail, outer) || buildsError(info, tail) {
-				return tail[0].Pos(), true
-			}
+			// Nothing in the tail leaves before it fails: it handles
+			// an error from its first statement, if at all.
+			return errorTail(info, results, list[i+1:], outer)
 		}
 		return token.NoPos, false
 	}

@@ -1047,7 +1047,10 @@ func poolNews(info *types.Info, files []*ast.File) map[*ast.FuncLit]bool {
 // path); elsewhere it is a hole like any literal that runs elsewhere.
 func localHelpers(info *types.Info, file *ast.File) map[*ast.FuncLit]bool {
 	bound := make(map[types.Object]*ast.FuncLit)
-	called := make(map[*ast.Ident]bool) // the helper's name as a called function
+	other := make(map[types.Object]bool) // used other than by a call, or started by go
+	called := make(map[*ast.Ident]bool)  // a helper's name as a called function
+	// One walk, in source order: a local variable is bound before it is
+	// used, and a call is met before its function's name.
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -1064,24 +1067,13 @@ func localHelpers(info *types.Info, file *ast.File) map[*ast.FuncLit]bool {
 					bound[info.Defs[n.Names[0]]] = lit
 				}
 			}
-		case *ast.CallExpr:
-			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
-				called[id] = true
-			}
-		}
-		return true
-	})
-	if len(bound) == 0 {
-		return nil
-	}
-	// A helper used other than by a call, or started in a go statement,
-	// is not one.
-	other := make(map[types.Object]bool)
-	ast.Inspect(file, func(n ast.Node) bool {
-		switch n := n.(type) {
 		case *ast.GoStmt:
 			if id, ok := ast.Unparen(n.Call.Fun).(*ast.Ident); ok {
 				other[info.Uses[id]] = true
+			}
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				called[id] = true
 			}
 		case *ast.Ident:
 			if obj := info.Uses[n]; obj != nil && bound[obj] != nil && !called[n] {
@@ -1090,12 +1082,13 @@ func localHelpers(info *types.Info, file *ast.File) map[*ast.FuncLit]bool {
 		}
 		return true
 	})
-	helpers := make(map[*ast.FuncLit]bool)
+	var helpers map[*ast.FuncLit]bool
 	for obj, lit := range bound {
-		if !other[obj] {
-			if _, isVar := obj.(*types.Var); isVar && obj.Parent() != obj.Pkg().Scope() {
-				helpers[lit] = true
+		if _, isVar := obj.(*types.Var); isVar && !other[obj] && obj.Parent() != obj.Pkg().Scope() {
+			if helpers == nil {
+				helpers = make(map[*ast.FuncLit]bool)
 			}
+			helpers[lit] = true
 		}
 	}
 	return helpers

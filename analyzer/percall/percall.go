@@ -336,12 +336,7 @@ func (st *state) lazy(file *ast.File, errRet bool) string {
 
 // fileOf returns the file that holds pos, or nil.
 func (st *state) fileOf(pos token.Pos) *ast.File {
-	for _, f := range st.pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			return f
-		}
-	}
-	return nil
+	return syntax.FileAt(st.pass.Files, pos)
 }
 
 // mutators are the methods that change a value percall would build once:

@@ -779,12 +779,7 @@ func (c *checker) inCommentBlock(pos token.Pos) bool {
 
 // fileOf returns the file that holds pos.
 func (c *checker) fileOf(pos token.Pos) *ast.File {
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			return f
-		}
-	}
-	return nil
+	return syntax.FileAt(c.pass.Files, pos)
 }
 
 // tierSuffix formats the hot-path tier that ends every message.

@@ -25,6 +25,7 @@ import (
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/idiom"
 	"github.com/goadvise/goadvise/analyzer/inlinebudget"
+	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/analyzer/optional"
 	"github.com/goadvise/goadvise/analyzer/percall"
@@ -233,7 +234,7 @@ func lines(pass *analysis.Pass) int {
 	n := 0
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
-		if tf == nil || ast.IsGenerated(f) || strings.HasSuffix(tf.Name(), "_test.go") {
+		if tf == nil || gen.IsGenerated(pass, f) || strings.HasSuffix(tf.Name(), "_test.go") {
 			continue
 		}
 		n += tf.LineCount()

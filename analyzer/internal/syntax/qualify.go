@@ -15,17 +15,15 @@ import (
 // it is; that package is then named by its package name).
 func Qualifier(pass *analysis.Pass, pos token.Pos) (types.Qualifier, func() bool) {
 	var imports map[string]string // path -> name in the file
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			imports = make(map[string]string)
-			for _, imp := range f.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
-				name := ""
-				if imp.Name != nil {
-					name = imp.Name.Name
-				}
-				imports[path] = name
+	if f := FileAt(pass.Files, pos); f != nil {
+		imports = make(map[string]string)
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			name := ""
+			if imp.Name != nil {
+				name = imp.Name.Name
 			}
+			imports[path] = name
 		}
 	}
 	bad := false

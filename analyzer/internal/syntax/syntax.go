@@ -103,17 +103,26 @@ func ClimbParens(path []ast.Node, k int) int {
 	}
 }
 
+// FileAt returns the file among files that holds pos, or nil.
+func FileAt(files []*ast.File, pos token.Pos) *ast.File {
+	for _, f := range files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
 // FuncDeclOf returns the declaration of fn among files, or nil: a
 // function or method of the package the files make up.
 func FuncDeclOf(files []*ast.File, fn *types.Func) *ast.FuncDecl {
-	for _, f := range files {
-		if fn.Pos() < f.FileStart || fn.Pos() >= f.FileEnd {
-			continue
-		}
-		for _, d := range f.Decls {
-			if d, ok := d.(*ast.FuncDecl); ok && d.Name.Pos() == fn.Pos() {
-				return d
-			}
+	f := FileAt(files, fn.Pos())
+	if f == nil {
+		return nil
+	}
+	for _, d := range f.Decls {
+		if d, ok := d.(*ast.FuncDecl); ok && d.Name.Pos() == fn.Pos() {
+			return d
 		}
 	}
 	return nil
