@@ -26,8 +26,9 @@ import (
 //     buildsError), from the statement after the last one that may leave
 //     the block another way (see errorTail);
 //   - in a function's body, the statements after a loop that may leave it
-//     (a search returning what it finds) when they end in or build an
-//     error (see searchTail);
+//     (a search returning what it finds), or after a switch without a
+//     default whose every case leaves (a dispatch on a value; see
+//     allLeave), when they end in or build an error (see searchTail);
 //   - the block of "if err != nil" for a value of type error;
 //   - the arguments of a call that does not return, of t.Error and
 //     t.Errorf;
@@ -504,23 +505,89 @@ func errorTail(info *types.Info, results *types.Tuple, list []ast.Stmt, outer []
 // what it found, see mayLeave), the statements that handle an error (see
 // errorTail: they end in one or build one) run only when the loop found
 // nothing: a decoder's "for n > 0 { if b&0x80 == 0 { return x } ... }"
-// followed by "d.setError(fmt.Errorf(...)); return 0". A body whose last
-// statement that may leave is not such a loop ("if c.closed { return }")
-// is not a search: what follows is its work.
+// followed by "d.setError(fmt.Errorf(...)); return 0". A switch without a
+// default whose every case leaves (see allLeave) searches too: what
+// follows it runs only when no case matched. A body whose last statement
+// that may leave is neither ("if c.closed { return }") is not a search:
+// what follows is its work.
 func searchTail(info *types.Info, results *types.Tuple, list []ast.Stmt, outer []ast.Node) (token.Pos, bool) {
 	for i := len(list) - 2; i >= 0; i-- {
 		if !mayLeave(info, results, list[i], outer) {
 			continue
 		}
-		switch list[i].(type) {
+		switch s := list[i].(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			// Nothing in the tail leaves before it fails: it handles
 			// an error from its first statement, if at all.
 			return errorTail(info, results, list[i+1:], outer)
+		case *ast.SwitchStmt:
+			if allLeave(info, s.Body) {
+				return errorTail(info, results, list[i+1:], outer)
+			}
+		case *ast.TypeSwitchStmt:
+			if allLeave(info, s.Body) {
+				return errorTail(info, results, list[i+1:], outer)
+			}
 		}
 		return token.NoPos, false
 	}
 	return token.NoPos, false
+}
+
+// allLeave reports whether every case of a switch's body leaves the
+// function and the switch has no default: each case ends in a return or
+// a call that does not return (see Terminal), and no break ends the
+// switch. What follows such a switch runs only when no case matched the
+// value, the default the code left out.
+func allLeave(info *types.Info, body *ast.BlockStmt) bool {
+	for _, s := range body.List {
+		cc, ok := s.(*ast.CaseClause)
+		if !ok || cc.List == nil || len(cc.Body) == 0 {
+			return false
+		}
+		switch last := cc.Body[len(cc.Body)-1].(type) {
+		case *ast.ReturnStmt:
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(last.X).(*ast.CallExpr)
+			if !ok || !Terminal(info, call) {
+				return false
+			}
+		default:
+			return false
+		}
+		if breaksOut(cc) {
+			return false
+		}
+	}
+	return len(body.List) > 0
+}
+
+// breaksOut reports whether a case clause holds a break that ends its
+// switch: an unlabelled one outside the loops, switches and selects the
+// clause holds, or a labelled one (whose label may be the switch's).
+func breaksOut(cc *ast.CaseClause) bool {
+	found := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if m != n {
+					walk(m, true)
+					return false
+				}
+			case *ast.BranchStmt:
+				if m.Tok == token.BREAK && (m.Label != nil || !nested) || m.Tok == token.GOTO {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	walk(cc, false)
+	return found
 }
 
 // mayLeave reports whether s may leave the block it is in other than with

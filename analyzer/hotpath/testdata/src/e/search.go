@@ -3,6 +3,7 @@ package e
 import (
 	"errors"
 	"fmt"
+	"log"
 )
 
 // A varintDecoder records the first error it meets.
@@ -79,4 +80,72 @@ func sum(xs []int) int {
 	return t
 }
 
+// extLen dispatches on a length; what follows the switch runs only when
+// no case matched: an error path.
+func extLen(d *varintDecoder, n int) (int, error) {
+	switch n {
+	case 1:
+		return int(d.buf[0]), nil
+	case 2, 4:
+		if len(d.buf) < n {
+			return 0, errors.New("short")
+		}
+		return int(d.buf[1]), nil
+	}
+	err := fmt.Errorf("unsupported length %d %v", n, mark()) // want `cold: on an error path`
+	return 0, err
+}
+
+// kindName's type switch returns from each case; the rest panics.
+func kindName(v any) string {
+	switch v.(type) {
+	case int:
+		return "int"
+	case string:
+		return "string"
+	}
+	mark() // want `cold: on an error path`
+	panic(fmt.Sprintf("unexpected %T", v))
+}
+
+// code's cases return or end the program; the rest records an error.
+func (d *varintDecoder) code(c byte) byte {
+	switch {
+	case c < 0x80:
+		return c
+	case c == 0xff:
+		log.Fatalf("reserved %d", c)
+	}
+	mark() // want `cold: on an error path`
+	d.setError(fmt.Errorf("unknown code %d", c))
+	return 0
+}
+
+// width's first case falls out of the switch: what follows also runs
+// for it, not only when nothing matched.
+func width(d *varintDecoder, n int) (int, error) {
+	switch n {
+	case 1:
+		return 1, nil
+	case 2:
+		n *= 2
+	}
+	mark() // want `unknown: .*`
+	return n, fmt.Errorf("width %d", n)
+}
+
+// short's case breaks out of its switch.
+func short(d *varintDecoder, n int) (int, error) {
+	switch n {
+	case 1:
+		if len(d.buf) == 0 {
+			break
+		}
+		return 1, nil
+	}
+	mark() // want `unknown: .*`
+	return 0, fmt.Errorf("short %d", n)
+}
+
 var _, _, _, _ = (*varintDecoder).varint, index, (*link).close, sum
+var _, _, _, _, _ = extLen, kindName, (*varintDecoder).code, width, short
