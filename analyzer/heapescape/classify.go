@@ -1000,6 +1000,12 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			fd.amortize(growReason)
 			return "because append grows it", fd.proven(ownStorage)
 		}
+		if target := fd.growGuard(fd.exprAt()); target != "" {
+			// "if n <= cap(b) { return b[:n] }" before: append
+			// grows b only when the code found it too small.
+			fd.amortize(lazyReason(target))
+			return "because append grows it", fd.keep("it grows only when its capacity is short")
+		}
 		if fd.presized() {
 			// make(T, 0, n) before: append grows it only past n, which
 			// the code chose.

@@ -245,8 +245,15 @@
 // capacity here, or by a function of the package every return of which
 // makes it so or reslices the caller's), lazy or
 // grow-on-demand allocation (when the condition tests the variable the
-// allocation is assigned to, not one a := in the block shadows, and that
-// variable may hold a value there; such an allocation, in its function or
+// allocation is assigned to, or a local variable set only to its value
+// ("m := *ptr; if m == nil { *ptr = make(...) }"), not one a := in the
+// block shadows, and that
+// variable may hold a value there; or when an early return before it,
+// "if c.buf != nil { return c.buf }" or "if n <= cap(b) { return b[:n]
+// }", finds a field or package-level variable there and big enough, or
+// a local slice's capacity enough, and returns no error it makes; an
+// append is grow-on-demand only under, or after such a return on, a test
+// of its slice's capacity, not of its length; such an allocation, in its function or
 // in a copy of its function inlined at a call, runs once per owner or per
 // growth, not each time its code runs: its tier is at most unknown and
 // its finding is amortized, which the ranking weighs as a cost the code

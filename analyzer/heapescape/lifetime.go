@@ -794,7 +794,10 @@ func (fd *finding) leaks(fn *types.Func, idx int) bool {
 // guarded reports whether the allocation is assigned to a location that the
 // enclosing if statement's condition tests: the lazy "if x == nil { x =
 // make(...) }" and the grow-on-demand "if cap(b.buf) < n { b.buf =
-// make([]byte, n) }". The code already allocates only when needed.
+// make([]byte, n) }"; or one that an early return before it finds there
+// and big enough (see present): "if c.buf != nil { return c.buf }" or
+// "if n <= cap(b) { return b[:n] }" then the allocation. The code already
+// allocates only when needed.
 func (fd *finding) guarded(e ast.Expr) bool {
 	return fd.guardTarget(e) != ""
 }
@@ -802,6 +805,20 @@ func (fd *finding) guarded(e ast.Expr) bool {
 // guardTarget returns the location that a guarded allocation (see
 // guarded) fills, as written ("b.buf"), or "".
 func (fd *finding) guardTarget(e ast.Expr) string {
+	return fd.guard(e, false)
+}
+
+// growGuard returns the location that an append e grows only when it is
+// too small, as written, or "": the append's result is assigned to what
+// it appends to, inside "if cap(b) < n {" or after "if n <= cap(b) {
+// return ... }" (see present). Only a test of the capacity says that: an
+// append under "if len(dst) > 0 {" grows dst whenever it is full.
+func (fd *finding) growGuard(e ast.Expr) string {
+	return fd.guard(e, true)
+}
+
+// guard is guardTarget, or growGuard when grows is set.
+func (fd *finding) guard(e ast.Expr, grows bool) string {
 	if e == nil {
 		return ""
 	}
@@ -827,51 +844,239 @@ func (fd *finding) guardTarget(e ast.Expr) string {
 	if id, ok := lhsExpr.(*ast.Ident); ok {
 		target = info.ObjectOf(id)
 	}
+	// What the guard before the allocation may test (see below).
+	kept, localSlice := false, false
+	switch x := ast.Unparen(lhsExpr).(type) {
+	case *ast.SelectorExpr:
+		v, ok := info.ObjectOf(x.Sel).(*types.Var)
+		kept = ok && v.IsField()
+	case *ast.Ident:
+		if v, ok := target.(*types.Var); ok {
+			_, isSlice := v.Type().Underlying().(*types.Slice)
+			kept = v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+			localSlice = !kept && isSlice
+		}
+	}
+	copies := fd.copiesOf(lhs, target)
+	is := func(x ast.Expr) bool {
+		id, isID := x.(*ast.Ident)
+		if isID && copies[info.ObjectOf(id)] {
+			return true
+		}
+		if types.ExprString(x) != lhs {
+			return false
+		}
+		return !isID || info.ObjectOf(id) == target
+	}
 	for i, n := range fd.path {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok {
-			if _, isFunc := n.(*ast.FuncLit); isFunc {
-				return ""
+		switch n.(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return ""
+		}
+		if i == 0 {
+			continue
+		}
+		if ifs, ok := n.(*ast.IfStmt); ok && fd.path[i-1] == ifs.Body {
+			found := false
+			if grows {
+				found = present(info, &ast.UnaryExpr{Op: token.NOT, X: ifs.Cond}, is, true)
+			} else {
+				ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+					if x, ok := n.(ast.Expr); ok && is(x) {
+						found = true
+					}
+					return !found
+				})
 			}
-			continue
-		}
-		if i == 0 || fd.path[i-1] != ifs.Body {
-			continue
-		}
-		found := false
-		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
-			if x, ok := n.(ast.Expr); ok && types.ExprString(x) == lhs {
-				if id, isID := x.(*ast.Ident); !isID || info.ObjectOf(id) == target {
-					found = true
+			if found {
+				var list []ast.Stmt
+				if i+1 < len(fd.path) {
+					list = syntax.StmtList(fd.path[i+1])
 				}
+				if fd.alwaysNil(target, ifs, list) {
+					return ""
+				}
+				return lhs
 			}
-			return !found
-		})
-		if found {
-			if fd.alwaysNil(target, ifs) {
-				return ""
+		}
+		// An early return when the location is there and big enough:
+		// "if c.buf != nil { return c.buf }" for a field or a
+		// package-level variable, which outlives the call; "if
+		// cap(b) >= n { return b[:n] }" for a local slice too (a
+		// caller's buffer), not "if err != nil { return }" before
+		// "err = &E{}", nor "if opts != nil" before a default made
+		// whenever the caller passes none.
+		if !kept && !localSlice {
+			continue
+		}
+		list := syntax.StmtList(n)
+		for _, s := range list {
+			if s == fd.path[i-1] {
+				break
 			}
-			return lhs
+			ifs, ok := s.(*ast.IfStmt)
+			if ok && ifs.Else == nil && len(ifs.Body.List) > 0 && returnsFound(info, ifs.Body.List[len(ifs.Body.List)-1]) && present(info, ifs.Cond, is, grows || !kept) && !fd.alwaysNil(target, ifs, list) {
+				return lhs
+			}
 		}
 	}
 	return ""
 }
 
-// alwaysNil reports whether the local variable v, which the condition of
-// ifs tests, is nil whenever ifs runs: it is declared without a value (or
-// nil) in the block that holds ifs, and nothing assigns it between its
-// declaration and ifs, so the "lazy" allocation happens on every call.
-func (fd *finding) alwaysNil(v types.Object, ifs *ast.IfStmt) bool {
-	if v == nil {
-		return false
+// copiesOf returns the local variables that the function sets only to the
+// value of the location written loc ("m := *ptr", and "m = *ptr" again
+// after filling it), other than target: in "m := *ptr; if m == nil {
+// *ptr = make(...) }" the condition tests the location through m.
+func (fd *finding) copiesOf(loc string, target types.Object) map[types.Object]bool {
+	body := fd.funcBody()
+	if body == nil {
+		return nil
 	}
-	var list []ast.Stmt
-	for i, n := range fd.path {
-		if n == ifs && i+1 < len(fd.path) {
-			if b, ok := fd.path[i+1].(*ast.BlockStmt); ok {
-				list = b.List
+	info := fd.pass.TypesInfo
+	copies := make(map[types.Object]bool)
+	other := make(map[types.Object]bool) // set otherwise too
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				v := info.ObjectOf(id)
+				if v == nil || v == target {
+					continue
+				}
+				if len(n.Lhs) == len(n.Rhs) && types.ExprString(n.Rhs[i]) == loc {
+					copies[v] = copies[v] || n.Tok == token.DEFINE
+				} else {
+					other[v] = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				other[info.ObjectOf(id)] = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				other[info.ObjectOf(id)] = true
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					other[info.ObjectOf(id)] = true
+				}
 			}
 		}
+		return true
+	})
+	for v := range copies {
+		if !copies[v] || other[v] {
+			delete(copies, v)
+		}
+	}
+	return copies
+}
+
+// returnsFound reports whether s is a return that may succeed: none of
+// its results is an error it makes (errors.New, fmt.Errorf, &E{}); a
+// variable may be nil. "if ss.External != nil {
+// return errors.New("both set") }" rejects a conflict; it does not find
+// what it would otherwise make.
+func returnsFound(info *types.Info, s ast.Stmt) bool {
+	ret, ok := s.(*ast.ReturnStmt)
+	if !ok {
+		return false
+	}
+	iface := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	for _, r := range ret.Results {
+		switch ast.Unparen(r).(type) {
+		case *ast.Ident, *ast.SelectorExpr:
+			// A variable: an error met on the way, nil when the
+			// reading went well ("return b, err" after io.ReadFull).
+			continue
+		}
+		if t := info.TypeOf(r); t != nil && types.Implements(t, iface) {
+			return false
+		}
+	}
+	return true
+}
+
+// present reports whether cond holds only when the location that is
+// names exists and is big enough: "x != nil", "cap(x) >= n", "n <=
+// cap(x)", "len(x) > 0", an || one of whose operands is such a test, or
+// the negation of a test that it is missing or too small ("!(cap(x) <
+// n)", "!(x == nil)"). Code after "if cond { return }" then runs only
+// when it is missing or too small. With onlyCap, only a test of x's
+// capacity counts.
+func present(info *types.Info, cond ast.Expr, is func(ast.Expr) bool, onlyCap bool) bool {
+	cond = ast.Unparen(cond)
+	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		return missing(info, u.X, is, onlyCap)
+	}
+	b, ok := cond.(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if b.Op == token.LOR {
+		return present(info, b.X, is, onlyCap) || present(info, b.Y, is, onlyCap)
+	}
+	switch {
+	case b.Op == token.NEQ && !onlyCap && (is(ast.Unparen(b.X)) && syntax.IsNil(info, b.Y) || is(ast.Unparen(b.Y)) && syntax.IsNil(info, b.X)):
+		return true
+	case sizeOf(info, b.X, is, onlyCap):
+		return b.Op == token.GEQ || b.Op == token.GTR || b.Op == token.NEQ
+	case sizeOf(info, b.Y, is, onlyCap):
+		return b.Op == token.LEQ || b.Op == token.LSS || b.Op == token.NEQ
+	}
+	return false
+}
+
+// missing reports whether cond holds only when the location that is
+// names is missing or too small: "x == nil", "cap(x) < n", "len(x) ==
+// 0", an && one of whose operands is such a test, or the negation of a
+// test that it is there (see present).
+func missing(info *types.Info, cond ast.Expr, is func(ast.Expr) bool, onlyCap bool) bool {
+	cond = ast.Unparen(cond)
+	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		return present(info, u.X, is, onlyCap)
+	}
+	b, ok := cond.(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if b.Op == token.LAND {
+		return missing(info, b.X, is, onlyCap) || missing(info, b.Y, is, onlyCap)
+	}
+	switch {
+	case b.Op == token.EQL && !onlyCap && (is(ast.Unparen(b.X)) && syntax.IsNil(info, b.Y) || is(ast.Unparen(b.Y)) && syntax.IsNil(info, b.X)):
+		return true
+	case sizeOf(info, b.X, is, onlyCap):
+		return b.Op == token.LSS || b.Op == token.LEQ || b.Op == token.EQL
+	case sizeOf(info, b.Y, is, onlyCap):
+		return b.Op == token.GTR || b.Op == token.GEQ || b.Op == token.EQL
+	}
+	return false
+}
+
+// sizeOf reports whether e is cap(x), or len(x) unless onlyCap, of the
+// location that is names.
+func sizeOf(info *types.Info, e ast.Expr, is func(ast.Expr) bool, onlyCap bool) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || !is(ast.Unparen(call.Args[0])) {
+		return false
+	}
+	return syntax.IsBuiltin(info, call.Fun, "cap") || !onlyCap && syntax.IsBuiltin(info, call.Fun, "len")
+}
+
+// alwaysNil reports whether the local variable v, which the condition of
+// ifs tests, is nil whenever ifs runs: it is declared without a value (or
+// nil) in list, the statements that hold ifs, and nothing assigns it between its
+// declaration and ifs, so the "lazy" allocation happens on every call.
+func (fd *finding) alwaysNil(v types.Object, ifs *ast.IfStmt, list []ast.Stmt) bool {
+	if v == nil {
+		return false
 	}
 	info := fd.pass.TypesInfo
 	declared := false

@@ -160,3 +160,181 @@ func Lines(l *Log, lines []string) {
 		l.Name(s) // want `calling \(\*Log\)\.Name allocates \(inlined\): .*\[unknown: append allocates only .*\]`
 	}
 }
+
+// A Pool hands out a scratch buffer made on first use.
+type Pool struct {
+	scratch []byte
+	index   map[string]int
+	items   []string
+}
+
+// Scratch returns the buffer at once when it is there.
+func (p *Pool) Scratch() []byte {
+	if p.scratch != nil {
+		return p.scratch
+	}
+	// amortized
+	p.scratch = make([]byte, 64, 4096) // want `make\(\[\]byte, 64, 4096\) escapes to heap because .*; no known rewrite: it is allocated lazily, only when needed \[unknown: .*\]`
+	return p.scratch
+}
+
+// Reserve returns dst extended by n when its capacity allows, and grows
+// it byte by byte, in a loop, only when it does not.
+func Reserve(dst []byte, n int) []byte {
+	if len(dst)+n <= cap(dst) {
+		return dst[:len(dst)+n]
+	}
+	for range n {
+		// amortized
+		dst = append(dst, 0) // want `append\(dst, byte\(0\)\) escapes to heap because append grows it; no known rewrite: it grows only when its capacity is short \[unknown: allocated only when the condition on dst holds, not each time the code runs\]`
+	}
+	return dst
+}
+
+// Index builds its map when the items are many and it has none, in a
+// case of a switch.
+func (p *Pool) Index(mode int) int {
+	switch mode {
+	case 1:
+		if p.index != nil || len(p.items) < 8 {
+			return len(p.index)
+		}
+		// amortized
+		p.index = make(map[string]int, len(p.items)) // want `make\(map\[string\]int, len\(p\.items\)\) escapes to heap because .*; no known rewrite: it is allocated lazily, only when needed \[unknown: .*\]`
+		for i, s := range p.items {
+			p.index[s] = i
+		}
+	}
+	return len(p.index)
+}
+
+// Append returns nothing for an empty input and otherwise appends to what
+// it was given: the early return tests that dst is empty, not that it is
+// big enough, so the append grows it on every run that needs more.
+func Append(dst []string, text string) []string {
+	if len(dst) == 0 && text == "" {
+		return nil
+	}
+	if len(dst) == 0 {
+		return dst
+	}
+	return append(dst, text) // want `append\(dst, text\) escapes to heap because append grows it`
+}
+
+// Both returns early only when the buffer is there and the flag is set:
+// without the flag, the buffer is made on every call.
+func (p *Pool) Both(reuse bool) []byte {
+	if p.scratch != nil && reuse {
+		return p.scratch
+	}
+	p.scratch = make([]byte, 64) // want `make\(\[\]byte, 64\) escapes to heap because it is stored in p\.scratch`
+	return p.scratch
+}
+
+// Temp's early return is in the function literal's caller, not its own
+// body: the literal makes its buffer every time it runs.
+func (p *Pool) Temp() func() []byte {
+	if p.scratch != nil {
+		return nil
+	}
+	return func() []byte { // want `func literal escapes to heap`
+		buf := make([]byte, 0, 32)       // want `make\(\[\]byte, 0, 32\) escapes to heap because it is returned`
+		buf = append(buf, p.items[0]...) // want `append\(buf, p\.items\[0\]\.\.\.\) escapes to heap because append grows it`
+		return buf
+	}
+}
+
+// Join separates items with commas: the append under a test of dst's
+// length runs for every item after the first, not only when dst is full.
+func Join(dst []byte, items []string) []byte {
+	for _, it := range items {
+		if len(dst) > 0 {
+			dst = append(dst, ',') // want `append\(dst, byte\(44\)\) escapes to heap because append grows it`
+		}
+		dst = append(dst, it...) // want `append\(dst, it\.\.\.\) escapes to heap because append grows it`
+	}
+	return dst
+}
+
+// Options are a caller's settings.
+type Options struct{ Size int }
+
+// Fill makes the default settings whenever the caller passes none:
+// the early return tests a parameter that is not a buffer.
+func Fill(o *Options) *Options {
+	if o != nil {
+		return o
+	}
+	o = &Options{Size: 8} // want `&Options\{...\} escapes to heap because Fill returns it`
+	return o
+}
+
+// A SizeError says an input is too long.
+type SizeError struct{ N int }
+
+func (e *SizeError) Error() string { return "too long" }
+
+// Check's early return tests its error, not a location it fills.
+func Check(b []byte, limit int) (err error) {
+	if err != nil {
+		return err
+	}
+	err = &SizeError{N: len(b) - limit} // want `&SizeError\{...\} escapes to heap because`
+	return err
+}
+
+// A Source names a stream here or elsewhere, not both.
+type Source struct {
+	Domain   string
+	External *Options
+}
+
+// Convert rejects a source that has both: its early return is an error,
+// and the value after it is made on every run that gets there.
+func (s *Source) Convert() error {
+	if s.External != nil {
+		return &SizeError{}
+	}
+	s.External = &Options{Size: len(s.Domain)} // want `&Options\{...\} escapes to heap because it is stored in s\.External`
+	return nil
+}
+
+// DecodeInto fills the caller's map, made only when the caller's is nil,
+// which the condition tests through a copy.
+func DecodeInto(ptr *map[string]int, keys []string) {
+	m := *ptr
+	if m == nil {
+		// amortized
+		*ptr = make(map[string]int, len(keys)) // want `make\(map\[string\]int, len\(keys\)\) escapes to heap because .*; no known rewrite: it is allocated lazily, only when needed`
+		m = *ptr
+	}
+	for i, k := range keys {
+		m[k] = i
+	}
+}
+
+// A Cache holds its table behind a field.
+type Cache struct{ table map[string]int }
+
+// Table reads the field into a local and tests that: made only when the
+// field is nil.
+func (c *Cache) Table() map[string]int {
+	t := c.table
+	if t != nil {
+		return t
+	}
+	// amortized
+	c.table = make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because it is stored in c\.table; no known rewrite: it is allocated lazily, only when needed`
+	return c.table
+}
+
+// Swap's local is set to the field, then to something else: it no longer
+// stands for the field, and the map is made whenever the other is nil.
+func (c *Cache) Swap(other map[string]int) {
+	t := c.table
+	t = other
+	if t == nil {
+		c.table = make(map[string]int) // want `make\(map\[string\]int\) escapes to heap because it is stored in c\.table`
+	}
+}
+
