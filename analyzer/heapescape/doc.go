@@ -275,7 +275,9 @@
 // in a container that itself escapes, a field's slice grown in place
 // (x.f = append(x.f, ...), or append(x.f[:0], ...) reusing its capacity
 // for a new value, or x.f = appendLine(x.f, ...) through an append-style
-// call; x.f a field, an element of one, or what a field points to; also
+// call; x.f a field, an element of one, or what a field points to, or
+// what a pointer parameter or the receiver points to, a slice the caller
+// keeps: "*b = append(*b, p...)" in a method of a named slice type; also
 // where a method doing so is inlined), the slice
 // another package's inlined function grows as its own storage (both
 // amortized, as a lazy allocation is: append allocates only when the kept

@@ -1291,7 +1291,10 @@ const ownStorage = "the slice is the data structure's own storage, kept and grow
 // value, through append-style calls ("x.f = appendLine(x.f, k, v)", "x.f,
 // kv = alloc(x.f)", the call inlined here), or where a method of the
 // package doing so is inlined ("*s.raw = append(*s.raw, ...)"). x.f is a
-// field, an element of one (x.f[i].g) or what a field points to.
+// field, an element of one (x.f[i].g) or what a field points to; or what
+// a pointer parameter or receiver points to, a slice its caller keeps
+// ("*b = append(*b, p...)" of a method on a named slice type, "*key =
+// decodeArg(*key, src)").
 func (fd *finding) growsField() bool {
 	if len(fd.rec.InlinedFrom) == 0 {
 		rhs := fd.exprAt()
@@ -1318,8 +1321,9 @@ func (fd *finding) growsField() bool {
 }
 
 // ownStorage reports whether rhs, an append or an append-style call,
-// appends to what target (a field, an element of one, or what a field
-// points to) holds, and is assigned to target.
+// appends to what target (a field, an element of one, what a field
+// points to, or what a parameter or the receiver points to) holds, and is
+// assigned to target.
 func (fd *finding) ownStorage(rhs, target ast.Expr) bool {
 	if rhs == nil || target == nil {
 		return false
@@ -1334,7 +1338,17 @@ func (fd *finding) ownStorage(rhs, target ast.Expr) bool {
 			return false
 		}
 	case *ast.StarExpr:
-		if _, ok := ast.Unparen(t.X).(*ast.SelectorExpr); !ok {
+		switch x := ast.Unparen(t.X).(type) {
+		case *ast.SelectorExpr:
+		case *ast.Ident:
+			// *p for a parameter or receiver p: the slice the
+			// caller keeps and lends ("*b = append(*b, ...)" of a
+			// method on a named slice type).
+			v, ok := fd.pass.TypesInfo.Uses[x].(*types.Var)
+			if !ok || v.Kind() != types.ParamVar && v.Kind() != types.RecvVar {
+				return false
+			}
+		default:
 			return false
 		}
 	default:

@@ -338,3 +338,44 @@ func (c *Cache) Swap(other map[string]int) {
 	}
 }
 
+// A Buffer is a named slice that grows itself through its receiver.
+type Buffer []byte
+
+// Write appends to the slice the receiver points to.
+func (b *Buffer) Write(p []byte) (int, error) {
+	// amortized
+	*b = append(*b, p...) // want `append\(\*b, p\.\.\.\) escapes to heap because append grows it; inherent: the slice is the data structure's own storage`
+	return len(p), nil
+}
+
+// SetName copies s into the caller's slice, reusing its capacity.
+func SetName(dst *[]byte, s string) {
+	// amortized
+	*dst = append((*dst)[:0], s...) // want `append\(\(\*dst\)\[:0\], s\.\.\.\) escapes to heap because append grows it; inherent: the slice is the data structure's own storage`
+}
+
+// trimmed is append-style: it appends src without its spaces to dst.
+func trimmed(dst, src []byte) []byte {
+	for len(src) > 0 && src[0] == ' ' {
+		src = src[1:]
+	}
+	return append(dst[:0], src...) // want `append\(dst\[:0\], src\.\.\.\) escapes to heap because append grows it and it is returned; inherent: an append-style function`
+}
+
+// ParseKey keeps the trimmed key in the caller's slice, through the
+// append-style trimmed inlined here.
+func ParseKey(b []byte, key *[]byte) {
+	// amortized
+	*key = trimmed(*key, b) // want `calling trimmed allocates \(inlined\): append\(dst\[:0\], src\.\.\.\) escapes to heap because append grows it; inherent: the slice is the data structure.s own storage`
+}
+
+// Local grows a slice through a pointer to a local: it is made anew per
+// call, and so is its growth.
+func Local(items []byte) int {
+	var s []byte
+	p := &s
+	for _, it := range items {
+		*p = append(*p, it) // want `append\(\*p, it\) escapes to heap because append grows it`
+	}
+	return len(s)
+}
