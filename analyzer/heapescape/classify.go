@@ -1006,9 +1006,13 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 			fd.amortize(lazyReason(target))
 			return "because append grows it", fd.keep("it grows only when its capacity is short")
 		}
-		if fd.presized() {
+		if found, estimated := fd.presized(); found {
 			// make(T, 0, n) before: append grows it only past n, which
-			// the code chose.
+			// the code chose. With n computed from the input
+			// (len(args)), growth is the exception: amortized.
+			if estimated {
+				fd.amortize(presizeReason)
+			}
 			return "because append grows it", fd.keep("the slice is presized")
 		}
 		if c := containerOf(rec); c != "" {
@@ -1508,6 +1512,10 @@ func (fd *finding) amortize(reason string) {
 // growReason is the tier reason of the growth of a slice that its owner
 // keeps: append allocates only when it outgrows its capacity.
 const growReason = "append allocates only when the kept slice outgrows its capacity, not each time the code runs"
+
+// presizeReason is the tier reason of the growth of a slice made with a
+// capacity the code computed for it.
+const presizeReason = "append allocates only when the slice outgrows the capacity the code computed for it, not each time the code runs"
 
 // lazyReason is the tier reason of an allocation that fills target only
 // when the condition around it, which tests target, holds.

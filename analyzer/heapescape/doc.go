@@ -243,7 +243,11 @@
 // the callee's source otherwise), a variable whose address a callee needs
 // (json.Unmarshal(data, &v)), the growth of a presized slice (made with a
 // capacity here, or by a function of the package every return of which
-// makes it so or reslices the caller's), lazy or
+// makes it so or reslices the caller's; when every such capacity is
+// computed at run time, make([]T, 0, len(args)), the code's estimate of
+// the count, the growth is amortized: append allocates only when the
+// slice outgrows it; a constant capacity is a guess, and keeps its
+// function's tier), lazy or
 // grow-on-demand allocation (when the condition tests the variable the
 // allocation is assigned to, or a local variable set only to its value
 // ("m := *ptr; if m == nil { *ptr = make(...) }"), not one a := in the

@@ -1197,53 +1197,71 @@ func returnsAddrOf(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
 
 // presized reports whether the slice that an append record grows is a
 // variable given a capacity by make(T, len, cap) in the enclosing
-// function: the code already preallocates it.
-func (fd *finding) presized() bool {
+// function: the code already preallocates it. estimated says that every
+// such capacity is computed at run time (len(args), n; or by a function
+// of the package given the count), the code's estimate of how many
+// elements the slice will hold, not a constant guess.
+func (fd *finding) presized() (found, estimated bool) {
 	call, ok := fd.exprAt().(*ast.CallExpr)
 	if !ok || !syntax.IsBuiltin(fd.pass.TypesInfo, call.Fun, "append") || len(call.Args) == 0 {
-		return false
+		return false, false
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
 	if !ok {
-		return false
+		return false, false
 	}
 	info := fd.pass.TypesInfo
 	v := info.ObjectOf(id)
 	body := fd.funcBody()
 	if v == nil || body == nil {
-		return false
+		return false, false
 	}
-	made := func(e ast.Expr) bool {
+	// capOf returns the capacity of make(T, len, cap), or nil.
+	capOf := func(e ast.Expr) ast.Expr {
 		m, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok || !syntax.IsBuiltin(info, m.Fun, "make") || len(m.Args) != 3 {
-			return false
+			return nil
 		}
+		return m.Args[2]
+	}
+	made := func(e ast.Expr) bool {
 		// make(T, 0, 0) has no capacity: it is not presized.
-		c := info.Types[m.Args[2]].Value
-		return c == nil || c.String() != "0"
+		c := capOf(e)
+		return c != nil && (info.Types[c].Value == nil || info.Types[c].Value.String() != "0")
 	}
-	sized := func(e ast.Expr) bool {
-		return made(e) || fd.madeByCallee(e, made)
+	computed := func(e ast.Expr) bool {
+		c := capOf(e)
+		return c != nil && info.Types[c].Value == nil
 	}
-	found := false
+	estimated = true
+	check := func(e ast.Expr) {
+		switch {
+		case made(e):
+			found = true
+			estimated = estimated && computed(e)
+		case fd.madeByCallee(e, made):
+			found = true
+			estimated = estimated && fd.madeByCallee(e, computed)
+		}
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
-				if lid, ok := l.(*ast.Ident); ok && info.ObjectOf(lid) == v && i < len(n.Rhs) && sized(n.Rhs[i]) {
-					found = true
+				if lid, ok := l.(*ast.Ident); ok && info.ObjectOf(lid) == v && i < len(n.Rhs) {
+					check(n.Rhs[i])
 				}
 			}
 		case *ast.ValueSpec:
 			for i, name := range n.Names {
-				if info.ObjectOf(name) == v && i < len(n.Values) && sized(n.Values[i]) {
-					found = true
+				if info.ObjectOf(name) == v && i < len(n.Values) {
+					check(n.Values[i])
 				}
 			}
 		}
-		return !found
+		return true
 	})
-	return found
+	return found, found && estimated
 }
 
 // madeByCallee reports whether e calls a function of the package that

@@ -379,3 +379,74 @@ func Local(items []byte) int {
 	}
 	return len(s)
 }
+
+// Pairs keeps the fields of args: the slice is made with room for the
+// worst case, which the loop, consuming one or two args per iteration,
+// does not outgrow.
+func Pairs(args []any) []string {
+	fields := make([]string, 0, len(args)) // want `make\(\[\]string, 0, len\(args\)\) escapes to heap because it is returned`
+	for i := 0; i < len(args); {
+		if s, ok := args[i].(string); ok {
+			// amortized
+			fields = append(fields, s) // want `append\(fields, s\) escapes to heap because append grows it; no known rewrite: the slice is presized \[unknown: append allocates only when the slice outgrows the capacity the code computed for it, not each time the code runs\]`
+			i++
+			continue
+		}
+		i += 2
+	}
+	return fields
+}
+
+// Open opens every path, closing what it opened when one fails: a
+// closure reads the slice, which is made with a capacity of one per path.
+func Open(paths []string, open func(string) (io.Closer, error)) ([]io.Closer, error) {
+	closers := make([]io.Closer, 0, len(paths)) // want `make\(\[\]io\.Closer, 0, len\(paths\)\) escapes to heap because it is returned`
+	closeAll := func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}
+	for _, p := range paths {
+		c, err := open(p)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		// amortized
+		closers = append(closers, c) // want `append\(closers, c\) escapes to heap because append grows it; no known rewrite: the slice is presized \[unknown: append allocates .*\]`
+	}
+	return closers, nil
+}
+
+// makeRoom returns s emptied when it has room for n, or a new slice with
+// a capacity of n.
+func makeRoom(s []string, n int) []string {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]string, 0, n)
+}
+
+// Decode reads n strings into a slice made by makeRoom.
+func Decode(dst []string, n int, next func() string) []string {
+	ss := makeRoom(dst, n) // want `calling makeRoom allocates \(inlined\): make\(\[\]string, 0, n\) escapes to heap because it is returned`
+	for range n {
+		// amortized
+		ss = append(ss, next()) // want `append\(ss, next\(\)\) escapes to heap because append grows it.*\[unknown: append allocates only when the slice outgrows .*\]`
+	}
+	return ss
+}
+
+// Words guesses a capacity of 8, a constant: the appends of a longer
+// input grow it on every call.
+func Words(text string, sep byte) []string {
+	words := make([]string, 0, 8) // want `make\(\[\]string, 0, 8\) escapes to heap because it is returned`
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == sep {
+			words = append(words, text[start:i]) // want `append\(words, text\[start:i\]\) escapes to heap because append grows it; no known rewrite: the slice is presized \[hot-loop: inside a loop\]`
+			start = i + 1
+		}
+	}
+	return words
+}
