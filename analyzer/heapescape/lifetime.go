@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -849,7 +850,7 @@ func (fd *finding) guard(e ast.Expr, grows bool) string {
 	switch x := ast.Unparen(lhsExpr).(type) {
 	case *ast.SelectorExpr:
 		v, ok := info.ObjectOf(x.Sel).(*types.Var)
-		kept = ok && v.IsField()
+		kept = ok && (v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope())
 	case *ast.Ident:
 		if v, ok := target.(*types.Var); ok {
 			_, isSlice := v.Type().Underlying().(*types.Slice)
@@ -879,7 +880,7 @@ func (fd *finding) guard(e ast.Expr, grows bool) string {
 		if ifs, ok := n.(*ast.IfStmt); ok && fd.path[i-1] == ifs.Body {
 			found := false
 			if grows {
-				found = present(info, &ast.UnaryExpr{Op: token.NOT, X: ifs.Cond}, is, true)
+				found = missing(info, ifs.Cond, is, true)
 			} else {
 				ast.Inspect(ifs.Cond, func(n ast.Node) bool {
 					if x, ok := n.(ast.Expr); ok && is(x) {
@@ -1011,26 +1012,7 @@ func returnsFound(info *types.Info, s ast.Stmt) bool {
 // when it is missing or too small. With onlyCap, only a test of x's
 // capacity counts.
 func present(info *types.Info, cond ast.Expr, is func(ast.Expr) bool, onlyCap bool) bool {
-	cond = ast.Unparen(cond)
-	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
-		return missing(info, u.X, is, onlyCap)
-	}
-	b, ok := cond.(*ast.BinaryExpr)
-	if !ok {
-		return false
-	}
-	if b.Op == token.LOR {
-		return present(info, b.X, is, onlyCap) || present(info, b.Y, is, onlyCap)
-	}
-	switch {
-	case b.Op == token.NEQ && !onlyCap && (is(ast.Unparen(b.X)) && syntax.IsNil(info, b.Y) || is(ast.Unparen(b.Y)) && syntax.IsNil(info, b.X)):
-		return true
-	case sizeOf(info, b.X, is, onlyCap):
-		return b.Op == token.GEQ || b.Op == token.GTR || b.Op == token.NEQ
-	case sizeOf(info, b.Y, is, onlyCap):
-		return b.Op == token.LEQ || b.Op == token.LSS || b.Op == token.NEQ
-	}
-	return false
+	return sizeTest(info, cond, is, onlyCap, true)
 }
 
 // missing reports whether cond holds only when the location that is
@@ -1038,24 +1020,35 @@ func present(info *types.Info, cond ast.Expr, is func(ast.Expr) bool, onlyCap bo
 // 0", an && one of whose operands is such a test, or the negation of a
 // test that it is there (see present).
 func missing(info *types.Info, cond ast.Expr, is func(ast.Expr) bool, onlyCap bool) bool {
+	return sizeTest(info, cond, is, onlyCap, false)
+}
+
+// sizeTest is present when there is set, missing otherwise.
+func sizeTest(info *types.Info, cond ast.Expr, is func(ast.Expr) bool, onlyCap, there bool) bool {
 	cond = ast.Unparen(cond)
 	if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
-		return present(info, u.X, is, onlyCap)
+		return sizeTest(info, u.X, is, onlyCap, !there)
 	}
 	b, ok := cond.(*ast.BinaryExpr)
 	if !ok {
 		return false
 	}
-	if b.Op == token.LAND {
-		return missing(info, b.X, is, onlyCap) || missing(info, b.Y, is, onlyCap)
+	// What holds when the location is there, and its operands
+	// reversed: "x != nil", "cap(x) >= n", "n <= cap(x)"; when it is
+	// not, the opposites.
+	join, isNil, left, right := token.LOR, token.NEQ, []token.Token{token.GEQ, token.GTR, token.NEQ}, []token.Token{token.LEQ, token.LSS, token.NEQ}
+	if !there {
+		join, isNil, left, right = token.LAND, token.EQL, []token.Token{token.LSS, token.LEQ, token.EQL}, []token.Token{token.GTR, token.GEQ, token.EQL}
 	}
 	switch {
-	case b.Op == token.EQL && !onlyCap && (is(ast.Unparen(b.X)) && syntax.IsNil(info, b.Y) || is(ast.Unparen(b.Y)) && syntax.IsNil(info, b.X)):
+	case b.Op == join:
+		return sizeTest(info, b.X, is, onlyCap, there) || sizeTest(info, b.Y, is, onlyCap, there)
+	case b.Op == isNil && !onlyCap && (is(ast.Unparen(b.X)) && syntax.IsNil(info, b.Y) || is(ast.Unparen(b.Y)) && syntax.IsNil(info, b.X)):
 		return true
 	case sizeOf(info, b.X, is, onlyCap):
-		return b.Op == token.LSS || b.Op == token.LEQ || b.Op == token.EQL
+		return slices.Contains(left, b.Op)
 	case sizeOf(info, b.Y, is, onlyCap):
-		return b.Op == token.GTR || b.Op == token.GEQ || b.Op == token.EQL
+		return slices.Contains(right, b.Op)
 	}
 	return false
 }
