@@ -254,8 +254,11 @@
 // block shadows, and that
 // variable may hold a value there; or when an early return before it,
 // "if c.buf != nil { return c.buf }" or "if n <= cap(b) { return b[:n]
-// }", finds a field or package-level variable there and big enough, or
-// a local slice's capacity enough, and returns no error it makes; an
+// }", finds a field or package-level variable there and big enough (or a
+// local the function reads from one, directly or through an atomic's
+// Load, and stores back: "v, _ := c.versions.Load().(T); if v != nil {
+// return v }; v = make(T); c.versions.Store(v)"), or a local slice's
+// capacity enough, and returns no error it makes; an
 // append is grow-on-demand only under, or after such a return on, a test
 // of its slice's capacity, not of its length; such an allocation, in its function or
 // in a copy of its function inlined at a call, runs once per owner or per

@@ -854,7 +854,7 @@ func (fd *finding) guard(e ast.Expr, grows bool) string {
 	case *ast.Ident:
 		if v, ok := target.(*types.Var); ok {
 			_, isSlice := v.Type().Underlying().(*types.Slice)
-			kept = v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+			kept = v.Pkg() != nil && v.Parent() == v.Pkg().Scope() || fd.slotLocal(v)
 			localSlice = !kept && isSlice
 		}
 	}
@@ -922,6 +922,92 @@ func (fd *finding) guard(e ast.Expr, grows bool) string {
 		}
 	}
 	return ""
+}
+
+// slotLocal reports whether the local variable v stands for a slot that
+// outlives the call: the function sets it from a field or package-level
+// variable S ("v := c.table") or from what an atomic S holds ("v, _ :=
+// c.versions.Load().(T)", "v := c.ptr.Load()"), and stores it back there
+// ("c.table = v", "c.versions.Store(v)"). What it makes for v after
+// finding S empty fills S, once per owner.
+func (fd *finding) slotLocal(v *types.Var) bool {
+	body := fd.funcBody()
+	if body == nil {
+		return false
+	}
+	info := fd.pass.TypesInfo
+	isV := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.ObjectOf(id) == v
+	}
+	// slot returns S of "S" or "S.Load()" (through a type assertion)
+	// when S outlives the call, or "".
+	slot := func(e ast.Expr) string {
+		e = ast.Unparen(e)
+		if ta, ok := e.(*ast.TypeAssertExpr); ok {
+			e = ast.Unparen(ta.X)
+		}
+		if call, ok := e.(*ast.CallExpr); ok {
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Load" || len(call.Args) != 0 || !isAtomic(info.TypeOf(sel.X)) {
+				return ""
+			}
+			e = ast.Unparen(sel.X)
+		}
+		var obj types.Object
+		switch x := e.(type) {
+		case *ast.SelectorExpr:
+			obj = info.ObjectOf(x.Sel)
+		case *ast.Ident:
+			obj = info.ObjectOf(x)
+		}
+		w, ok := obj.(*types.Var)
+		if !ok || !w.IsField() && (w.Pkg() == nil || w.Parent() != w.Pkg().Scope()) {
+			return ""
+		}
+		return types.ExprString(e)
+	}
+	loaded := make(map[string]bool)
+	stored := make(map[string]bool)
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 && len(n.Lhs) >= 1 && isV(n.Lhs[0]) {
+				if S := slot(n.Rhs[0]); S != "" {
+					loaded[S] = true
+				}
+			}
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 && isV(n.Rhs[0]) {
+				if S := slot(n.Lhs[0]); S != "" {
+					stored[S] = true
+				}
+			}
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+			if ok && sel.Sel.Name == "Store" && len(n.Args) == 1 && isV(n.Args[0]) && isAtomic(info.TypeOf(sel.X)) {
+				if S := slot(sel.X); S != "" {
+					stored[S] = true
+				}
+			}
+		}
+		return true
+	})
+	for S := range loaded {
+		if stored[S] {
+			return true
+		}
+	}
+	return false
+}
+
+// isAtomic reports whether t is a type of package sync/atomic (Value,
+// Pointer[T]), or a pointer to one.
+func isAtomic(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync/atomic"
 }
 
 // copiesOf returns the local variables that the function sets only to the

@@ -11,6 +11,7 @@ package lazy
 import (
 	"io"
 	"strings"
+	"sync/atomic"
 )
 
 // A Decoder grows its buffer on demand.
@@ -449,4 +450,66 @@ func Words(text string, sep byte) []string {
 		}
 	}
 	return words
+}
+
+// A Conn remembers what it learned once.
+type Conn struct {
+	versions atomic.Value
+	peers    atomic.Pointer[peerSet]
+	names    map[int]string
+	fallback map[int]string
+}
+
+// Versions loads the versions into a local, returns them when they are
+// there, and otherwise makes and stores them.
+func (c *Conn) Versions(n int) map[int]int {
+	v, _ := c.versions.Load().(map[int]int)
+	if v != nil {
+		return v
+	}
+	// amortized
+	v = make(map[int]int, n) // want `make\(map\[int\]int, n\) escapes to heap because .*; no known rewrite: it is allocated lazily, only when needed`
+	for i := range n {
+		v[i] = i
+	}
+	c.versions.Store(v)
+	return v
+}
+
+// Peers does the same through an atomic pointer.
+func (c *Conn) Peers(n int) *peerSet {
+	p := c.peers.Load()
+	if p != nil {
+		return p
+	}
+	// amortized
+	p = &peerSet{n: n} // want `&peerSet{...} escapes to heap because .*; no known rewrite: it is allocated lazily, only when needed`
+	c.peers.Store(p)
+	return p
+}
+
+// A peerSet counts peers.
+type peerSet struct{ n int }
+
+// Names reads a plain field into a local and writes the local back.
+func (c *Conn) Names() map[int]string {
+	m := c.names
+	if m != nil {
+		return m
+	}
+	// amortized
+	m = make(map[int]string) // want `make\(map\[int\]string\) escapes to heap because .*; no known rewrite: it is allocated lazily, only when needed`
+	c.names = m
+	return m
+}
+
+// Default reads the field but never stores what it makes: the default is
+// made on every call that finds none.
+func (c *Conn) Default() map[int]string {
+	m := c.fallback
+	if m != nil {
+		return m
+	}
+	m = make(map[int]string) // want `make\(map\[int\]string\) escapes to heap because it is returned`
+	return m
 }
