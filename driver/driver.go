@@ -418,6 +418,8 @@ func rank(cfg *Config, findings []report.Finding, hot *pgo.Hotness, ar *analysis
 	if hot == nil {
 		// What the cut kept is printed by estimated saving.
 		report.BySaving(findings)
+	} else {
+		report.Number(findings)
 	}
 	ranked := findings
 	if cfg.Top > 0 && len(findings) > cfg.Top {
@@ -469,7 +471,8 @@ func benchmarked(f report.Finding) bool {
 // cut returns the findings of the default output, at most budget of the
 // ranked findings fs, in their order. What a profile or a benchmark
 // measured (measured) is evidence of a cost and is always shown. With a
-// profile the rest are cut in the order of their measured scores; without
+// profile the first budget findings in the profile's order are kept,
+// and what else was measured after them; without
 // one, the budget is shared among the packages in proportion to their
 // lines (kind.Apportion), each keeping its highest ranked findings, and
 // what a package cannot use goes to the highest ranked of the others; a
@@ -481,8 +484,17 @@ func cut(fs []report.Finding, budget int, ar *analysisResult, profile bool, meas
 	}
 	keep := make([]bool, len(fs))
 	left := budget
+	if profile {
+		// The head of the profile's ranking, whose turns take what to
+		// change as well as where the cost is (report.RankByScore),
+		// then what else was measured.
+		for i := range min(budget, len(fs)) {
+			keep[i] = true
+		}
+		left = 0
+	}
 	for i, f := range fs {
-		if measured(f) {
+		if measured(f) && !keep[i] {
 			keep[i] = true
 			left--
 		}

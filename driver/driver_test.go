@@ -277,10 +277,11 @@ func TestRunWholeProgress(t *testing.T) {
 	}
 }
 
-// TestCutBenchmarked checks that what a benchmark measured is shown
-// first, within the budget, except an allocation every benchmark that
-// ran it made none of: with a budget of two, the measured allocation and
-// the first ranked are shown, the measured-free one is not.
+// TestCutBenchmarked checks that with a profile the head of the ranking
+// is shown, within the budget, and after it what a benchmark measured,
+// except an allocation every benchmark that ran it made none of (ranked
+// last by report.RankByScore): with a budget of two, the first two
+// ranked, the measured allocation after them, not the measured-free one.
 func TestCutBenchmarked(t *testing.T) {
 	mk := func(line int, allocs ...float64) report.Finding {
 		f := report.Finding{Analyzer: "heapescape", File: "/m/a.go", Line: line, Package: "m"}
@@ -290,15 +291,15 @@ func TestCutBenchmarked(t *testing.T) {
 		}
 		return f
 	}
-	fs := []report.Finding{mk(1), mk(2, 0), mk(3, 0, 2)}
-	fs[1].Free = true // as benchCosts sets it: no benchmark allocated at the line
+	fs := []report.Finding{mk(1), mk(2), mk(3, 0, 2), mk(4, 0)}
+	fs[3].Free = true // as benchCosts sets it: no benchmark allocated at the line
 	got := cut(fs, 2, &analysisResult{}, true, benchmarked)
 	var lines []int
 	for _, f := range got {
 		lines = append(lines, f.Line)
 	}
-	if !slices.Equal(lines, []int{1, 3}) {
-		t.Errorf("shown lines %v, want [1 3]", lines)
+	if !slices.Equal(lines, []int{1, 2, 3}) {
+		t.Errorf("shown lines %v, want [1 2 3]", lines)
 	}
 }
 

@@ -273,7 +273,7 @@ func Rank(fs []Finding) {
 	for i := range ts {
 		fs[i] = ts[i].f
 	}
-	number(fs)
+	Number(fs)
 }
 
 // BySaving orders findings ranked without a profile (Rank) by their
@@ -282,10 +282,13 @@ func Rank(fs []Finding) {
 // of Rank's took each for the default.
 func BySaving(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int { return cmp.Compare(b.Saving, a.Saving) })
-	number(fs)
+	Number(fs)
 }
 
-func number(fs []Finding) {
+// Number numbers findings in their order, from 1: what the default's cut
+// kept of a profile's ranking is numbered again so, as BySaving numbers
+// the static one's.
+func Number(fs []Finding) {
 	for i := range fs {
 		fs[i].Rank = i + 1
 	}

@@ -410,21 +410,25 @@ func ScoreText(f Finding) string {
 	return pct(f.Score / 100)
 }
 
-// RankByScore sorts findings by what fixing them is expected to save,
-// highest first: the share of CPU the profile charges them (Score) times
-// the odds that their advice removes it (kind.Odds), so that a measured
-// cost with a rewrite comes before a larger one nothing is known to
-// remove. Scores that rest on too few samples to be measurements come
-// after the others, and allocations the benchmarks ran without making
-// (MeasuredFree) last; ties are broken by static weight, tier and
-// position so the order is deterministic.
+// RankByScore orders findings ranked by a profile, taking turns between
+// two questions as the static ranking does (kind.Interleave). What to
+// change: the next finding by what fixing it is expected to save, the
+// share of CPU the profile charges it times the odds that its advice
+// removes it (kind.Odds), so that a measured cost with a rewrite comes
+// before a larger one nothing is known to remove. Where the cost is: the
+// functions by the share the profile charges their findings, highest
+// first, each giving its best finding before any gives a second, whether
+// or not a known change removes it. A score that rests on fewer than
+// MinSamples samples counts for no more than the share MinSamples samples
+// would be (Floor): it is not a measurement. Allocations the benchmarks
+// ran without making (MeasuredFree) come last; ties are broken by static
+// weight, tier and position so the order is deterministic.
 func RankByScore(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(
 			cmpBool(MeasuredFree(a), MeasuredFree(b)),
-			-cmpBool(Measurable(a), Measurable(b)),
-			cmp.Compare(b.Score*kind.Odds(&b.Fields), a.Score*kind.Odds(&a.Fields)),
-			cmp.Compare(b.Score, a.Score),
+			cmp.Compare(estimate(b)*kind.Odds(&b.Fields), estimate(a)*kind.Odds(&a.Fields)),
+			cmp.Compare(estimate(b), estimate(a)),
 			cmp.Compare(Weight(&b), Weight(&a)),
 			cmp.Compare(tierRank(a.Tier), tierRank(b.Tier)),
 			cmp.Compare(a.File, b.File),
@@ -432,9 +436,35 @@ func RankByScore(fs []Finding) {
 			cmp.Compare(a.Kind, b.Kind),
 		)
 	})
-	for i := range fs {
-		fs[i].Rank = i + 1
+	// The turns, over what the benchmarks did not find free.
+	free := slices.IndexFunc(fs, MeasuredFree)
+	if free < 0 {
+		free = len(fs)
 	}
+	head := fs[:free]
+	type place struct{ file, function string }
+	order := kind.Interleave(len(head), func(i int) place {
+		if head[i].Function == "" {
+			return place{file: head[i].File} // package level: one group per file
+		}
+		return place{function: head[i].Function}
+	}, func(i int) float64 { return estimate(head[i]) })
+	turned := make([]Finding, len(head))
+	for t, i := range order {
+		turned[t] = head[i]
+	}
+	copy(head, turned)
+	Number(fs)
+}
+
+// estimate returns the share of CPU that f's score stands for: Score, or
+// for a score on too few samples to be a measurement, at most the share
+// that MinSamples samples would be.
+func estimate(f Finding) float64 {
+	if Measurable(f) || f.Floor <= 0 {
+		return f.Score
+	}
+	return min(f.Score, f.Floor)
 }
 
 // cmpBool orders false before true.

@@ -31,6 +31,41 @@ func TestRankByScoreSamples(t *testing.T) {
 	}
 }
 
+// TestRankByScoreTurns checks that a profile's ranking takes turns
+// between what to change (measured share times the odds of the advice)
+// and where the cost is (the functions by measured share), and that a
+// score on too few samples counts for no more than its floor.
+func TestRankByScoreTurns(t *testing.T) {
+	mk := func(fn string, score float64, samples int64, rewrite bool) Finding {
+		f := Finding{Analyzer: "heapescape", File: "/m/" + fn + ".go", Offset: 1, Function: "m." + fn, Score: score, Samples: samples, Hot: &Hot{}}
+		f.Rewrite = rewrite
+		return f
+	}
+	noisy := mk("D", 2.5, 3, true) // a large share on 3 samples: at most its floor
+	noisy.Floor = 0.05
+	fs := []Finding{
+		mk("A", 5, 500, false), // the costliest, nothing known to remove it
+		mk("B", 0.5, 50, true), // a smaller cost a rewrite removes
+		mk("C", 1, 100, false), // a cost with no rewrite
+		noisy,
+	}
+	RankByScore(fs)
+	var got []string
+	for _, f := range fs {
+		got = append(got, strings.TrimPrefix(f.Function, "m."))
+	}
+	// B saves most (0.5 x 1); A is where most cost is (5); D saves
+	// next (0.05 x 1, not 2.5); C is the next function by cost.
+	if want := "B A D C"; strings.Join(got, " ") != want {
+		t.Errorf("order %s, want %s", strings.Join(got, " "), want)
+	}
+	for i, f := range fs {
+		if f.Rank != i+1 {
+			t.Errorf("%s: rank %d at position %d", f.Function, f.Rank, i+1)
+		}
+	}
+}
+
 // TestRankByScoreMeasuredFree checks that an allocation every benchmark
 // that ran its line made no allocation at (a buffer grown once and kept)
 // ranks after the others, even after one no benchmark ran; one that any
