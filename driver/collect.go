@@ -7,10 +7,12 @@ package driver
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,6 +22,7 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
+	"github.com/goadvise/goadvise/internal/generated"
 	"github.com/goadvise/goadvise/report"
 )
 
@@ -39,6 +42,7 @@ func collect(g *checker.Graph) ([]report.Finding, []string) {
 	variant := make(map[string]placed) // kind, file, offset -> first finding there
 	funcs := make(map[*token.File][]funcRange)
 	copied := make(map[string]string) // package directory -> Copied
+	gen := generatedFiles{}
 	mains := make(map[string]bool)
 	// The fields of each package's findings: kind.Analyzer's result,
 	// which the checker keeps for root actions (a driver lists it among
@@ -78,6 +82,12 @@ func collect(g *checker.Graph) ([]report.Finding, []string) {
 				f.Copied = copiedDir(pkg)
 				copied[pkg.Dir] = f.Copied
 			}
+			// Generated code is analysed as the rest, but no fix
+			// edits it: the change belongs in its generator.
+			f.Generated = gen.of(f.File)
+			f.Fixes = slices.DeleteFunc(f.Fixes, func(x report.Fix) bool {
+				return slices.ContainsFunc(x.Edits, func(e report.Edit) bool { return gen.of(e.File) })
+			})
 			// A file analysed both in its package and in the package's
 			// test variant gives its findings twice: the same ones, or,
 			// where the tests' uses change what an analyzer can say, the
@@ -246,4 +256,21 @@ func commandInternal(path string, mains map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// generatedFiles remembers which files are generated (generated.File),
+// by absolute path; a file that cannot be read or parsed is not.
+type generatedFiles map[string]bool
+
+func (g generatedFiles) of(name string) bool {
+	is, ok := g[name]
+	if !ok {
+		src, err := os.ReadFile(name)
+		if err == nil {
+			f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments|parser.SkipObjectResolution)
+			is = err == nil && generated.File(f)
+		}
+		g[name] = is
+	}
+	return is
 }

@@ -24,11 +24,12 @@ type Finding struct {
 	Column    int    `json:"column"`
 	EndLine   int    `json:"end_line,omitempty"`
 	EndColumn int    `json:"end_column,omitempty"`
-	Function  string `json:"function"`          // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
-	Package   string `json:"package"`           // import path
-	Program   bool   `json:"program,omitempty"` // in a command's code (see IsProgram), not a library's
-	Copied    string `json:"copied,omitempty"`  // in a copy of another project's code: the directory, below the module's, with its own license
-	Message   string `json:"message"`           // Text, then the tier and its reason in brackets
+	Function  string `json:"function"`            // "pkg/path.Func" or "pkg/path.(*T).Method"; empty at package level
+	Package   string `json:"package"`             // import path
+	Program   bool   `json:"program,omitempty"`   // in a command's code (see IsProgram), not a library's
+	Copied    string `json:"copied,omitempty"`    // in a copy of another project's code: the directory, below the module's, with its own license
+	Generated bool   `json:"generated,omitempty"` // in a generated file: the change belongs in its generator
+	Message   string `json:"message"`             // Text, then the tier and its reason in brackets
 	Fixes     []Fix  `json:"fixes"`
 
 	// Fields are the finding's facts as data: its kind, tier, class,

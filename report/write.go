@@ -49,6 +49,9 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 			fmt.Fprintf(&b, " %s", ScoreText(f))
 		}
 		fmt.Fprintf(&b, " %s:%d:%d: %s: %s\n", relPath(dir, f.File), f.Line, f.Column, f.Analyzer, f.Message)
+		if f.Generated {
+			b.WriteString("      generated: this file is made by a tool; make the change in its generator\n")
+		}
 		if f.Cost != "" {
 			fmt.Fprintf(&b, "      cost: %s\n", f.Cost)
 		}

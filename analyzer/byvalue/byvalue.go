@@ -21,7 +21,6 @@ import (
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
@@ -100,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	for _, f := range pass.Files {
-		if gen.IsGenerated(pass, f) || strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
+		if hotpath.Skip(pass, f) || strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
 			continue
 		}
 		for _, d := range f.Decls {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
@@ -68,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 	generated := make(map[*token.File]bool)
 	for _, f := range pass.Files {
-		if gen.IsGenerated(pass, f) {
+		if hotpath.Skip(pass, f) {
 			generated[pass.Fset.File(f.FileStart)] = true
 		}
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/goadvise/goadvise/analyzer/idiom"
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
@@ -63,7 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 		byName[tf.Name()] = tf
 		// Generated files are not the user's to change; the allocations of
 		// test files are not the program's.
-		if !gen.IsGenerated(pass, f) && !strings.HasSuffix(tf.Name(), "_test.go") {
+		if !hotpath.Skip(pass, f) && !strings.HasSuffix(tf.Name(), "_test.go") {
 			files[tf] = f
 		}
 	}

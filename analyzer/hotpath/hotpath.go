@@ -46,6 +46,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/internal/funcname"
 	"github.com/goadvise/goadvise/pgo"
 )
@@ -94,14 +95,16 @@ type Info struct {
 
 // Result answers hotness questions for one package.
 type Result struct {
-	prof  *pgo.Hotness // nil without a profile
-	cold  bool         // the run reports findings in cold code (see With)
-	pkg   string       // package path, to name functions as profiles do
-	fset  *token.FileSet
-	funcs []funcSpan // sorted by pos
-	loops []loopSpan // loop bodies, sorted by pos
-	exits []loopSpan // blocks that leave the function (see exitBlocks), sorted by pos
-	calls map[*types.Func]string
+	prof *pgo.Hotness // nil without a profile
+	cold bool         // the run reports findings in cold code (see With)
+	// generated says the run analyses generated files (see With).
+	generated bool
+	pkg       string // package path, to name functions as profiles do
+	fset      *token.FileSet
+	funcs     []funcSpan // sorted by pos
+	loops     []loopSpan // loop bodies, sorted by pos
+	exits     []loopSpan // blocks that leave the function (see exitBlocks), sorted by pos
+	calls     map[*types.Func]string
 	// xcalls are the calls for the package's summary (see Summary).
 	xcalls []Call
 
@@ -253,17 +256,35 @@ func (r *Result) Profiled() bool { return r.prof != nil }
 
 // With returns the result as a run of the analyzers configured by a
 // driver sees it: with the profile prof deciding hotness, if it is not
-// nil, and reporting findings in cold code if cold (see ColdReported). It
+// nil, reporting findings in cold code if cold (see ColdReported), and
+// analysing generated files if generated (see GeneratedAnalysed). It
 // is how package suite hands each analyzer the driver's configuration:
 // r itself is not changed.
-func (r *Result) With(prof *pgo.Hotness, cold bool) *Result {
+func (r *Result) With(prof *pgo.Hotness, cold, generated bool) *Result {
 	w := *r
 	if prof != nil {
 		w.prof = prof
 	}
 	w.cold = w.cold || cold
+	w.generated = w.generated || generated
 	return &w
 }
+
+// Skip reports whether an analyzer skips the file f of pass: a generated
+// file (gen.IsGenerated), unless the driver analyses generated files as
+// the rest (GeneratedAnalysed of the hot-path result the pass has, when
+// the analyzer requires this one).
+func Skip(pass *analysis.Pass, f *ast.File) bool {
+	if hot, ok := pass.ResultOf[Analyzer].(*Result); ok && hot.GeneratedAnalysed() {
+		return false
+	}
+	return gen.IsGenerated(pass, f)
+}
+
+// GeneratedAnalysed reports whether the run analyses generated files as
+// the rest (the driver's configuration): their code runs like any other,
+// and its cost is real, though the change belongs in the generator.
+func (r *Result) GeneratedAnalysed() bool { return r.generated }
 
 // ColdReported reports whether the run reports findings in cold code
 // (-hotpath.cold, or the driver's configuration): an analyzer may spare

@@ -16,7 +16,6 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/optlog"
@@ -100,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 		root: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector).Root(),
 	}
 	for _, f := range pass.Files {
-		if gen.IsGenerated(pass, f) {
+		if hotpath.Skip(pass, f) {
 			continue
 		}
 		c.file = f

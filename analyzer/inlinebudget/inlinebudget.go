@@ -21,7 +21,6 @@ import (
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
@@ -84,7 +83,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var props []*proposal
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.FileStart).Name()
-		if gen.IsGenerated(pass, f) || strings.HasSuffix(name, "_test.go") {
+		if hotpath.Skip(pass, f) || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		for _, d := range f.Decls {

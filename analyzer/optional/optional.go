@@ -20,7 +20,6 @@ import (
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/bycopy"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/optlog"
@@ -86,7 +85,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
-		if gen.IsGenerated(pass, f) {
+		if hotpath.Skip(pass, f) {
 			c.generated[tf] = true
 			c.skipped[tf] = true
 		}

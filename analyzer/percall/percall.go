@@ -18,7 +18,6 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	kindpkg "github.com/goadvise/goadvise/analyzer/kind"
 	"github.com/goadvise/goadvise/internal/funcname"
@@ -67,7 +66,7 @@ type state struct {
 func run(pass *analysis.Pass) (any, error) {
 	st := &state{pass: pass, hot: pass.ResultOf[hotpath.Analyzer].(*hotpath.Result), names: make(map[string]bool)}
 	for _, f := range pass.Files {
-		if gen.IsGenerated(pass, f) || strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
+		if hotpath.Skip(pass, f) || strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
 			continue
 		}
 		for _, d := range f.Decls {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
 )
@@ -90,7 +89,7 @@ func run(pass *analysis.Pass) (any, error) {
 		keys: make(map[types.Object]string),
 	}
 	for _, f := range pass.Files {
-		if gen.IsGenerated(pass, f) {
+		if hotpath.Skip(pass, f) {
 			continue
 		}
 		name := pass.Fset.File(f.FileStart).Name()

@@ -14,7 +14,6 @@ import (
 	"github.com/goadvise/goadvise/analyzer/escape"
 	"github.com/goadvise/goadvise/analyzer/hotpath"
 	"github.com/goadvise/goadvise/analyzer/internal/docs"
-	"github.com/goadvise/goadvise/analyzer/internal/gen"
 	"github.com/goadvise/goadvise/analyzer/internal/ssaform"
 	"github.com/goadvise/goadvise/analyzer/internal/syntax"
 	"github.com/goadvise/goadvise/analyzer/kind"
@@ -90,7 +89,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.index()
 	for _, f := range pass.Files {
-		if gen.IsGenerated(pass, f) || strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
+		if hotpath.Skip(pass, f) || strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
 			continue
 		}
 		for _, d := range f.Decls {

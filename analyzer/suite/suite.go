@@ -61,11 +61,14 @@ type Visibility struct {
 	// ranked (kind.Weight) of each analyzer, at most kind.PerKLOC per
 	// 1,000 lines of the package's files.
 	All bool
+	// Generated analyses generated files as the rest: their code runs
+	// like any other. Without it they are skipped, as linters do.
+	Generated bool
 }
 
 // Everything is the visibility of a driver that hides and cuts findings
-// itself: every finding is reported.
-var Everything = Visibility{Cold: true, All: true}
+// itself: every finding is reported, generated files' too.
+var Everything = Visibility{Cold: true, All: true, Generated: true}
 
 // Of returns v for the analyzer a, widened by the flags the user gave
 // it: hotpath's -cold and -all, which go vet passes on, and a's own -cold
@@ -75,8 +78,9 @@ func (v Visibility) Of(a *analysis.Analyzer) Visibility {
 		a = in
 	}
 	return Visibility{
-		Cold: v.Cold || hotpath.ReportCold() || flagSet(a, "cold"),
-		All:  v.All || hotpath.ReportAll() || flagSet(a, "all"),
+		Cold:      v.Cold || hotpath.ReportCold() || flagSet(a, "cold"),
+		All:       v.All || hotpath.ReportAll() || flagSet(a, "all"),
+		Generated: v.Generated,
 	}
 }
 
@@ -154,8 +158,8 @@ func hideCold(a *analysis.Analyzer, opts Options) *analysis.Analyzer {
 	w.Run = func(pass *analysis.Pass) (any, error) {
 		v := opts.Visibility.Of(a)
 		cold, all := v.Cold, v.All
-		if hot, ok := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result); ok && (opts.Profile != nil || cold) {
-			pass.ResultOf[hotpath.Analyzer] = hot.With(opts.Profile, cold)
+		if hot, ok := pass.ResultOf[hotpath.Analyzer].(*hotpath.Result); ok && (opts.Profile != nil || cold || v.Generated) {
+			pass.ResultOf[hotpath.Analyzer] = hot.With(opts.Profile, cold, v.Generated)
 		}
 		if cold && all {
 			return a.Run(pass)

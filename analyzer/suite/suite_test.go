@@ -189,7 +189,7 @@ func TestReadOnce(t *testing.T) {
 func TestConfigure(t *testing.T) {
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "cpu.pprof")
-	proftest.WriteCPU(t, prof, "configured.Same", "configuredall.Same")
+	proftest.WriteCPU(t, prof, "configured.Same", "configuredall.Same", "configured.Gen")
 	hot, err := pgo.LoadHotness(context.Background(), []string{prof}, pgo.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func TestMixedTrees(t *testing.T) {
 	})
 
 	// The workspace: both modules are analysed; the broken package is
-	// named with its error; generated code is silent; cgo and tagged
+	// named with its error; generated code is marked; cgo and tagged
 	// packages are analysed.
 	stdout, stderr, code := runCmdEnv(t, root, []string{"GOFLAGS=-mod=", "GOADVISE_CACHE=" + t.TempDir()}, bin, "check", "-all", "-cold", "-format", "json", "-enable", "deepequal", "./m1/...", "./m2/...")
 	if code != exitError || !strings.Contains(stderr, "package example.com/m1/broken:") || strings.Contains(stderr, "panic") {
@@ -79,8 +79,14 @@ func TestMixedTrees(t *testing.T) {
 			t.Errorf("workspace: no finding in %s; findings in %v", want, got)
 		}
 	}
-	if got["example.com/m1/gen"] {
-		t.Error("workspace: a generated file was reported")
+	// Generated code is analysed as the rest and marked so, with no fix.
+	for _, f := range r.Findings {
+		if gen := f.Package == "example.com/m1/gen"; f.Generated != gen || gen && len(f.Fixes) > 0 {
+			t.Errorf("workspace: %s: generated %v with %d fixes; want generated only in m1/gen, without fixes", f.Package, f.Generated, len(f.Fixes))
+		}
+	}
+	if !got["example.com/m1/gen"] {
+		t.Error("workspace: the generated file's code was not analysed")
 	}
 
 	// Vendored dependencies are not analysed, only the module's own code.
