@@ -52,7 +52,8 @@
 // compares it with nil at f.go:12"): it ranks below the findings whose
 // change is checked. The kind of every finding is byvalue/return-by-value.
 // Cold code, generated
-// files and test files are not reported. In-package test files count as
+// files (unless the driver analyses them, as goadvise check does) and
+// test files are not reported. In-package test files count as
 // callers: when they are not type-checked (goadvise check without -tests)
 // and use the function other than in a call whose result is discarded,
 // the finding has no fix and says that tests use it; with -tests the use

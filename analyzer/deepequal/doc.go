@@ -33,7 +33,8 @@
 // no automatic fix, and the message says why ("no automatic fix:
 // slices.Equal needs go1.21 and this file is go1.12").
 //
-// Calls in generated files are not reported. The message ends with the
+// Calls in generated files are not reported unless the driver analyses
+// them, as goadvise check does. The message ends with the
 // hot-path tier of the call. The diagnostic's Category is the finding's
 // kind, deepequal/direct-compare.
 package deepequal

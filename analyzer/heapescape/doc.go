@@ -356,7 +356,8 @@
 // every analyzer through hotpath. Cold findings are reported only with
 // -cold.
 //
-// Allocations in generated files, in _test.go files (tests and benchmarks
+// Allocations in generated files (unless the driver analyses them, as
+// goadvise check does), in _test.go files (tests and benchmarks
 // are not the program whose CPU the advice is about), and at positions
 // outside the package are not reported.
 package heapescape

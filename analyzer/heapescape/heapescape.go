@@ -60,8 +60,9 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range pass.Files {
 		tf := pass.Fset.File(f.FileStart)
 		byName[tf.Name()] = tf
-		// Generated files are not the user's to change; the allocations of
-		// test files are not the program's.
+		// Generated files are analysed only when the driver asks (see
+		// hotpath.Skip); the allocations of test files are not the
+		// program's.
 		if !hotpath.Skip(pass, f) && !strings.HasSuffix(tf.Name(), "_test.go") {
 			files[tf] = f
 		}

@@ -138,7 +138,8 @@
 // gocritic's stringXbytes (copy(b, []byte(s))), which the compiler
 // already compiles to a copy from the string without converting it.
 //
-// Calls in generated files are not reported. The message ends with the
+// Calls in generated files are not reported unless the driver analyses
+// them, as goadvise check does. The message ends with the
 // hot-path tier of the code. The diagnostic's Category is the finding's
 // kind.
 package idiom

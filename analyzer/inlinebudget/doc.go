@@ -76,7 +76,8 @@
 // interface), nor an unexported function the package never calls. The
 // edited package is compiled without a PGO profile. Functions that cannot
 // be inlined for other reasons (defer, go, recover, go:noinline) have no
-// cost in the log and are not reported. Generated files and test files are
+// cost in the log and are not reported. Generated files (unless the
+// driver analyses them, as goadvise check does) and test files are
 // skipped.
 //
 // The message ends with the hot-path tier of the function, and the

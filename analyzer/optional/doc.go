@@ -68,7 +68,8 @@
 // the way ("no automatic fix: the pointer is passed to setTimeout at
 // conn.go:40"); it ranks below the findings whose change is checked. The
 // kind of every finding is optional/store-by-value. Cold code, generated
-// files and test files are not reported. In-package test files count:
+// files (unless the driver analyses them, as goadvise check does) and test
+// files are not reported. In-package test files count:
 // when they are not type-checked (goadvise check without -tests) and
 // mention the field, the finding has no fix and says that tests use it;
 // with -tests their uses are judged and rewritten like any other.

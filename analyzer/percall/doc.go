@@ -56,6 +56,7 @@
 // compile, since the program would then panic at start rather than on the
 // first call.
 //
-// Generated files and test files are skipped. The message ends with the
+// Generated files (unless the driver analyses them, as goadvise check
+// does) and test files are skipped. The message ends with the
 // hot-path tier of the call, and the diagnostic's Category is that tier.
 package percall

@@ -117,7 +117,8 @@
 // almost every other finding, and a profile that charges its line ranks
 // it by what it measured.
 //
-// Generated files are not reported. The message ends with the hot-path tier
+// Generated files are not reported unless the driver analyses them, as
+// goadvise check does. The message ends with the hot-path tier
 // of the branch. The diagnostic's Category is the finding's kind:
 // redundantbranch/equal-arms (both branches of an if compute the same,
 // or one does under its condition's facts), redundantbranch/under-condition

@@ -14,7 +14,8 @@
 // Candidates are make([]T, n) and make([]T, n, m) with a constant size of
 // at most -threshold bytes (default 64), new(T) and &T{...} of small types,
 // and small slice literals, in code that the hotpath analyzer rates as
-// per-item or inside a loop. Cold code, generated files and test files are
+// per-item or inside a loop. Cold code, generated files (unless
+// the driver analyses them, as goadvise check does) and test files are
 // skipped.
 //
 // Only allocations that really reach the heap are reported: the escape
