@@ -846,6 +846,9 @@ func (fd *finding) guard(e ast.Expr, grows bool) string {
 		target = info.ObjectOf(id)
 	}
 	// What the guard before the allocation may test (see below).
+	// Both walk the function's body: done once, and only when a
+	// condition needs them.
+	var local *types.Var // a local variable assigned the allocation
 	kept, localSlice := false, false
 	switch x := ast.Unparen(lhsExpr).(type) {
 	case *ast.SelectorExpr:
@@ -853,16 +856,32 @@ func (fd *finding) guard(e ast.Expr, grows bool) string {
 		kept = ok && (v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope())
 	case *ast.Ident:
 		if v, ok := target.(*types.Var); ok {
-			_, isSlice := v.Type().Underlying().(*types.Slice)
-			kept = v.Pkg() != nil && v.Parent() == v.Pkg().Scope() || fd.slotLocal(v)
+			kept = v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+			if !kept {
+				local = v
+			}
+		}
+	}
+	slotChecked := false
+	keptSlot := func() {
+		if !slotChecked && local != nil {
+			slotChecked = true
+			kept = fd.slotLocal(local)
+			_, isSlice := local.Type().Underlying().(*types.Slice)
 			localSlice = !kept && isSlice
 		}
 	}
-	copies := fd.copiesOf(lhs, target)
+	var copies map[types.Object]bool
+	copied := false
 	is := func(x ast.Expr) bool {
 		id, isID := x.(*ast.Ident)
-		if isID && copies[info.ObjectOf(id)] {
-			return true
+		if isID && info.ObjectOf(id) != target {
+			if !copied {
+				copies, copied = fd.copiesOf(lhs, target), true
+			}
+			if copies[info.ObjectOf(id)] {
+				return true
+			}
 		}
 		if types.ExprString(x) != lhs {
 			return false
@@ -907,16 +926,19 @@ func (fd *finding) guard(e ast.Expr, grows bool) string {
 		// caller's buffer), not "if err != nil { return }" before
 		// "err = &E{}", nor "if opts != nil" before a default made
 		// whenever the caller passes none.
-		if !kept && !localSlice {
-			continue
-		}
 		list := syntax.StmtList(n)
 		for _, s := range list {
 			if s == fd.path[i-1] {
 				break
 			}
 			ifs, ok := s.(*ast.IfStmt)
-			if ok && ifs.Else == nil && len(ifs.Body.List) > 0 && returnsFound(info, ifs.Body.List[len(ifs.Body.List)-1]) && present(info, ifs.Cond, is, grows || !kept) && !fd.alwaysNil(target, ifs, list) {
+			if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 || !returnsFound(info, ifs.Body.List[len(ifs.Body.List)-1]) {
+				continue
+			}
+			if keptSlot(); !kept && !localSlice {
+				break
+			}
+			if present(info, ifs.Cond, is, grows || !kept) && !fd.alwaysNil(target, ifs, list) {
 				return lhs
 			}
 		}
