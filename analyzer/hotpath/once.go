@@ -249,7 +249,8 @@ func (r *Result) context(pos token.Pos) (kind, string) {
 // comment at the top of this file) and records them in r.class.
 func (r *Result) classify(pass *analysis.Pass) {
 	cands := make(map[*types.Func]bool)
-	named := make(map[*types.Func]bool) // set-up by their names (see setupName)
+	named := make(map[*types.Func]bool)      // set-up by their names (see setupName)
+	settings := make(map[*types.Func]string) // methods of settings types (see settingsType)
 	testing := testingFiles(pass)
 	var ifaces map[string]bool
 	for _, f := range r.funcs {
@@ -279,8 +280,9 @@ func (r *Result) classify(pass *analysis.Pass) {
 		if name := settingsType(f.obj); name != "" && !PerItemName(f.obj.Name()) {
 			// badger's Options.String, nats-server's
 			// (*Options).processConfigFileLine: the options are set up
-			// once, and printed when the program starts.
-			r.class[f.obj] = class{startup, "runs once: set-up, a method of the options type " + name}
+			// once, and printed when the program starts; decided once the
+			// references are known (see below).
+			settings[f.obj] = name
 			continue
 		}
 		if f.obj.Type().(*types.Signature).Recv() != nil {
@@ -303,7 +305,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 		}
 		cands[f.obj] = true
 	}
-	if len(cands) == 0 && len(named) == 0 {
+	if len(cands) == 0 && len(named) == 0 && len(settings) == 0 {
 		return
 	}
 	type ref struct {
@@ -334,7 +336,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 				}
 			case *ast.Ident:
 				fn, _ := pass.TypesInfo.Uses[n].(*types.Func)
-				if fn == nil || !cands[fn.Origin()] && !named[fn.Origin()] {
+				if fn == nil || !cands[fn.Origin()] && !named[fn.Origin()] && settings[fn.Origin()] == "" {
 					return true
 				}
 				if c, ok := calls[n]; ok {
@@ -345,6 +347,30 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 			return true
 		})
+	}
+
+	// A method of a settings type runs when the settings are set up or
+	// printed, unless the package calls it in a loop of code not known
+	// to run once or on an error path (VictoriaMetrics'
+	// parsedRelabelConfig.apply, called for each of a list of compiled
+	// rules on every sample): a type's name is no evidence against a
+	// loop. A loop in another settings method counts, as that method's
+	// name is no evidence either. Decided before the propagation below,
+	// so that what it calls follows.
+	for fn, name := range settings {
+		repeated := false
+		for _, rf := range refs[fn] {
+			k := normal
+			if encl := r.enclosing(rf.pos); r.region(rf.pos) != nil || encl == nil || encl.obj == nil || settings[encl.obj] == "" {
+				k, _ = r.context(rf.pos)
+			}
+			if k == normal && r.inLoop(rf.pos) && !r.inTestCode(rf.pos) {
+				repeated = true
+			}
+		}
+		if !repeated {
+			r.class[fn] = class{startup, "runs once: set-up, a method of the options type " + name}
+		}
 	}
 
 	// Functions that only tests call: no reference outside tests, and
@@ -374,8 +400,8 @@ func (r *Result) classify(pass *analysis.Pass) {
 		changed = false
 		for fn, rs := range refs {
 			c, ok := r.class[fn]
-			if !ok || c.reason == "runs once: called only from tests" {
-				continue
+			if !ok || c.reason == "runs once: called only from tests" || settings[fn] != "" {
+				continue // decided above, by its type and its loops
 			}
 			k, who, onErr, onDebug, onReport, tests := startup, "", false, false, false, true
 			for _, rf := range rs {

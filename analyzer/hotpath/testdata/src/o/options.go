@@ -73,3 +73,75 @@ func (h *hooks) setDefaults() {
 		h.dial = func() {}
 	}
 }
+
+// ruleConfig is one compiled rule: a settings type by its name, whose
+// match runs for every item a caller filters.
+type ruleConfig struct{ prefix string }
+
+// match runs in Filter's loop: the loop outranks the type's name.
+func (c *ruleConfig) match(s string) bool {
+	mark() // want `per-item: called in a loop in Filter`
+	return len(s) >= len(c.prefix)
+}
+
+// Filter keeps the items some rule matches.
+func Filter(rules []*ruleConfig, items []string) (out []string) {
+	for _, s := range items {
+		for _, c := range rules {
+			if c.match(s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// RuleConfigs are the rules of a relabelling step (VictoriaMetrics'
+// ParsedConfigs): its Apply, of a settings type too and called by other
+// packages, keeps the cold of its name; what it calls in its loop does
+// not.
+type RuleConfigs struct{ rules []*ruleConfig }
+
+// Apply rewrites s by every rule.
+func (rc *RuleConfigs) Apply(s string) string {
+	mark() // want `cold: runs once: set-up, a method of the options type RuleConfigs`
+	for _, c := range rc.rules {
+		s = c.rewrite(s)
+	}
+	return s
+}
+
+// rewrite is called in the loop of another settings method: not cold
+// by its type's name, and of unknown frequency, as Apply's own is.
+func (c *ruleConfig) rewrite(s string) string {
+	mark() // want `unknown: no loop or per-item code of the package calls it`
+	return c.prefix + s
+}
+
+// check validates one rule: called in a loop of init, and in a loop on
+// an error path, neither of which is evidence against its type's name.
+func (c *ruleConfig) check() bool {
+	mark() // want `cold: runs once: set-up, a method of the options type ruleConfig`
+	return c.prefix != ""
+}
+
+var defaultRules = []*ruleConfig{{"a"}, {"b"}}
+
+func init() {
+	for _, c := range defaultRules {
+		c.check()
+	}
+}
+
+// Validate reports the first bad rule, listing all rules when one is.
+func Validate(rules []*ruleConfig) error {
+	for _, c := range rules {
+		if c.prefix == "" {
+			for _, d := range rules {
+				d.check()
+			}
+			return fmt.Errorf("empty prefix")
+		}
+	}
+	return nil
+}
