@@ -180,6 +180,8 @@ func (fd *finding) message() (string, bool) {
 			advice = fd.avoid(ResetKept, a, noFix)
 		} else if a, noFix := fd.inlinedAdvice(fn); a != "" {
 			advice = fd.avoid(LoopCall, a, noFix)
+		} else if a, noFix := fd.memReaderCallAdvice(fn); a != "" {
+			advice = fd.avoid(InMemoryReader, a, noFix)
 		} else {
 			advice = fd.keep(fd.funcKind(fn))
 		}
@@ -248,6 +250,7 @@ func (fd *finding) avoidFix(id kind.ID, advice, noFix string) string {
 func (fd *finding) keep(reason string) string {
 	fd.kind, fd.class = NoRewrite, ""
 	fd.fix, fd.inherent, fd.noFix, fd.suggested = "", reason, "", nil
+	fd.blocked, fd.costNS = "", 0
 	return "no known rewrite: " + reason
 }
 
@@ -258,6 +261,7 @@ func (fd *finding) keep(reason string) string {
 func (fd *finding) proven(reason string) string {
 	fd.kind, fd.class = Inherent, "inherent"
 	fd.fix, fd.inherent, fd.noFix, fd.suggested = "", reason, "", nil
+	fd.blocked, fd.costNS = "", 0
 	return "inherent: " + reason
 }
 

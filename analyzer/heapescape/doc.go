@@ -155,7 +155,18 @@
 //     strings.NewReader, in per-item code: the data is already in memory,
 //     and slicing it allocates neither the reader nor its buffer; and a
 //     line read through a reader parameter that every call of the
-//     (unexported) function builds that way;
+//     (unexported) function builds that way; and bytes.NewReader or
+//     strings.NewReader whose reader goes only to calls (an argument, or
+//     a local variable only passed or asked for its length) and escapes
+//     because the callee reads it through an interface (calls its
+//     methods through one, or passes it to an interface method), not
+//     because anything keeps it: the reader is all the allocation is,
+//     and reading the bytes themselves (a form of the callee that takes
+//     the slice and returns how much it consumed, as binary.Uvarint does
+//     beside binary.ReadUvarint) allocates nothing. When the callee is
+//     another module's, the change replaces the call, for a person to
+//     judge (json.Unmarshal for a json.Decoder, binary.Decode for
+//     binary.Read);
 //   - a value another package's constructor makes (inlined here) and the
 //     code stores in a field of a value it did not make (a receiver, a
 //     parameter, a range variable or an element, a package-level

@@ -169,6 +169,8 @@ func run(pass *analysis.Pass) (any, error) {
 			Amortized:  fd.amortized,
 			Group:      fd.group,
 			API:        fd.api,
+			Blocked:    fd.blocked,
+			CostNS:     fd.costNS,
 		})
 	}
 	return nil, nil
@@ -272,6 +274,12 @@ type finding struct {
 	// api says that the change alters an API other modules use
 	// (kind.Fields.API).
 	api bool
+	// blocked says what stands in the way of the change, for a person
+	// to judge (kind.Fields.Blocked).
+	blocked string
+	// costNS is the cost of one run of what the finding names, when the
+	// kind's (kind.Kind.CostNS) does not fit this case; 0 otherwise.
+	costNS float64
 }
 
 // size returns the size in bytes of what the record allocates, when it

@@ -358,3 +358,14 @@ func TestLazy(t *testing.T) {
 		}
 	}
 }
+
+// TestMemReader checks that a reader made over bytes in memory
+// (bytes.NewReader, strings.NewReader) only to be read through an
+// interface is advised away: in a local variable also asked for its
+// length, passed at once to a function of the package, passed to another
+// module's function (a change a person must judge); and that one
+// returned, stored, captured by a function literal or kept by the callee
+// is not.
+func TestMemReader(t *testing.T) {
+	run(t, "memreader")
+}

@@ -109,9 +109,11 @@ func init() {
 		rw(DoubleCopy, "a copy of a slice that the code copies again and otherwise only reads",
 			"A slice copied (bytes.Clone, an append to nil) and then copied again into another buffer, and otherwise "+
 				"only read, is copied twice: drop the first copy and give the readers the bytes of the second.", allocNS*2, false),
-		rw(InMemoryReader, "a buffered reader over data already in memory",
+		rw(InMemoryReader, "a reader over data already in memory",
 			"bufio.NewReader over bytes.NewReader or strings.NewReader allocates a reader and its buffer to read data "+
-				"that is already in memory; slicing the data directly allocates neither.", allocNS*4, false),
+				"that is already in memory; slicing the data directly allocates neither. A bytes.Reader or strings.Reader "+
+				"made only to be read through an interface (io.ByteReader, io.Reader) escapes for that alone; a form of "+
+				"the reading code that takes the bytes allocates nothing.", allocNS*4, false),
 		rw(ResetKept, "a value made anew where the last one was kept, whose type has a Reset method",
 			"A call of another package's constructor (bufio.NewReader, bytes.NewReader, bufio.NewWriterSize) whose value "+
 				"is stored in a field of a value the code did not make (a receiver, a parameter, a pooled or package-level "+

@@ -1,0 +1,3 @@
+module memreader
+
+go 1.26
