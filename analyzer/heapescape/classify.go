@@ -1125,7 +1125,9 @@ func (fd *finding) leakText(l leak, callee *types.Func, what string) (why, advic
 		}
 		return why, fd.keep(name + " only reads it, but the compiler cannot see that; only an unsafe conversion would avoid the copy")
 	}
-	return why, fd.keep(name + " keeps it")
+	// The compiler says only that the callee lets it escape: why is in
+	// the callee's own code, which its log, not this package's, explains.
+	return why, fd.keep(name + " lets it escape, for a reason in its own code")
 }
 
 // readsOnly are functions of the standard library that the compiler says
