@@ -195,7 +195,13 @@ func Complete(f *Fields) {
 	}
 	f.Scoring, f.Rewrite, f.Owns = k.Scoring, k.Rewrite, k.Owns
 	if f.CostNS == 0 {
-		f.CostNS = Cost(k, f.Size)
+		size := f.Size
+		if f.Amortized {
+			// Paid once per growth of what it fills, not on each run:
+			// a run costs the kind's base at most, however large.
+			size = 0
+		}
+		f.CostNS = Cost(k, size)
 	}
 }
 

@@ -65,3 +65,18 @@ func TestAmortized(t *testing.T) {
 		t.Errorf("Odds of an amortized finding with a rewrite: %v, want %v", Odds(&lazy), oddsRewrite)
 	}
 }
+
+// TestAmortizedCost checks that an amortized allocation's size does not
+// add to its estimated cost per run (a buffer of a megabyte grown once
+// per owner), where an allocation made on every run pays for its bytes.
+func TestAmortizedCost(t *testing.T) {
+	k := Kind{ID: "kindtest/amortized-cost", Title: "an allocation", Doc: "An allocation.", Scoring: ScoreAlloc, CostNS: 30}
+	Register(k)
+	lazy := Fields{Kind: k.ID, Size: 1 << 20, Amortized: true}
+	every := Fields{Kind: k.ID, Size: 1 << 20}
+	Complete(&lazy)
+	Complete(&every)
+	if lazy.CostNS != k.CostNS || every.CostNS != Cost(k, 1<<20) || every.CostNS <= lazy.CostNS {
+		t.Errorf("CostNS: amortized %v, every run %v; want %v and %v", lazy.CostNS, every.CostNS, k.CostNS, Cost(k, 1<<20))
+	}
+}
