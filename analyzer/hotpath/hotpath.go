@@ -320,12 +320,16 @@ func (r *Result) static(pos token.Pos) Info {
 	case reg.local:
 		// A local helper runs when the code around it calls it: once,
 		// where that code runs once whatever its loops.
-		if k, _ := r.context(reg.pos - 1); k == startup || k == errPath {
+		if k, _ := r.context(reg.pos - 1); k == startup || k == errPath || r.setupNamedAt(reg.pos-1) {
 			return r.static(reg.pos - 1)
 		}
 	}
 	if c.kind == startup || c.kind == errPath || (c.kind == mainOnce && !loop) {
 		info.Reason = c.reason
+		return info
+	}
+	if c.kind == setupNamed {
+		info.Tier, info.Reason = Unknown, c.reason
 		return info
 	}
 	if loop {
@@ -394,6 +398,9 @@ func (r *Result) FuncTier(fn *types.Func) Info {
 			}
 			if c, ok := r.class[fn]; ok {
 				info.Reason = c.reason
+				if c.kind == setupNamed {
+					info.Tier = Unknown
+				}
 			} else if why, ok := r.calls[fn]; ok {
 				info.Tier, info.Reason = PerItem, why
 			} else if f.perItm != "" {
@@ -672,8 +679,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if callee == nil {
 			return
 		}
-		if k, _ := r.context(call.Pos()); k == startup || k == errPath {
-			return // a loop at start-up or on an error path does not make its callees hot
+		if k, _ := r.context(call.Pos()); k == startup || k == errPath || r.setupNamedAt(call.Pos()) {
+			// A loop at start-up or on an error path does not make its
+			// callees hot, nor one of a function whose frequency is not
+			// known (setupNamed).
+			return
 		}
 		caller := r.enclosing(call.Pos())
 		r.recordCall(caller, callee, r.inLoop(call.Pos()))
@@ -755,4 +765,14 @@ func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
 		fn = fn.Origin()
 	}
 	return fn
+}
+
+// setupNamedAt reports whether pos is in the body of a function classed
+// setupNamed, outside any function literal of it.
+func (r *Result) setupNamedAt(pos token.Pos) bool {
+	if r.region(pos) != nil {
+		return false
+	}
+	fn := r.enclosing(pos)
+	return fn != nil && fn.obj != nil && r.class[fn.obj].kind == setupNamed
 }

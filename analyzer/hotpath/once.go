@@ -32,7 +32,8 @@ import (
 // one) is cold as well, and so is a function or method that takes a
 // *testing.T, *testing.B, *testing.F or testing.TB, or a test reporter
 // (an interface of testing.TB's methods with Helper): only a test has one
-// to pass.
+// to pass. A function named for set-up work, or a method of a settings
+// type, is not cold by its name: it is of unknown frequency (setupNamed).
 
 // kind classifies code that runs once.
 type kind int
@@ -45,6 +46,12 @@ const (
 	errPath       // runs only on an error path (see errpath.go): cold, loops included
 	startup       // runs once at start-up, in a sync.Once or only in tests: cold, loops included
 	hole          // a function literal that runs elsewhere (only for regions)
+	// setupNamed is a function named for set-up work, or a method of a
+	// settings type: a name is no evidence of how often it runs (the
+	// development release pairs' maintainers changed such functions as
+	// often as per-item ones), so it is of unknown frequency, loops
+	// included, and its loops make nothing it calls per item.
+	setupNamed
 )
 
 // ErrorPath is the reason of code on an error path.
@@ -369,7 +376,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 			}
 		}
 		if !repeated {
-			r.class[fn] = class{startup, "runs once: set-up, a method of the options type " + name}
+			r.class[fn] = class{setupNamed, "a method of the options type " + name + ": set-up, how often it runs is not known"}
 		}
 	}
 
@@ -469,10 +476,11 @@ func (r *Result) classify(pass *analysis.Pass) {
 		}
 	}
 	// A function named for set-up work (initEventTracking, diffOptions,
-	// validateJetStreamOptions) that its callers do not already class
-	// runs once, unless the package calls it in a loop outside code that
-	// runs once. Each is decided on the classes above alone, not on
-	// those of the others named so (a map's order would then decide).
+	// validateJetStreamOptions) that its callers do not already class is
+	// of unknown frequency (setupNamed), not cold, unless the package
+	// calls it in a loop outside code that runs once. Each is decided on
+	// the classes above alone, not on those of the others named so (a
+	// map's order would then decide).
 	var setup []*types.Func
 	for fn := range named {
 		if _, ok := r.class[fn]; ok {
@@ -489,7 +497,7 @@ func (r *Result) classify(pass *analysis.Pass) {
 		}
 	}
 	for _, fn := range setup {
-		r.class[fn] = class{startup, "runs once: set-up, by its name"}
+		r.class[fn] = class{setupNamed, "set-up by its name, how often it runs is not known"}
 	}
 }
 

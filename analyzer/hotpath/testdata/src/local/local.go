@@ -31,7 +31,7 @@ func init() {
 func initRoutes(routes []string) []string {
 	var out []string
 	var clean = func(s string) string {
-		mark() // want `cold: runs once: .*`
+		mark() // want `unknown: set-up by its name, how often it runs is not known`
 		return strings.TrimSpace(s)
 	}
 	for _, r := range routes {

@@ -3,14 +3,16 @@ package o
 import "fmt"
 
 // Options are a component's settings: their methods run when it is set
-// up, or when they are printed, loops included (badger's Options.String).
+// up, or when they are printed (badger's Options.String), or on every
+// request (a compiled rule's apply): how often, the type's name does not
+// say, loops included.
 type Options struct{ fields []string }
 
 // String prints every option.
 func (opt Options) String() string {
 	s := ""
 	for _, f := range opt.fields {
-		mark() // want `cold: runs once: set-up, a method of the options type Options`
+		mark() // want `unknown: a method of the options type Options: set-up, how often it runs is not known`
 		s += fmt.Sprint(f)
 	}
 	return s
@@ -22,7 +24,7 @@ type dialOpts struct{ addrs []string }
 // apply is a method of a settings type too.
 func (o *dialOpts) apply() {
 	for range o.addrs {
-		mark() // want `cold: runs once: set-up, a method of the options type dialOpts`
+		mark() // want `unknown: a method of the options type dialOpts: set-up, how often it runs is not known`
 	}
 }
 
@@ -41,11 +43,21 @@ type Server struct{ names []string }
 func (s *Server) Start() { s.initEventTracking() }
 
 // initEventTracking registers one subscription per name when the server
-// starts (nats-server's): cold by its name, loops included.
+// starts (nats-server's): set-up by its name, which says nothing of how
+// often it runs, loops included; its loop makes nothing it calls per
+// item.
 func (s *Server) initEventTracking() {
-	for range s.names {
-		mark() // want `cold: runs once: set-up, by its name`
+	for _, n := range s.names {
+		mark() // want `unknown: set-up by its name, how often it runs is not known`
+		subscribe(n)
 	}
+}
+
+// subscribe is called only in initEventTracking's loop: neither cold by
+// its caller's name nor per item by its loop.
+func subscribe(n string) {
+	_ = n
+	mark() // want `unknown: no loop or per-item code of the package calls it`
 }
 
 // initItem is named like set-up work but runs in a loop of Start's
@@ -69,7 +81,7 @@ type hooks struct{ dial func() }
 // name.
 func (h *hooks) setDefaults() {
 	if h.dial == nil {
-		mark() // want `cold: runs once: set-up, by its name`
+		mark() // want `unknown: set-up by its name, how often it runs is not known`
 		h.dial = func() {}
 	}
 }
@@ -104,7 +116,7 @@ type RuleConfigs struct{ rules []*ruleConfig }
 
 // Apply rewrites s by every rule.
 func (rc *RuleConfigs) Apply(s string) string {
-	mark() // want `cold: runs once: set-up, a method of the options type RuleConfigs`
+	mark() // want `unknown: a method of the options type RuleConfigs: set-up, how often it runs is not known`
 	for _, c := range rc.rules {
 		s = c.rewrite(s)
 	}
@@ -121,7 +133,7 @@ func (c *ruleConfig) rewrite(s string) string {
 // check validates one rule: called in a loop of init, and in a loop on
 // an error path, neither of which is evidence against its type's name.
 func (c *ruleConfig) check() bool {
-	mark() // want `cold: runs once: set-up, a method of the options type ruleConfig`
+	mark() // want `unknown: a method of the options type ruleConfig: set-up, how often it runs is not known`
 	return c.prefix != ""
 }
 

@@ -13,12 +13,13 @@ func mark(...any) int { return 0 }
 type Server struct{ conns []int }
 
 // Reload rereads the configuration; only the signal loop calls it. Its
-// name says it is set-up work: cold, loops included.
+// name says it is set-up work, which is no evidence of how often it
+// runs: unknown, loops included.
 func (s *Server) Reload() {
 	for range s.conns {
-		mark() // want `cold: runs once: set-up, by its name`
+		mark() // want `unknown: set-up by its name, how often it runs is not known`
 	}
-	mark() // want `cold: runs once: set-up, by its name`
+	mark() // want `unknown: set-up by its name, how often it runs is not known`
 }
 
 // HandleSignals waits for signals, named like per-item work.
