@@ -47,10 +47,11 @@ const (
 	startup       // runs once at start-up, in a sync.Once or only in tests: cold, loops included
 	hole          // a function literal that runs elsewhere (only for regions)
 	// setupNamed is a function named for set-up work, or a method of a
-	// settings type: a name is no evidence of how often it runs (the
-	// development release pairs' maintainers changed such functions as
-	// often as per-item ones), so it is of unknown frequency, loops
-	// included, and its loops make nothing it calls per item.
+	// settings type: a name is no evidence of how often it runs (on the
+	// development release pairs maintainers changed such functions more
+	// often than those of unknown frequency), so it is of unknown
+	// frequency, loops included, and its loops make nothing it calls per
+	// item. context reports it as normal.
 	setupNamed
 )
 
@@ -357,21 +358,17 @@ func (r *Result) classify(pass *analysis.Pass) {
 	}
 
 	// A method of a settings type runs when the settings are set up or
-	// printed, unless the package calls it in a loop of code not known
-	// to run once or on an error path (VictoriaMetrics'
-	// parsedRelabelConfig.apply, called for each of a list of compiled
-	// rules on every sample): a type's name is no evidence against a
-	// loop. A loop in another settings method counts, as that method's
-	// name is no evidence either. Decided before the propagation below,
-	// so that what it calls follows.
+	// printed, how often not known (setupNamed), unless the package calls
+	// it in a loop of code not known to run once or on an error path
+	// (VictoriaMetrics' parsedRelabelConfig.apply, called for each of a
+	// list of compiled rules on every sample): a type's name is no
+	// evidence against a loop, a loop of another settings method
+	// included. Decided before the propagation below, which leaves these
+	// classes as they are.
 	for fn, name := range settings {
 		repeated := false
 		for _, rf := range refs[fn] {
-			k := normal
-			if encl := r.enclosing(rf.pos); r.region(rf.pos) != nil || encl == nil || encl.obj == nil || settings[encl.obj] == "" {
-				k, _ = r.context(rf.pos)
-			}
-			if k == normal && r.inLoop(rf.pos) && !r.inTestCode(rf.pos) {
+			if k, _ := r.context(rf.pos); k == normal && r.inLoop(rf.pos) && !r.inTestCode(rf.pos) {
 				repeated = true
 			}
 		}
