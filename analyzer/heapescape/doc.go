@@ -165,8 +165,8 @@
 //     the slice and returns how much it consumed, as binary.Uvarint does
 //     beside binary.ReadUvarint) allocates nothing. When the callee is
 //     another module's, the change replaces the call, for a person to
-//     judge (json.Unmarshal for a json.Decoder, binary.Decode for
-//     binary.Read);
+//     judge (the destination's Write for io.Copy, json.Unmarshal for a
+//     json.Decoder, binary.Decode for binary.Read);
 //   - a value another package's constructor makes (inlined here) and the
 //     code stores in a field of a value it did not make (a receiver, a
 //     parameter, a range variable or an element, a package-level

@@ -363,9 +363,10 @@ func TestLazy(t *testing.T) {
 // (bytes.NewReader, strings.NewReader) only to be read through an
 // interface is advised away: in a local variable also asked for its
 // length, passed at once to a function of the package, passed to another
-// module's function (a change a person must judge); and that one
-// returned, stored, captured by a function literal or kept by the callee
-// is not.
+// module's function (binary.Read, io.Copy: a change a person must judge),
+// or to an exported function of the package that other callers may give
+// a stream (also a person's to judge); and that one returned, stored,
+// captured by a function literal or kept by the callee is not.
 func TestMemReader(t *testing.T) {
 	run(t, "memreader")
 }

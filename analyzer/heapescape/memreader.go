@@ -54,7 +54,7 @@ func (fd *finding) memReaderCallAdvice(fn *types.Func) (advice, noFix string) {
 			fd.blocked = name + " is exported, and other callers may pass it a stream: the change adds a form over bytes beside it"
 		}
 	} else {
-		advice += "read " + data + " with a function that takes the bytes (json.Unmarshal for a json.Decoder, binary.Decode or the byte order's methods for binary.Read), which saves the reader per call"
+		advice += "read " + data + " with a function that takes the bytes (the destination's Write for io.Copy, json.Unmarshal for a json.Decoder, binary.Decode or the byte order's methods for binary.Read), which saves the reader per call"
 		fd.blocked = name + " is another module's: the change replaces the call by code that reads the bytes"
 	}
 	if fd.blocked != "" {
