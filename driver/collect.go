@@ -83,10 +83,18 @@ func collect(g *checker.Graph) ([]report.Finding, []string) {
 				copied[pkg.Dir] = f.Copied
 			}
 			// Generated code is analysed as the rest, but no fix
-			// edits it: the change belongs in its generator.
-			f.Generated = gen.of(f.File)
+			// edits it: the change belongs in its generator, which
+			// may be another project's.
+			if marker := gen.marker(f.File); marker != "" {
+				f.Generated = true
+				var mod, root string
+				if pkg.Module != nil {
+					mod, root = pkg.Module.Path, pkg.Module.Dir
+				}
+				f.GeneratedElsewhere = !generated.OwnTool(marker, mod, root, filepath.Dir(f.File))
+			}
 			f.Fixes = slices.DeleteFunc(f.Fixes, func(x report.Fix) bool {
-				return slices.ContainsFunc(x.Edits, func(e report.Edit) bool { return gen.of(e.File) })
+				return slices.ContainsFunc(x.Edits, func(e report.Edit) bool { return gen.marker(e.File) != "" })
 			})
 			// A file analysed both in its package and in the package's
 			// test variant gives its findings twice: the same ones, or,
@@ -258,19 +266,22 @@ func commandInternal(path string, mains map[string]bool) bool {
 	return false
 }
 
-// generatedFiles remembers which files are generated (generated.File),
-// by absolute path; a file that cannot be read or parsed is not.
-type generatedFiles map[string]bool
+// generatedFiles remembers the marker of each generated file
+// (generated.Marker), by absolute path; "" for a file that is not
+// generated, or cannot be read or parsed.
+type generatedFiles map[string]string
 
-func (g generatedFiles) of(name string) bool {
-	is, ok := g[name]
+func (g generatedFiles) marker(name string) string {
+	m, ok := g[name]
 	if !ok {
 		src, err := os.ReadFile(name)
 		if err == nil {
 			f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments|parser.SkipObjectResolution)
-			is = err == nil && generated.File(f)
+			if err == nil {
+				m = generated.Marker(f)
+			}
 		}
-		g[name] = is
+		g[name] = m
 	}
-	return is
+	return m
 }

@@ -34,9 +34,10 @@ func Spend(f *Finding) float64 {
 
 // elsewhere scales what a finding weighs when its code's cost matters
 // less or its change is made elsewhere: a command's code, a copy of
-// another project's (kind.ProgramWeight), 1 for the rest.
+// another project's, a file another project's tool generated
+// (kind.ProgramWeight), 1 for the rest.
 func elsewhere(f *Finding) float64 {
-	if f.Program || f.Copied != "" {
+	if f.Program || f.Copied != "" || f.GeneratedElsewhere {
 		return kind.ProgramWeight
 	}
 	return 1

@@ -29,8 +29,12 @@ type Finding struct {
 	Program   bool   `json:"program,omitempty"`   // in a command's code (see IsProgram), not a library's
 	Copied    string `json:"copied,omitempty"`    // in a copy of another project's code: the directory, below the module's, with its own license
 	Generated bool   `json:"generated,omitempty"` // in a generated file: the change belongs in its generator
-	Message   string `json:"message"`             // Text, then the tier and its reason in brackets
-	Fixes     []Fix  `json:"fixes"`
+	// GeneratedElsewhere marks a generated file made by another
+	// project's tool (protoc-gen-go, stringer, msgp): the change is that
+	// tool's, or how the module invokes it, and it weighs less.
+	GeneratedElsewhere bool   `json:"generated_elsewhere,omitempty"`
+	Message            string `json:"message"` // Text, then the tier and its reason in brackets
+	Fixes              []Fix  `json:"fixes"`
 
 	// Fields are the finding's facts as data: its kind, tier, class,
 	// the compiler's cause and sink, callee, size, estimated cost. Ranking,

@@ -50,7 +50,11 @@ func WriteText(w io.Writer, r *Report, dir string) error {
 		}
 		fmt.Fprintf(&b, " %s:%d:%d: %s: %s\n", relPath(dir, f.File), f.Line, f.Column, f.Analyzer, f.Message)
 		if f.Generated {
-			b.WriteString("      generated: this file is made by a tool; make the change in its generator\n")
+			if f.GeneratedElsewhere {
+				b.WriteString("      generated: this file is made by another project's tool; the change is the tool's, or how the module runs it\n")
+			} else {
+				b.WriteString("      generated: this file is made by a tool; make the change in its generator\n")
+			}
 		}
 		if f.Cost != "" {
 			fmt.Fprintf(&b, "      cost: %s\n", f.Cost)

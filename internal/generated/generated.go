@@ -3,6 +3,9 @@ package generated
 
 import (
 	"go/ast"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -17,8 +20,31 @@ import (
 // PRODUCED BY THE MSGP CODE GENERATION TOOL ... DO NOT EDIT" after the
 // package clause.
 func File(f *ast.File) bool {
+	return Marker(f) != ""
+}
+
+// Marker returns the text of the comment that marks f as made by a tool
+// (see File), or "" if f is not.
+func Marker(f *ast.File) string {
+	for _, cg := range f.Comments {
+		if cg.Pos() >= f.Package {
+			break
+		}
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "// Code generated ") && strings.HasSuffix(strings.TrimSpace(c.Text), "DO NOT EDIT.") {
+				return c.Text
+			}
+		}
+	}
 	if ast.IsGenerated(f) {
-		return true
+		// The marker in a form the loop above does not see (a block
+		// comment); ast.IsGenerated found it.
+		for _, cg := range f.Comments {
+			if cg.Pos() < f.Package && strings.Contains(cg.Text(), "DO NOT EDIT") {
+				return cg.Text()
+			}
+		}
+		return "Code generated. DO NOT EDIT."
 	}
 	end := f.FileEnd
 	if len(f.Decls) > 0 {
@@ -42,7 +68,52 @@ func File(f *ast.File) bool {
 		}
 		for _, c := range cg.List {
 			if strings.Contains(c.Text, "DO NOT EDIT") {
-				return true
+				return c.Text
+			}
+		}
+	}
+	return ""
+}
+
+// OwnTool reports whether the marker of a generated file (Marker) names
+// a tool of the module whose path is module and whose root directory is
+// root, the file being in directory dir: an import path in the module
+// ("github.com/goccy/go-json/internal/cmd/generator"), or a file or
+// directory of the module relative to its root or to dir
+// ("internal/cmd/generator", clickhouse-go's "make codegen" beside
+// lib/column/codegen). A file made by another project's tool
+// (protoc-gen-go, stringer, msgp, "go generate in golang.org/x/text")
+// changes only with that tool or how the module invokes it.
+func OwnTool(marker, module, root, dir string) bool {
+	for _, w := range strings.Fields(marker) {
+		w = strings.TrimLeft(strings.TrimRight(w, ".,;:!\"'`)]"), "\"'`([")
+		if strings.HasPrefix(w, "./") {
+			w = w[2:]
+		}
+		if w == "" || w == "DO" || w == "NOT" || w == "EDIT" || w == "go" || strings.HasPrefix(w, "-") {
+			continue
+		}
+		if module != "" && (w == module || strings.HasPrefix(w, module+"/")) {
+			return true
+		}
+		if filepath.IsAbs(w) || strings.Contains(w, "..") {
+			continue
+		}
+		bases := []string{dir}
+		if strings.Contains(w, "/") {
+			bases = append(bases, root)
+		}
+		paths := []string{w}
+		if d := path.Dir(w); strings.HasSuffix(w, ".go") && d != "." {
+			// "./gen/main.go" for a program moved since: its
+			// directory is the module's still.
+			paths = append(paths, d)
+		}
+		for _, b := range bases {
+			for _, p := range paths {
+				if _, err := os.Stat(filepath.Join(b, filepath.FromSlash(p))); b != "" && err == nil {
+					return true
+				}
 			}
 		}
 	}
