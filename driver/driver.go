@@ -511,6 +511,9 @@ func cut(fs []report.Finding, budget int, ar *analysisResult, profile bool, meas
 		var pkgs []string
 		var sizes []int
 		for p, n := range ar.pkgLines {
+			// Lines another project's tool generated are its to
+			// change: they give no share (see pkgElsewhere).
+			n -= ar.pkgElsewhere[p]
 			if copied[p] {
 				n = 0
 			}

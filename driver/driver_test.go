@@ -327,6 +327,38 @@ func TestCutBenchmarked(t *testing.T) {
 	}
 }
 
+// TestCutGeneratedElsewhere checks that a package's lines in files
+// another project's tool generated (a .pb.go package) give it no share of
+// the static budget: its findings, ranked first, take only what the
+// module's own packages leave.
+func TestCutGeneratedElsewhere(t *testing.T) {
+	mk := func(pkg string, line int) report.Finding {
+		return report.Finding{Analyzer: "heapescape", File: "/m/" + pkg + "/a.go", Line: line, Package: pkg}
+	}
+	var fs []report.Finding
+	for i := range 4 {
+		fs = append(fs, mk("pb", i+1)) // ranked first
+	}
+	for i := range 4 {
+		fs = append(fs, mk("own", i+1))
+	}
+	count := func(got []report.Finding) map[string]int {
+		n := make(map[string]int)
+		for _, f := range got {
+			n[f.Package]++
+		}
+		return n
+	}
+	ar := &analysisResult{pkgLines: map[string]int{"pb": 1000, "own": 1000}, pkgElsewhere: map[string]int{"pb": 1000}}
+	if got := count(cut(slices.Clone(fs), 4, ar, false, func(report.Finding) bool { return false })); got["own"] != 4 || got["pb"] != 0 {
+		t.Errorf("shown by package %v; want the 4 of own, none of the generated package", got)
+	}
+	ar.pkgElsewhere = nil
+	if got := count(cut(slices.Clone(fs), 4, ar, false, func(report.Finding) bool { return false })); got["own"] != 2 || got["pb"] != 2 {
+		t.Errorf("without generated lines, shown by package %v; want 2 and 2", got)
+	}
+}
+
 // TestRankProfileEvidence checks that a profile is evidence: a finding
 // the profile charges a measurable share is shown whatever its class or
 // tier, while an inherent finding it charges nothing stays hidden and
