@@ -26,22 +26,17 @@ func File(f *ast.File) bool {
 // Marker returns the text of the comment that marks f as made by a tool
 // (see File), or "" if f is not.
 func Marker(f *ast.File) string {
-	for _, cg := range f.Comments {
-		if cg.Pos() >= f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if strings.HasPrefix(c.Text, "// Code generated ") && strings.HasSuffix(strings.TrimSpace(c.Text), "DO NOT EDIT.") {
-				return c.Text
-			}
-		}
-	}
 	if ast.IsGenerated(f) {
-		// The marker in a form the loop above does not see (a block
-		// comment); ast.IsGenerated found it.
+		// The comment before the package clause that holds Go's
+		// marker.
 		for _, cg := range f.Comments {
-			if cg.Pos() < f.Package && strings.Contains(cg.Text(), "DO NOT EDIT") {
-				return cg.Text()
+			if cg.Pos() >= f.Package {
+				break
+			}
+			for _, c := range cg.List {
+				if strings.Contains(c.Text, "Code generated ") && strings.Contains(c.Text, "DO NOT EDIT") {
+					return c.Text
+				}
 			}
 		}
 		return "Code generated. DO NOT EDIT."
