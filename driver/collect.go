@@ -5,6 +5,7 @@ package driver
 // (positions, functions, fields) for package report.
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -31,7 +32,7 @@ import (
 // must be among the roots of g, or its results are not kept.
 // Findings that several actions report (a file analysed both as part of a
 // package and of its test variant) are kept once.
-func collect(g *checker.Graph) ([]report.Finding, []string) {
+func collect(g *checker.Graph, gen generatedFiles) ([]report.Finding, []string) {
 	var out []report.Finding
 	var errs []string
 	seen := make(map[string]int) // finding key -> index in out
@@ -42,7 +43,6 @@ func collect(g *checker.Graph) ([]report.Finding, []string) {
 	variant := make(map[string]placed) // kind, file, offset -> first finding there
 	funcs := make(map[*token.File][]funcRange)
 	copied := make(map[string]string) // package directory -> Copied
-	gen := generatedFiles{}
 	mains := make(map[string]bool)
 	// The fields of each package's findings: kind.Analyzer's result,
 	// which the checker keeps for root actions (a driver lists it among
@@ -85,16 +85,14 @@ func collect(g *checker.Graph) ([]report.Finding, []string) {
 			// Generated code is analysed as the rest, but no fix
 			// edits it: the change belongs in its generator, which
 			// may be another project's.
-			if marker := gen.marker(f.File); marker != "" {
-				f.Generated = true
-				var mod, root string
-				if pkg.Module != nil {
-					mod, root = pkg.Module.Path, pkg.Module.Dir
-				}
-				f.GeneratedElsewhere = !generated.OwnTool(marker, mod, root, filepath.Dir(f.File))
+			var mod, root string
+			if pkg.Module != nil {
+				mod, root = pkg.Module.Path, pkg.Module.Dir
 			}
+			gf := gen.of(f.File, nil, mod, root)
+			f.Generated, f.GeneratedElsewhere = gf.generated, gf.elsewhere
 			f.Fixes = slices.DeleteFunc(f.Fixes, func(x report.Fix) bool {
-				return slices.ContainsFunc(x.Edits, func(e report.Edit) bool { return gen.marker(e.File) != "" })
+				return slices.ContainsFunc(x.Edits, func(e report.Edit) bool { return gen.of(e.File, nil, mod, root).generated })
 			})
 			// A file analysed both in its package and in the package's
 			// test variant gives its findings twice: the same ones, or,
@@ -266,22 +264,35 @@ func commandInternal(path string, mains map[string]bool) bool {
 	return false
 }
 
-// generatedFiles remembers the marker of each generated file
-// (generated.Marker), by absolute path; "" for a file that is not
-// generated, or cannot be read or parsed.
-type generatedFiles map[string]string
+// generatedFiles remembers, by absolute path, whether each file is
+// generated (generated.Marker) and by another project's tool
+// (generated.OwnTool): the lines that give a package its share of the
+// default and the findings' marks come from one reading of each file.
+type generatedFiles map[string]genFile
 
-func (g generatedFiles) marker(name string) string {
-	m, ok := g[name]
-	if !ok {
-		src, err := os.ReadFile(name)
+type genFile struct{ generated, elsewhere bool }
+
+// of returns what g knows of the file name, reading it (src, or the file
+// when src is nil) the first time, for the module at path module in
+// directory root. A file that cannot be read or parsed is not generated.
+func (g generatedFiles) of(name string, src []byte, module, root string) genFile {
+	gf, ok := g[name]
+	if ok {
+		return gf
+	}
+	if src == nil {
+		src, _ = os.ReadFile(name)
+	}
+	// Every marker says DO NOT EDIT (generated.Marker): a file that does
+	// not is read no further.
+	if src != nil && bytes.Contains(src, []byte("DO NOT EDIT")) {
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err == nil {
-			f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments|parser.SkipObjectResolution)
-			if err == nil {
-				m = generated.Marker(f)
+			if m := generated.Marker(f); m != "" {
+				gf = genFile{generated: true, elsewhere: !generated.OwnTool(m, module, root, filepath.Dir(name))}
 			}
 		}
-		g[name] = m
 	}
-	return m
+	g[name] = gf
+	return gf
 }
