@@ -54,11 +54,16 @@ type checker struct {
 	read      bool                          // other has been read
 
 	// While fixable checks one function: the functions the change
-	// passes the value up through (see passUp), and whether a caller
+	// passes the value up through (see passUp), whether a caller
 	// calls a pointer method on a local holding the value, which the
-	// compiler must confirm keeps nothing.
+	// compiler must confirm keeps nothing, whether a caller stores the
+	// pointer (see passedOn; after the call sites, whether every one
+	// does), and whether what stands in the way is an exported function
+	// that the value would pass up through.
 	chain    []*ast.FuncDecl
 	ptrCalls bool
+	stored   bool
+	api      bool
 }
 
 // maxChain bounds the functions a value is passed up through.
@@ -183,11 +188,18 @@ func (c *checker) funcDecl(fd *ast.FuncDecl) {
 		funcname.InPackage(fn), article(size), size, tname, rec.Message)
 	diag := analysis.Diagnostic{Pos: at.Pos(), End: at.End()}
 	edits, why := c.fixable(fd, fn, rets)
+	if c.stored {
+		// Every caller keeps the pointer: each needs the struct on the
+		// heap whatever the function returns, and a value result would
+		// move the allocation there. The allocation is heapescape's to
+		// report.
+		return
+	}
 	f := kind.Fields{Kind: ReturnByValue, Tier: hot.Tier.String(), TierReason: hot.Reason, Cause: rec.Cause.String(), Sink: "return", Size: size}
 	if why != "" {
 		// Considered and not offered as a fix: the reason says what
 		// stands in the way.
-		f.Blocked, f.API = why, fn.Exported()
+		f.Blocked, f.API = why, fn.Exported() || c.api
 		f.Advice = fmt.Sprintf("returning %s by value would avoid it, but %s", tname, why)
 		f.Text = head + "; " + f.Advice
 		kind.Report(c.pass, diag, f)
@@ -267,16 +279,30 @@ func (c *checker) inlinable(fd *ast.FuncDecl) bool {
 // function that is inlined (its callers are all in the package) only the
 // inlined copies count: its own body's record describes calls that do not
 // happen.
+//
+// Only a record whose flow ends at the return counts: when the compiler's
+// flow shows another way out (a closure or a go statement that captures
+// the variable, a caller that stores the pointer it got from an inlined
+// call), a value result would not keep the struct off the heap.
 func (c *checker) heap(pos token.Pos, inlined bool) *optlog.Record {
 	if rec := c.esc.Heap(pos); rec != nil && !inlined {
-		return rec
+		if returned(rec) {
+			return rec
+		}
+		return nil
 	}
 	for _, r := range c.esc.InlinedAt(c.pass.Fset.Position(pos)) {
-		if r.Kind.IsHeap() {
+		if r.Kind.IsHeap() && returned(r) {
 			return r
 		}
 	}
 	return nil
+}
+
+// returned reports whether the escape flow of rec ends at a return, or
+// names no sink.
+func returned(rec *optlog.Record) bool {
+	return rec.Sink == optlog.SinkReturn || rec.Sink == optlog.SinkUnknown
 }
 
 func sameFile(a, b string) bool {
@@ -318,14 +344,12 @@ func (c *checker) fixable(fd *ast.FuncDecl, fn *types.Func, rets []ret) ([]analy
 			ask, asked = append(ask, r.local), why
 		}
 	}
-	c.chain, c.ptrCalls = nil, false
-	for _, id := range c.uses[fn] {
-		e, why := c.callSite(id, 0)
-		if why != "" {
-			return nil, why
-		}
-		edits = append(edits, e...)
+	c.chain, c.ptrCalls, c.stored, c.api = nil, false, false, false
+	e, why := c.sites(c.uses[fn], 0)
+	if why != "" {
+		return nil, why
 	}
+	edits = append(edits, e...)
 	// Files of the package the pass did not type-check (its tests,
 	// without -tests) that use a function the change edits cannot be
 	// judged or rewritten here; the allocation is real all the same.
@@ -557,12 +581,17 @@ func (c *checker) passUp(path []ast.Node, ret *ast.ReturnStmt, i int, id *ast.Id
 			break
 		}
 	}
-	keeps := fmt.Sprintf("a caller keeps the pointer at %s", c.where(id))
+	keeps := fmt.Sprintf("a caller returns the pointer at %s", c.where(id))
 	if g == nil || g.Type.Results == nil || len(c.chain) >= maxChain || slices.Contains(c.chain, g) {
 		return nil, keeps
 	}
 	obj, ok := c.pass.TypesInfo.Defs[g.Name].(*types.Func)
-	if !ok || obj.Exported() || g.Recv != nil && c.iface[obj.Name()] || obj.Signature().TypeParams().Len() > 0 {
+	if ok && obj.Exported() {
+		// Its callers are not all known: they get the pointer.
+		c.api = true
+		return nil, fmt.Sprintf("exported %s returns the pointer at %s: an API change", funcname.InPackage(obj), c.where(id))
+	}
+	if !ok || g.Recv != nil && c.iface[obj.Name()] || obj.Signature().TypeParams().Len() > 0 {
 		return nil, keeps
 	}
 	// The result field declaring result i, unnamed and a pointer.
@@ -585,63 +614,104 @@ func (c *checker) passUp(path []ast.Node, ret *ast.ReturnStmt, i int, id *ast.Id
 	// checks on the uses of the source cover them all only if each
 	// return is of that variable or call.
 	c.chain = append(c.chain, g)
-	edits := []analysis.TextEdit{syntax.Delete(star.Pos(), star.X.Pos())}
-	for _, use := range c.uses[obj] {
-		e, why := c.callSite(use, i)
-		if why != "" {
-			return nil, why
+	if len(c.uses[obj]) == 0 {
+		return nil, keeps
+	}
+	e, why := c.sites(c.uses[obj], i)
+	if why != "" {
+		return nil, why
+	}
+	return append([]analysis.TextEdit{syntax.Delete(star.Pos(), star.X.Pos())}, e...), ""
+}
+
+// sites checks uses, the call sites of a function whose result i is the
+// value, all of them past the first that stands in the way, and sets
+// c.stored when every one stores the pointer: then no caller gains from
+// a value result.
+func (c *checker) sites(uses []*ast.Ident, i int) ([]analysis.TextEdit, string) {
+	var edits []analysis.TextEdit
+	var blocked string
+	api := false // whether the blocker is an exported function's result
+	stores := 0
+	for _, id := range uses {
+		c.stored, c.api = false, false
+		e, why := c.callSite(id, i)
+		if why != "" && blocked == "" {
+			blocked, api = why, c.api
+		}
+		if c.stored {
+			stores++
 		}
 		edits = append(edits, e...)
 	}
-	if len(c.uses[obj]) == 0 {
-		return nil, keeps
+	c.stored, c.api = stores > 0 && stores == len(uses), api
+	if blocked != "" {
+		return nil, blocked
 	}
 	return edits, ""
 }
 
 // localUses checks the uses of the local v that holds the result of a call
-// and returns the edits that adapt them to a value.
+// and returns the edits that adapt them to a value. Past the first use
+// that stands in the way, the others are only checked for a store (see
+// passedOn).
 func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
 	var edits []analysis.TextEdit
+	var blocked string
 	for _, id := range c.uses[v] {
 		path := syntax.Path(c.find, id)
-		if syntax.InClosure(path, v) {
-			return nil, fmt.Sprintf("a closure captures the result at %s", c.where(id))
-		}
 		k := syntax.ClimbParens(path, 0)
-		switch p := syntax.Parent(path, k).(type) {
-		case *ast.StarExpr:
-			if why := c.readOnly(path, k+1, id); why != "" {
-				return nil, why
-			}
-			edits = append(edits, syntax.DerefEdits(path, k+1)...)
-			continue
-		case *ast.SelectorExpr:
-			if syntax.PtrMethod(c.pass.TypesInfo, p) {
-				// v is addressable: the method gets &v. Whether that
-				// keeps v on the heap is the compiler's to say.
-				c.ptrCalls = true
-				continue
-			}
-			if why := c.selection(path, k+1, p, id); why != "" {
-				return nil, why
-			}
-			continue
-		case *ast.ReturnStmt:
-			for i, r := range p.Results {
-				if r == path[k] {
-					e, why := c.passUp(path, p, i, id)
-					if why != "" {
-						return nil, why
-					}
-					edits = append(edits, e...)
-				}
+		if blocked != "" {
+			if c.storedAt(path, k) {
+				c.stored = true
+				break
 			}
 			continue
 		}
-		return nil, c.passedOn(path, k, id)
+		e, why := c.localUse(v, path, k, id)
+		blocked = why
+		edits = append(edits, e...)
+	}
+	if blocked != "" {
+		return nil, blocked
 	}
 	return edits, ""
+}
+
+// localUse checks one use of the local v (path[k] is the use, out of its
+// parentheses).
+func (c *checker) localUse(v *types.Var, path []ast.Node, k int, id *ast.Ident) ([]analysis.TextEdit, string) {
+	if syntax.InClosure(path, v) {
+		return nil, fmt.Sprintf("a closure captures the result at %s", c.where(id))
+	}
+	switch p := syntax.Parent(path, k).(type) {
+	case *ast.StarExpr:
+		if why := c.readOnly(path, k+1, id); why != "" {
+			return nil, why
+		}
+		return syntax.DerefEdits(path, k+1), ""
+	case *ast.SelectorExpr:
+		if syntax.PtrMethod(c.pass.TypesInfo, p) {
+			// v is addressable: the method gets &v. Whether that
+			// keeps v on the heap is the compiler's to say.
+			c.ptrCalls = true
+			return nil, ""
+		}
+		return nil, c.selection(path, k+1, p, id)
+	case *ast.ReturnStmt:
+		var edits []analysis.TextEdit
+		for i, r := range p.Results {
+			if r == path[k] {
+				e, why := c.passUp(path, p, i, id)
+				if why != "" {
+					return nil, why
+				}
+				edits = append(edits, e...)
+			}
+		}
+		return edits, ""
+	}
+	return nil, c.passedOn(path, k, id)
 }
 
 // selection checks a selection x.f or x.m on the result (path[k] is the
@@ -695,8 +765,14 @@ func (c *checker) readOnly(path []ast.Node, k int, id *ast.Ident) string {
 	return ""
 }
 
-// passedOn says why the pointer at path[k] cannot become a value.
+// passedOn says why the pointer at path[k] cannot become a value. A
+// caller that stores it (in a field, an element, a map, a package-level
+// variable, a composite literal, a channel or an append) sets c.stored.
 func (c *checker) passedOn(path []ast.Node, k int, id *ast.Ident) string {
+	if c.storedAt(path, k) {
+		c.stored = true
+		return fmt.Sprintf("a caller stores the pointer at %s", c.where(id))
+	}
 	switch p := syntax.Parent(path, k).(type) {
 	case *ast.BinaryExpr:
 		if syntax.IsNil(c.pass.TypesInfo, p.X) || syntax.IsNil(c.pass.TypesInfo, p.Y) {
@@ -709,7 +785,48 @@ func (c *checker) passedOn(path []ast.Node, k int, id *ast.Ident) string {
 			}
 		}
 	}
-	return fmt.Sprintf("a caller keeps the pointer at %s", c.where(id))
+	return fmt.Sprintf("a caller passes the pointer on at %s", c.where(id))
+}
+
+// storedAt reports whether the pointer at path[k] is stored where a
+// value would not do: assigned to a field, an element, a map entry, what
+// a pointer points to or a package-level variable, put in a composite
+// literal, sent on a channel or appended to a slice.
+func (c *checker) storedAt(path []ast.Node, k int) bool {
+	cur := path[k]
+	switch p := syntax.Parent(path, k).(type) {
+	case *ast.AssignStmt:
+		if len(p.Lhs) != len(p.Rhs) {
+			return false
+		}
+		for j, r := range p.Rhs {
+			if r != cur {
+				continue
+			}
+			switch l := ast.Unparen(p.Lhs[j]).(type) {
+			case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+				return true
+			case *ast.Ident:
+				v, ok := c.pass.TypesInfo.Uses[l].(*types.Var)
+				return ok && v.Parent() == c.pass.Pkg.Scope()
+			}
+		}
+	case *ast.CompositeLit:
+		return true
+	case *ast.KeyValueExpr:
+		if p.Value == cur {
+			_, inLit := syntax.Parent(path, k+1).(*ast.CompositeLit)
+			return inLit
+		}
+	case *ast.SendStmt:
+		return p.Value == cur
+	case *ast.CallExpr:
+		if fn, ok := ast.Unparen(p.Fun).(*ast.Ident); ok && p.Fun != cur {
+			b, isBuiltin := c.pass.TypesInfo.Uses[fn].(*types.Builtin)
+			return isBuiltin && b.Name() == "append" && len(p.Args) > 1 && p.Args[0] != cur
+		}
+	}
+	return false
 }
 
 // otherCallers reports whether files of the package that the pass did not

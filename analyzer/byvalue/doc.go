@@ -13,8 +13,12 @@
 //
 // A finding is made only where the compiler says the struct escapes (the
 // escape analyzer supplies its decisions: "&T{...} escapes to heap" or
-// "moved to heap: v", also where the function is inlined), and the message
-// names that escape. The fix, offered when it is safe by construction,
+// "moved to heap: v", also where the function is inlined) and its escape
+// flow ends at the return, and the message names that escape. When the
+// flow shows another way out (a closure or a go statement capturing the
+// variable, a function it is passed to that keeps it, a caller of an
+// inlined copy that stores it), a value result would leave the struct on
+// the heap: no finding. The fix, offered when it is safe by construction,
 // changes the result type from *T to T, drops the & of every return, and
 // rewrites every call site: *f() becomes f(); p := f() followed by reads
 // of p.x or *p stays valid for a value (*p becomes p). It is offered only
@@ -49,8 +53,14 @@
 // fails, the finding is still reported, without a fix, with the change it
 // advises and, in Blocked and in one clause of the message, what stands in
 // the way ("that needs an API change: exported result type", "a caller
-// compares it with nil at f.go:12"): it ranks below the findings whose
-// change is checked. The kind of every finding is byvalue/return-by-value.
+// compares it with nil at f.go:12", "exported T.Get returns the pointer
+// at f.go:30: an API change"): it ranks below the findings whose change
+// is checked. Not when every caller stores the pointer (in a field, an
+// element, a map, a package-level variable, a composite literal, a
+// channel or an append, directly or through a local): each needs the
+// struct on the heap whatever the function returns, a value result would
+// only move the allocation into it, and the allocation is heapescape's
+// to report. The kind of every finding is byvalue/return-by-value.
 // Cold code, generated
 // files (unless the driver analyses them, as goadvise check does) and
 // test files are not reported. In-package test files count as
