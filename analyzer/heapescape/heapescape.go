@@ -421,7 +421,8 @@ func (fd *finding) allocExpr() ast.Expr {
 
 // constructorAlloc reports whether the allocation is what a constructor
 // returns: the function enclosing it has a result of the allocation's
-// pointer type and the compiler's flow returns it, or it is part of the
+// pointer type and the compiler's flow returns it (a variable whose
+// address it returns included), or it is part of the
 // composite literal &T{...} a constructor returns (part names it).
 func (fd *finding) constructorAlloc() (fn *types.Func, part string) {
 	var decl *ast.FuncDecl
@@ -460,8 +461,10 @@ func (fd *finding) constructorAlloc() (fn *types.Func, part string) {
 	if e := fd.allocExpr(); e != nil && hasReason(fd.rec, "return") && isResult(fd.pass.TypesInfo.TypeOf(e)) {
 		return obj, ""
 	}
-	if v := fd.movedVar(); v != nil && isResult(types.NewPointer(v.Type())) && returnsAddrOf(fd.pass.TypesInfo, decl.Body, v) {
-		// "var w Writer; ...; return &w": the variable is the result.
+	if v := fd.movedVar(); v != nil && hasReason(fd.rec, "return") && isResult(types.NewPointer(v.Type())) && returnsAddrOf(fd.pass.TypesInfo, decl.Body, v) {
+		// "var w Writer; ...; return &w": the variable is the result,
+		// when that return is the compiler's flow (not a closure or a
+		// go statement that captures it first).
 		return obj, ""
 	}
 	if ret == nil {
