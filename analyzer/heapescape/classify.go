@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -906,6 +907,11 @@ func (fd *finding) explain(ctor *types.Func, part string) (why, advice string) {
 		}
 		return why, fd.proven("it is part of the value the function returns")
 	case ctor != nil:
+		if then := fd.afterReturn(ctor); then != "" {
+			// The compiler analyses the function with its caller (they
+			// call each other) and its flow goes on past the return.
+			return "because " + fd.funcName(ctor) + " returns it and " + then, fd.proven("it is the value the function returns, and a caller keeps it")
+		}
 		return "because " + fd.funcName(ctor) + " returns it", fd.proven("it is the value the function returns")
 	}
 	if fd.deepEqualCall() {
@@ -1527,4 +1533,47 @@ const presizeReason = "append allocates only when the slice outgrows the capacit
 // when the condition around it, which tests target, holds.
 func lazyReason(target string) string {
 	return "allocated only when the condition on " + target + " holds, not each time the code runs"
+}
+
+// afterReturn says where the compiler's flow goes after ctor returns the
+// value, when it goes on into a caller analysed with it: "(*conn).grow
+// passes it on at conn.go:27", or "a caller inlined at conn.go:15 stores
+// it" when the step is in ctor's own body; "" when the flow ends at the
+// return.
+func (fd *finding) afterReturn(ctor *types.Func) string {
+	var verb string
+	switch fd.rec.Sink {
+	case optlog.SinkReturn, optlog.SinkUnknown, optlog.SinkSize:
+		return ""
+	case optlog.SinkCallee, optlog.SinkDynamicCall, optlog.SinkGoDefer:
+		verb = "passes it on"
+	case optlog.SinkChannel:
+		verb = "sends it on a channel"
+	case optlog.SinkClosure:
+		verb = "captures it in a closure"
+	default:
+		verb = "stores it"
+	}
+	pos := fd.sinkPos()
+	if !pos.IsValid() {
+		return ""
+	}
+	p := fd.pass.Fset.Position(pos)
+	at := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	for _, f := range fd.pass.Files {
+		if pos < f.FileStart || pos >= f.FileEnd {
+			continue
+		}
+		for _, n := range enclosing(fd.find, f, pos) {
+			if d, ok := n.(*ast.FuncDecl); ok {
+				if fn, ok := fd.pass.TypesInfo.Defs[d.Name].(*types.Func); ok && fn != ctor {
+					return fmt.Sprintf("%s %s at %s", fd.funcName(fn), verb, at)
+				}
+				break
+			}
+		}
+	}
+	// The step is in the function itself: in a caller's code that the
+	// compiler inlined there.
+	return fmt.Sprintf("a caller inlined at %s %s", at, verb)
 }

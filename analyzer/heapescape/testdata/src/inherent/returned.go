@@ -60,3 +60,57 @@ func Workers(ns []int) (t int) {
 	}
 	return t
 }
+
+// newNode and (*node).grow call each other: the compiler analyses them
+// together, and its flow of newNode's variable goes on past the return
+// into grow, which passes it on. The message says both.
+//
+//go:noinline
+func newNode(id, depth int) *node {
+	n := node{id: id} // want `variable n is moved to heap because newNode returns it and \(\*node\).grow passes it on at returned.go:\d+; inherent: it is the value the function returns, and a caller keeps it`
+	if depth > 0 {
+		n.grow(depth - 1)
+	}
+	return &n
+}
+
+type node struct {
+	id   int
+	kids map[int]*node
+}
+
+var nodes []*node
+
+//go:noinline
+func addNode(n *node) { nodes = append(nodes, n) } // want `append\(nodes, n\) escapes to heap because append grows it`
+
+func (n *node) grow(depth int) {
+	addNode(newNode(n.id+1, depth))
+}
+
+// newLeaf and (*node).sprout call each other; sprout, inlined into
+// newLeaf, stores the leaf in a map: the compiler's step is in newLeaf's
+// body, in the caller's code inlined there.
+//
+//go:noinline
+func newLeaf(id, depth int) *node {
+	l := node{id: id} // want `variable l is moved to heap because newLeaf returns it and a caller inlined at returned.go:\d+ stores it; inherent: .*`
+	if depth > 0 {
+		l.sprout(depth - 1)
+	}
+	return &l
+}
+
+var leaves = map[int]*node{} // want `map\[int\]\*node{} escapes to heap because it is stored in leaves`
+
+func (n *node) sprout(depth int) {
+	leaves[n.id] = newLeaf(n.id+1, depth)
+}
+
+// Trees grows them per item.
+func Trees(ids []int) {
+	for _, id := range ids {
+		newNode(id, 2)
+		newLeaf(id, 2)
+	}
+}
