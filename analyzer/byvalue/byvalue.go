@@ -586,6 +586,12 @@ func (c *checker) passUp(path []ast.Node, ret *ast.ReturnStmt, i int, id *ast.Id
 		return nil, keeps
 	}
 	obj, ok := c.pass.TypesInfo.Defs[g.Name].(*types.Func)
+	if ok && i < obj.Signature().Results().Len() && types.IsInterface(obj.Signature().Results().At(i).Type()) && !isTypeParam(obj.Signature().Results().At(i).Type()) {
+		// Returned as an interface: a value would be boxed, and
+		// allocated, there.
+		c.stored = true
+		return nil, fmt.Sprintf("a caller returns it as an interface at %s", c.where(id))
+	}
 	if ok && obj.Exported() {
 		// Its callers are not all known: they get the pointer.
 		c.api = true
@@ -662,7 +668,7 @@ func (c *checker) localUses(v *types.Var) ([]analysis.TextEdit, string) {
 		path := syntax.Path(c.find, id)
 		k := syntax.ClimbParens(path, 0)
 		if blocked != "" {
-			if c.storedAt(path, k) {
+			if c.storedAt(path, k) || c.boxedAt(path, k) {
 				c.stored = true
 				break
 			}
@@ -767,11 +773,17 @@ func (c *checker) readOnly(path []ast.Node, k int, id *ast.Ident) string {
 
 // passedOn says why the pointer at path[k] cannot become a value. A
 // caller that stores it (in a field, an element, a map, a package-level
-// variable, a composite literal, a channel or an append) sets c.stored.
+// variable, a composite literal, a channel or an append) or converts it
+// to an interface, where a value would be boxed and allocated instead,
+// sets c.stored.
 func (c *checker) passedOn(path []ast.Node, k int, id *ast.Ident) string {
 	if c.storedAt(path, k) {
 		c.stored = true
 		return fmt.Sprintf("a caller stores the pointer at %s", c.where(id))
+	}
+	if c.boxedAt(path, k) {
+		c.stored = true
+		return fmt.Sprintf("a caller converts it to an interface at %s", c.where(id))
 	}
 	switch p := syntax.Parent(path, k).(type) {
 	case *ast.BinaryExpr:
@@ -827,6 +839,60 @@ func (c *checker) storedAt(path []ast.Node, k int) bool {
 		}
 	}
 	return false
+}
+
+// boxedAt reports whether the pointer at path[k] is converted to an
+// interface: assigned to a variable of interface type, or passed as an
+// argument of interface type.
+func (c *checker) boxedAt(path []ast.Node, k int) bool {
+	cur := path[k]
+	info := c.pass.TypesInfo
+	switch p := syntax.Parent(path, k).(type) {
+	case *ast.AssignStmt:
+		if p.Tok != token.ASSIGN || len(p.Lhs) != len(p.Rhs) {
+			return false
+		}
+		for j, r := range p.Rhs {
+			if r == cur {
+				t := info.TypeOf(p.Lhs[j])
+				return t != nil && types.IsInterface(t)
+			}
+		}
+	case *ast.ValueSpec:
+		return p.Type != nil && types.IsInterface(info.TypeOf(p.Type))
+	case *ast.CallExpr:
+		sig, ok := info.TypeOf(p.Fun).(*types.Signature)
+		if !ok || p.Fun == cur {
+			return false
+		}
+		for j, a := range p.Args {
+			if a != cur {
+				continue
+			}
+			params := sig.Params()
+			var t types.Type
+			switch {
+			case sig.Variadic() && j >= params.Len()-1:
+				if p.Ellipsis.IsValid() {
+					return false
+				}
+				t = params.At(params.Len() - 1).Type().(*types.Slice).Elem()
+			case j < params.Len():
+				t = params.At(j).Type()
+			default:
+				return false
+			}
+			return types.IsInterface(t) && !isTypeParam(t)
+		}
+	}
+	return false
+}
+
+// isTypeParam reports whether t is a type parameter, whose core may be
+// an interface constraint without boxing.
+func isTypeParam(t types.Type) bool {
+	_, ok := t.(*types.TypeParam)
+	return ok
 }
 
 // otherCallers reports whether files of the package that the pass did not

@@ -57,10 +57,12 @@
 // at f.go:30: an API change"): it ranks below the findings whose change
 // is checked. Not when every caller stores the pointer (in a field, an
 // element, a map, a package-level variable, a composite literal, a
-// channel or an append, directly or through a local): each needs the
-// struct on the heap whatever the function returns, a value result would
-// only move the allocation into it, and the allocation is heapescape's
-// to report. The kind of every finding is byvalue/return-by-value.
+// channel or an append, directly or through a local) or converts it to an
+// interface (returns it as one, passes it as an argument or assigns it to
+// a variable of interface type, where a value would be boxed and
+// allocated instead): each needs the struct on the heap whatever the
+// function returns, a value result would only move the allocation into
+// it, and the allocation is heapescape's to report. The kind of every finding is byvalue/return-by-value.
 // Cold code, generated
 // files (unless the driver analyses them, as goadvise check does) and
 // test files are not reported. In-package test files count as

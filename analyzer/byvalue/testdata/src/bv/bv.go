@@ -148,6 +148,34 @@ func Specs(a int) {
 	specs[-a] = s
 }
 
+type sizer interface{ size() int }
+
+type extent struct{ lo, hi int }
+
+func (s *extent) size() int { return s.hi - s.lo }
+
+// Every caller of newExtent converts the pointer to an interface: returned
+// as one by an unexported wrapper, passed as an argument of interface
+// type, assigned to a variable of one. A value would be boxed, and
+// allocated, there instead: no finding.
+//
+//go:noinline
+func newExtent(lo, hi int) *extent {
+	return &extent{lo, hi}
+}
+
+func extentOf(lo, hi int) sizer { return newExtent(lo, hi) }
+
+//go:noinline
+func measure(s sizer) int { return s.size() }
+
+func Extents(n int) int {
+	var s sizer
+	s = newExtent(0, n)
+	var t sizer = newExtent(1, n)
+	return extentOf(2, n).size() + measure(newExtent(3, n)) + s.size() + t.size()
+}
+
 type rule struct{ a, b int }
 
 // newRule's result is passed up through ruleOf, one of whose callers
@@ -255,7 +283,7 @@ type tally struct{ n int }
 //
 //go:noinline
 func newTally(n int) *tally {
-	return &tally{n} // want `newTally returns an 8-byte tally by pointer, .* but a caller mutates through it at bv.go:267`
+	return &tally{n} // want `newTally returns an 8-byte tally by pointer, .* but a caller mutates through it at bv.go:295`
 }
 
 var tallies []*tally
