@@ -279,7 +279,11 @@
 // allocations inside another package's function. What the code is proven
 // to need is inherent instead ("inherent: <reason>"): the value a
 // constructor returns (a function whose result type is *T returning the
-// allocated T) and its parts, a closure a function returns (for an
+// allocated T, or the address of a variable, when the compiler's flow
+// reaches that return; where the flow goes on into a caller analysed with
+// the function, the message names the step: "because newConn returns it
+// and (*Client).open passes it on at conn.go:40") and its parts, a
+// closure a function returns (for an
 // iterator the compiler can inline, a function returning
 // func(yield func(...) bool) as iter.Seq and iter.Seq2 are, the message
 // says that range loops inline it and make the closure on the stack;
