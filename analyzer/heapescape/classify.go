@@ -1560,17 +1560,13 @@ func (fd *finding) afterReturn(ctor *types.Func) string {
 	}
 	p := fd.pass.Fset.Position(pos)
 	at := fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-	for _, f := range fd.pass.Files {
-		if pos < f.FileStart || pos >= f.FileEnd {
-			continue
-		}
-		for _, n := range enclosing(fd.find, f, pos) {
-			if d, ok := n.(*ast.FuncDecl); ok {
-				if fn, ok := fd.pass.TypesInfo.Defs[d.Name].(*types.Func); ok && fn != ctor {
-					return fmt.Sprintf("%s %s at %s", fd.funcName(fn), verb, at)
-				}
-				break
+	if cur, ok := fd.find.FindByPos(pos, pos+1); ok {
+		for c := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+			d := c.Node().(*ast.FuncDecl)
+			if fn, ok := fd.pass.TypesInfo.Defs[d.Name].(*types.Func); ok && fn != ctor {
+				return fmt.Sprintf("%s %s at %s", fd.funcName(fn), verb, at)
 			}
+			break
 		}
 	}
 	// The step is in the function itself: in a caller's code that the
